@@ -1,0 +1,55 @@
+"""Custom markdown blocks: one plugin module per block, each with its own template."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markupsafe import Markup
+
+from ..context import PageContext, context_of
+
+
+def render_inline(md: MarkdownIt, env: dict[str, Any], text: str, line: int | None) -> Markup:
+    """Inline markdown inside a block; code references in it report `line`."""
+    ctx = context_of(env)
+    saved = ctx.first_line
+    ctx.first_line = line if line is not None else saved
+    try:
+        return Markup(md.renderInline(text, env))
+    finally:
+        ctx.first_line = saved
+
+
+def fence_parser(md: MarkdownIt, info: str, token_type: str,
+                 parse: Callable[[PageContext, list[str], int], Any]) -> None:
+    """Turn ```` ```info ```` fences into `token_type` tokens holding `parse`'s model.
+
+    `parse(ctx, lines, first_line)` gets the fence's lines and the file line of the
+    first of them; it records problems in `ctx` and returns None when there were any.
+    """
+
+    def rule(state: StateCore) -> None:
+        ctx = context_of(state.env)
+        for token in state.tokens:
+            if token.type == "fence" and token.info.strip() == info and token.map:
+                first = ctx.first_line + token.map[0] + 1
+                model = parse(ctx, token.content.split("\n")[:-1], first)
+                if model is not None:
+                    token.type = token_type
+                    token.meta = {"model": model}
+
+    md.core.ruler.after("block", f"{token_type}_parse", rule)
+
+
+def block_renderer(md: MarkdownIt, token_type: str,
+                   render: Callable[[Token, dict[str, Any]], str]) -> None:
+    """Register `render(token, env)` for `token_type`."""
+
+    def rule(self: Any, tokens: list[Token], idx: int, options: Any, env: dict[str, Any]) -> str:
+        return render(tokens[idx], env)
+
+    md.add_render_rule(token_type, rule)

@@ -1,0 +1,220 @@
+"""Side-by-side flow diagrams: the same steps in two or more runs, aligned lane by lane.
+
+    ```flow
+    title: Two runs save a checkpoint
+    lane sync: `async_save: false`
+    lane async: `async_save: true`
+    step: a step every lane takes
+    step sync: what the sync lane does here
+    note: a note under the step above
+    step async: what the async lane does instead
+    outcome sync: wrong: what the sync run ends with
+    outcome async: luck: what the async run ends with
+    source: [[checkpoint.py:489]] async_save=wait_fn is not None
+    ```
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from ..config import Status
+from ..content import find_status
+from ..context import PageContext, context_of
+from . import block_renderer, fence_parser, render_inline
+from .refs import render_ref, resolve
+
+LINE = re.compile(r"^(?P<kind>title|lane|step|note|outcome|source)(?:\s+(?P<lane>[\w-]+))?\s*:\s*(?P<text>.*)$")
+KINDS = "'title:', 'lane NAME:', 'step:', 'step LANE:', 'note:', 'outcome LANE: VERDICT: text', 'source: [[ref]] code'"
+
+
+@dataclass
+class Step:
+    text: str
+    line: int
+    note: str | None = None
+    note_line: int | None = None
+
+
+@dataclass
+class Row:
+    """One step position: shared by all lanes, or one step per lane."""
+
+    line: int
+    shared: Step | None = None
+    cells: dict[str, Step] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    verdict: Status
+    text: str
+    line: int
+
+
+@dataclass
+class Flow:
+    title: str | None
+    lanes: dict[str, tuple[str, int]]
+    rows: list[Row]
+    outcomes: dict[str, Outcome]
+    source: tuple[str, str, int] | None
+
+
+def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
+    """Parse a flow block's lines; every problem goes to `ctx` with its line."""
+    errors = len(ctx.errors)
+    flow = Flow(None, {}, [], {}, None)
+    last: Step | None = None
+    for i, raw in enumerate(lines):
+        line = first + i
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        m = LINE.match(raw.strip())
+        if not m:
+            ctx.error(f"malformed flow line '{raw.strip()}'; expected one of: {KINDS}", line)
+            continue
+        last = _line(ctx, flow, m["kind"], m["lane"], m["text"].strip(), line, last)
+    _check(ctx, flow, first)
+    return flow if len(ctx.errors) == errors else None
+
+
+def _line(ctx: PageContext, flow: Flow, kind: str, lane: str | None, text: str, line: int,
+          last: Step | None) -> Step | None:
+    if kind in ("title", "source", "note") and lane:
+        ctx.error(f"'{kind}' takes no lane name; expected '{kind}: text'", line)
+        return last
+    if kind in ("lane", "outcome") and not lane:
+        ctx.error(f"'{kind}' needs a lane name; expected '{kind} NAME: ...'", line)
+        return last
+    if not text:
+        ctx.error(f"'{kind}' line has no text", line)
+        return last
+    if kind == "title":
+        flow.title = text
+    elif kind == "lane":
+        _lane(ctx, flow, lane or "", text, line)
+    elif kind == "step":
+        return _step(ctx, flow, lane, text, line)
+    elif kind == "note":
+        if last is None:
+            ctx.error("'note' must follow a step line", line)
+        elif last.note is not None:
+            ctx.error("a step takes one 'note'", line)
+        else:
+            last.note, last.note_line = text, line
+    elif kind == "outcome":
+        _outcome(ctx, flow, lane or "", text, line)
+    else:
+        _source(ctx, flow, text, line)
+    return None if kind != "note" else last
+
+
+def _lane(ctx: PageContext, flow: Flow, name: str, label: str, line: int) -> None:
+    if flow.rows:
+        ctx.error(f"lane '{name}' is declared after the first step; declare every lane first",
+                  line)
+    elif name in flow.lanes:
+        ctx.error(f"lane '{name}' is declared twice (first on line {flow.lanes[name][1]})", line)
+    else:
+        flow.lanes[name] = (label, line)
+
+
+def _known_lane(ctx: PageContext, flow: Flow, lane: str, line: int) -> bool:
+    if lane in flow.lanes:
+        return True
+    ctx.error(f"unknown lane '{lane}'; expected one of: {', '.join(flow.lanes) or '(none declared)'}",
+              line)
+    return False
+
+
+def _step(ctx: PageContext, flow: Flow, lane: str | None, text: str, line: int) -> Step | None:
+    step = Step(text, line)
+    if lane is None:
+        flow.rows.append(Row(line, shared=step))
+        return step
+    if not _known_lane(ctx, flow, lane, line):
+        return None
+    row = flow.rows[-1] if flow.rows else None
+    if row is None or row.shared is not None or lane in row.cells:
+        row = Row(line)
+        flow.rows.append(row)
+    row.cells[lane] = step
+    return step
+
+
+def _outcome(ctx: PageContext, flow: Flow, lane: str, text: str, line: int) -> None:
+    if not _known_lane(ctx, flow, lane, line):
+        return
+    verdict, _, rest = text.partition(":")
+    if not rest.strip():
+        ctx.error(f"outcome of lane '{lane}' needs a verdict and a text; expected "
+                  "'outcome LANE: VERDICT: text'", line)
+        return
+    if lane in flow.outcomes:
+        ctx.error(f"lane '{lane}' has two outcomes (first on line {flow.outcomes[lane].line})",
+                  line)
+        return
+    status = find_status(ctx.config, verdict, "verdict", ctx.path, line, ctx.errors)
+    if status is not None:
+        flow.outcomes[lane] = Outcome(status, rest.strip(), line)
+
+
+def _source(ctx: PageContext, flow: Flow, text: str, line: int) -> None:
+    m = re.match(r"^\[\[(?P<ref>[^\]]+)\]\]\s*(?P<code>.*)$", text)
+    if not m:
+        ctx.error(f"malformed source line '{text}'; expected 'source: [[file:line]] quoted code'",
+                  line)
+        return
+    flow.source = (m["ref"], m["code"].strip(), line)
+
+
+def _check(ctx: PageContext, flow: Flow, first: int) -> None:
+    if len(flow.lanes) < 2:
+        ctx.error(f"a flow needs two or more lanes ('lane NAME: label' lines); found "
+                  f"{len(flow.lanes)}", first)
+        return
+    if not flow.rows:
+        for name, (_, line) in flow.lanes.items():
+            ctx.error(f"lane '{name}' has no steps; expected 'step:' or 'step {name}:' lines",
+                      line)
+        return
+    for number, row in enumerate(flow.rows, 1):
+        missing = [lane for lane in flow.lanes if row.shared is None and lane not in row.cells]
+        if missing:
+            ctx.error(f"lanes do not line up: step {number} has no line for lane "
+                      f"{', '.join(repr(m) for m in missing)}; a step that differs needs a "
+                      "'step LANE:' line for every lane", row.line)
+    without = [lane for lane in flow.lanes if lane not in flow.outcomes]
+    if flow.outcomes and without:
+        ctx.error(f"lane {', '.join(repr(w) for w in without)} has no outcome; give every lane "
+                  "an 'outcome LANE: VERDICT: text' line, or none", first)
+
+
+def flow_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
+    """Register the ```` ```flow ```` block and its renderer (templates/blocks/flow.html)."""
+    template = templates.get_template("blocks/flow.html")
+
+    def render(token: Token, env: dict[str, Any]) -> str:
+        flow: Flow = token.meta["model"]
+        ctx = context_of(env)
+
+        def inline(text: str, line: int | None) -> Any:
+            return render_inline(md, env, text, line)
+
+        source = None
+        if flow.source:
+            ref_text, code, line = flow.source
+            if code and not any(c in ref_text + code for c in '"|'):
+                ref_text = f'{ref_text} "{code}"'
+            source = (render_ref(resolve(ctx, ref_text, line), ref_text), code)
+        return template.render(flow=flow, inline=inline, source=source)
+
+    fence_parser(md, "flow", "flow_block", parse_flow)
+    block_renderer(md, "flow_block", render)

@@ -1,0 +1,219 @@
+"""Pinned code references: `[[checkpoint.py:489]]` becomes a permalink at the PR head.
+
+Forms (inside double square brackets):
+
+    [[path:489]]  [[path:57-59]]  [[path L57-L59]]  [[path]]
+    ... then optionally  @2f6b955 or @base   "quoted code"   |label
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererProtocol
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+from markupsafe import Markup, escape
+
+from ..content import SHA
+from ..context import PageContext, context_of
+
+REF = re.compile(
+    r'^\s*(?P<target>(?P<path>[^\s:@"|]+)'
+    r"(?:(?::|\s+L)(?P<start>\d+)(?:-L?(?P<end>\d+))?)?)"
+    r"(?:@(?P<commit>[^\s\"|]+))?"
+    r'(?:\s+"(?P<quote>[^"]*)")?'
+    r"\s*(?:\|\s*(?P<label>[^|]*?)\s*)?$"
+)
+SYNTAX = ("[[file:line]], [[file:start-end]] or [[file Lstart-Lend]], then optionally "
+          "@commit, \"quoted code\" and |label")
+
+
+@dataclass(frozen=True)
+class CodeRef:
+    """A resolved reference: the full path, the lines, and the commit it is pinned to."""
+
+    path: str
+    start: int | None
+    end: int | None
+    commit: str
+    label: str
+    custom_label: bool
+    url: str
+
+    @property
+    def lines_text(self) -> str:
+        if self.start is None:
+            return ""
+        if self.end is None or self.end == self.start:
+            return f"L{self.start}"
+        return f"L{self.start}-L{self.end}"
+
+    @property
+    def title(self) -> str:
+        where = f"{self.path} {self.lines_text}".strip()
+        return f"{where} at {self.commit[:12]}"
+
+
+def resolve(ctx: PageContext, text: str, line: int | None) -> CodeRef | None:
+    """Parse and resolve one reference; on a problem record it in `ctx` and return None."""
+    m = REF.match(text)
+    if not m:
+        ctx.error(f"malformed code reference '[[{text}]]'; expected {SYNTAX}", line)
+        return None
+    start = int(m["start"]) if m["start"] else None
+    end = int(m["end"]) if m["end"] else start
+    if start is not None and (start < 1 or end is None or end < start):
+        ctx.error(f"line range {start}-{end} in '[[{text}]]' is empty; expected the first line "
+                  "not after the last", line)
+        return None
+    commit = _commit(ctx, m["commit"], text, line)
+    if commit is None:
+        return None
+    path = _path(ctx, m["path"], commit, text, line)
+    if path is None:
+        return None
+    if ctx.source is not None:
+        verified = _verify(ctx, path, commit, start, end, m["quote"], text, line)
+        if verified is None:
+            return None
+        commit = verified
+    label = m["label"] or m["target"]
+    return CodeRef(path, start, end, commit, label, bool(m["label"]),
+                   permalink(ctx, path, commit, start, end))
+
+
+def permalink(ctx: PageContext, path: str, commit: str, start: int | None,
+              end: int | None) -> str:
+    """The host's permalink for `path` at `commit`, lines `start`-`end`."""
+    host = ctx.config.code_host
+    lines = ""
+    if start is not None:
+        lines = (host.line if end in (None, start) else host.lines).format(start=start, end=end)
+    assert ctx.pr is not None
+    return host.permalink.format(repo=ctx.pr.repo, commit=commit, path=path, lines=lines)
+
+
+def _commit(ctx: PageContext, given: str | None, text: str, line: int | None) -> str | None:
+    pr = ctx.pr
+    if pr is None:
+        return None
+    if given is None:
+        return pr.head
+    if given == "base":
+        if pr.base is None:
+            ctx.error(f"'[[{text}]]' pins @base, but {pr.path.name} has no 'base' commit", line)
+        return pr.base
+    if not SHA.match(given.lower()):
+        ctx.error(f"'{given}' in '[[{text}]]' is not a commit SHA; expected 7 to 40 hex digits "
+                  "or @base (a branch or tag name drifts)", line)
+        return None
+    return given.lower()
+
+
+def _path(ctx: PageContext, name: str, commit: str, text: str, line: int | None) -> str | None:
+    assert ctx.pr is not None
+    known = ctx.pr.files
+    if ctx.source is not None and not _matches(known, name):
+        full = ctx.source.commit(commit)
+        known = ctx.source.tree(full) if full else ()
+    if not known:
+        return name.strip("/")
+    candidates = _matches(known, name)
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        where = "the files listed in pr.yml" if ctx.source is None else f"commit {commit}"
+        close = [p for p in known if p.rsplit("/", 1)[-1] == name.rsplit("/", 1)[-1]]
+        hint = ", ".join(close or known[:10])
+        ctx.error(f"unknown file '{name}' in '[[{text}]]'; it is not among {where}"
+                  f" (candidates: {hint})", line)
+    else:
+        ctx.error(f"ambiguous file name '{name}' in '[[{text}]]'; it matches "
+                  f"{', '.join(candidates)}; write more of the path", line)
+    return None
+
+
+def _matches(known: tuple[str, ...], name: str) -> list[str]:
+    name = name.strip("/")
+    return [p for p in known if p == name or p.endswith("/" + name)]
+
+
+def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: int | None,
+            quote: str | None, text: str, line: int | None) -> str | None:
+    assert ctx.source is not None
+    full = ctx.source.commit(commit)
+    if full is None:
+        ctx.error(f"commit {commit} of '[[{text}]]' is not in the checkout "
+                  f"{ctx.source.checkout}", line)
+        return None
+    lines = ctx.source.lines(full, path)
+    if lines is None:
+        ctx.error(f"'{path}' of '[[{text}]]' does not exist at commit {commit}", line)
+        return None
+    if start is not None and end is not None and end > len(lines):
+        ctx.error(f"'[[{text}]]' points past the end of {path}, which has {len(lines)} lines "
+                  f"at commit {commit}", line)
+        return None
+    if quote:
+        shown = lines[start - 1:end] if start is not None else lines
+        if _squash(quote) not in _squash("\n".join(shown)):
+            actual = " / ".join(s.strip() for s in shown)[:160] if start else "(whole file)"
+            ctx.error(f"the quote \"{quote}\" of '[[{text}]]' is not on those lines at commit "
+                      f"{commit}; they read: {actual}", line)
+            return None
+    return full
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _ref_rule(state: StateInline, silent: bool) -> bool:
+    if not state.src.startswith("[[", state.pos):
+        return False
+    end = state.src.find("]]", state.pos + 2)
+    if end < 0 or "\n" in state.src[state.pos:end]:
+        return False
+    if not silent:
+        token = state.push("code_ref", "", 0)
+        token.content = state.src[state.pos + 2:end]
+        token.meta = {"offset": state.src.count("\n", 0, state.pos)}
+    state.pos = end + 2
+    return True
+
+
+def _resolve_all(state: StateCore) -> None:
+    ctx = context_of(state.env)
+    for block in state.tokens:
+        for token in block.children or ():
+            if token.type == "code_ref":
+                line = ctx.line(block.map, token.meta["offset"])
+                token.meta["ref"] = resolve(ctx, token.content, line)
+
+
+def render_ref(ref: CodeRef | None, text: str) -> Markup:
+    """The HTML of one reference (plain code when it could not be resolved)."""
+    if ref is None:
+        label = REF.match(text)
+        shown = label["label"] or label["target"] if label else text
+        return Markup("<code>{}</code>").format(shown)
+    inner = escape(ref.label) if ref.custom_label else Markup("<code>{}</code>").format(ref.label)
+    return Markup('<a class="ref" href="{}" title="{}">{}</a>').format(ref.url, ref.title, inner)
+
+
+def _render(self: RendererProtocol, tokens: list[Token], idx: int, options: OptionsDict,
+            env: EnvType) -> str:
+    token = tokens[idx]
+    return str(render_ref(token.meta.get("ref"), token.content))
+
+
+def refs_plugin(md: MarkdownIt) -> None:
+    """Register the `[[...]]` inline rule, its resolution, and its renderer."""
+    md.inline.ruler.before("link", "code_ref", _ref_rule)
+    md.core.ruler.after("inline", "code_ref_resolve", _resolve_all)
+    md.add_render_rule("code_ref", _render)

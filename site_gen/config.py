@@ -1,0 +1,326 @@
+"""Load and validate mkdocs.yml: MkDocs' keys with MkDocs' meaning, ours under `site_gen`."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import BuildFailed, ConfigError, ContentError, SiteGenError, display_path
+from .yamlfile import Mapping, load_yaml
+
+log = logging.getLogger("site_gen")
+
+PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+GITHUB_PERMALINK = "https://github.com/{repo}/blob/{commit}/{path}{lines}"
+GITHUB_LINES = "#L{start}-L{end}"
+GITHUB_LINE = "#L{start}"
+GITHUB_COMMIT = "https://github.com/{repo}/commit/{commit}"
+
+TONES = ("danger", "warning", "success", "info", "neutral")
+USES = ("pr", "page", "callout", "verdict")
+
+# MkDocs keys that site_gen reads, each with the type it expects.
+_MKDOCS_KEYS = {
+    "site_name", "site_url", "site_description", "site_author", "repo_url", "copyright",
+    "docs_dir", "site_dir", "theme", "nav", "strict", "extra", "use_directory_urls",
+}
+# MkDocs keys that mean something to MkDocs but nothing to site_gen.
+_MKDOCS_IGNORED = {
+    "repo_name", "edit_uri", "edit_uri_template", "remote_branch", "remote_name",
+    "markdown_extensions", "plugins", "extra_css", "extra_javascript", "extra_templates",
+    "dev_addr", "watch", "hooks", "validation", "exclude_docs", "draft_docs", "not_in_nav",
+    "google_analytics",
+}
+_OWN_KEYS = {"code_host", "checkout", "raw_html", "statuses", "languages"}
+
+
+@dataclass(frozen=True)
+class Status:
+    """One word of the status vocabulary: how it reads and where it may be used."""
+
+    key: str
+    label: str
+    tone: str
+    icon: str
+    uses: frozenset[str]
+
+
+def _status(key: str, label: str, tone: str, icon: str, *uses: str) -> Status:
+    return Status(key, label, tone, icon, frozenset(uses))
+
+
+DEFAULT_STATUSES: dict[str, Status] = {
+    s.key: s
+    for s in (
+        _status("open", "Open", "danger", "●", "pr", "page"),
+        _status("draft", "Draft", "neutral", "◌", "pr"),
+        _status("merged", "Merged", "success", "✔", "pr"),
+        _status("closed", "Closed", "neutral", "✕", "pr"),
+        _status("fixed", "Fixed in this PR", "success", "✔", "page"),
+        _status("proposed", "Proposed, not in the PR", "warning", "◆", "page"),
+        _status("wontfix", "Won't fix", "neutral", "–", "page"),
+        _status("blocking", "Blocking", "danger", "●", "callout"),
+        _status("suggestion", "Suggestion", "warning", "◆", "callout"),
+        _status("note", "Note", "info", "ℹ", "callout"),
+        _status("right", "right", "success", "✓", "verdict"),
+        _status("wrong", "wrong", "danger", "✗", "verdict"),
+        _status("luck", "right only by luck", "warning", "⚠", "verdict"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class CodeHost:
+    """How a pinned permalink is spelled on the code host."""
+
+    permalink: str = GITHUB_PERMALINK
+    lines: str = GITHUB_LINES
+    line: str = GITHUB_LINE
+    commit: str = GITHUB_COMMIT
+
+
+@dataclass(frozen=True, eq=False)
+class Config:
+    """The whole validated configuration of one site (compared by identity)."""
+
+    config_file: Path
+    site_name: str
+    docs_dir: Path
+    site_dir: Path
+    custom_dir: Path
+    site_url: str | None = None
+    site_description: str | None = None
+    site_author: str | None = None
+    repo_url: str | None = None
+    copyright: str | None = None
+    nav: tuple[str, ...] = ()
+    strict: bool = False
+    use_directory_urls: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+    code_host: CodeHost = CodeHost()
+    checkout: Path | None = None
+    raw_html: bool = False
+    statuses: dict[str, Status] = field(default_factory=lambda: dict(DEFAULT_STATUSES))
+    languages: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path:
+        """The folder holding mkdocs.yml; relative paths in it start here."""
+        return self.config_file.parent
+
+
+def default_config(root: Path | None = None) -> Config:
+    """A configuration with every default, for `render_markdown` and tests."""
+    base = (root or Path.cwd()).resolve()
+    return Config(
+        config_file=base / "mkdocs.yml", site_name="site_gen", docs_dir=base / "content",
+        site_dir=base / "site", custom_dir=PACKAGE_TEMPLATES,
+    )
+
+
+def load_config(path: Path, *, strict: bool | None = None, site_dir: Path | None = None) -> Config:
+    """Read `path` and validate it; raise BuildFailed with every problem found."""
+    path = path.resolve()
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise BuildFailed([ConfigError("config file not found", path)]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BuildFailed([ConfigError(f"cannot read config file: {_reason(exc)}", path)]) from None
+    try:
+        data = load_yaml(text, path)
+    except ContentError as exc:
+        raise BuildFailed([ConfigError(exc.message, path, exc.line)]) from None
+    if not isinstance(data, Mapping):
+        raise BuildFailed([ConfigError("expected a mapping of settings at the top level", path, 1)])
+    return _Validator(path, data).config(strict, site_dir)
+
+
+def _reason(exc: Exception) -> str:
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
+class _Validator:
+    """Reads one config mapping, collecting every error before failing."""
+
+    def __init__(self, path: Path, data: Mapping) -> None:
+        self.path = path
+        self.data = data
+        self.errors: list[SiteGenError] = []
+
+    def error(self, mapping: Mapping, key: str, message: str) -> None:
+        self.errors.append(ConfigError(message, self.path, mapping.line_of(key)))
+
+    def get(self, mapping: Mapping, key: str, kind: type, expected: str, prefix: str = "") -> Any:
+        value = mapping.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            self.error(mapping, key, f"'{prefix}{key}' must be {expected}, found {_show(value)}")
+            return None
+        return value
+
+    def text(self, mapping: Mapping, key: str, prefix: str = "") -> str | None:
+        value: str | None = self.get(mapping, key, str, "text", prefix)
+        return value
+
+    def config(self, strict: bool | None, site_dir: Path | None) -> Config:
+        data, root = self.data, self.path.parent
+        self._unknown_keys(data, _MKDOCS_KEYS | {"site_gen"}, "", _MKDOCS_IGNORED)
+        site_name = self.text(data, "site_name")
+        if site_name is None and "site_name" not in data:
+            self.errors.append(ConfigError("'site_name' is required", self.path, 1))
+        theme = self._theme(data)
+        own = self._own(data)
+        values: dict[str, Any] = {
+            "config_file": self.path,
+            "site_name": site_name or "",
+            "docs_dir": root / (self.text(data, "docs_dir") or "docs"),
+            "site_dir": site_dir or root / (self.text(data, "site_dir") or "site"),
+            "custom_dir": root / theme if theme else PACKAGE_TEMPLATES,
+            "nav": self._nav(data),
+            "strict": strict or bool(self.get(data, "strict", bool, "true or false")),
+            "use_directory_urls": self._flag(data, "use_directory_urls", True),
+            "extra": self.get(data, "extra", dict, "a mapping") or {},
+            **{k: self.text(data, k) for k in
+               ("site_url", "site_description", "site_author", "repo_url", "copyright")},
+            **own,
+        }
+        if self.errors:
+            raise BuildFailed(sorted(self.errors, key=lambda e: getattr(e, "line", 0) or 0))
+        return Config(**values)
+
+    def _flag(self, mapping: Mapping, key: str, default: bool, prefix: str = "") -> bool:
+        value = self.get(mapping, key, bool, "true or false", prefix)
+        return default if value is None else bool(value)
+
+    def _unknown_keys(self, mapping: Mapping, known: set[str], prefix: str,
+                      ignored: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+        for key in sorted(set(mapping) - known, key=mapping.line_of):
+            where = f"{display_path(self.path)}:{mapping.line_of(key)}"
+            if key in ignored:
+                log.warning("%s: '%s%s' is a MkDocs setting that site_gen does not use",
+                            where, prefix, key)
+            else:
+                log.warning("%s: unknown setting '%s%s'; expected one of: %s",
+                            where, prefix, key, ", ".join(sorted(known)))
+
+    def _theme(self, data: Mapping) -> str | None:
+        theme = self.get(data, "theme", Mapping, "a mapping with 'custom_dir'")
+        if theme is None:
+            return None
+        self._unknown_keys(theme, {"name", "custom_dir"}, "theme.")
+        custom: str | None = self.text(theme, "custom_dir", "theme.")
+        return custom
+
+    def _nav(self, data: Mapping) -> tuple[str, ...]:
+        nav = self.get(data, "nav", list, "a list of pull request folders")
+        if nav is None:
+            return ()
+        bad = [item for item in nav if not isinstance(item, str)]
+        if bad:
+            self.error(data, "nav", f"'nav' entries must be folder paths like "
+                                    f"'owner/repo/123', found {_show(bad[0])}")
+            return ()
+        return tuple(item.strip("/") for item in nav)
+
+    def _own(self, data: Mapping) -> dict[str, Any]:
+        own = self.get(data, "site_gen", Mapping, "a mapping")
+        if own is None:
+            return {}
+        self._unknown_keys(own, _OWN_KEYS, "site_gen.")
+        values: dict[str, Any] = {"raw_html": self._flag(own, "raw_html", False, "site_gen.")}
+        checkout = self.text(own, "checkout", "site_gen.")
+        if checkout:
+            values["checkout"] = self.path.parent / checkout
+        host = self._code_host(own)
+        if host:
+            values["code_host"] = host
+        values["statuses"] = self._statuses(own)
+        languages = self.get(own, "languages", Mapping, "a mapping of file endings to "
+                             "Pygments lexer names", "site_gen.")
+        if languages:
+            values["languages"] = self._languages(languages)
+        return values
+
+    def _code_host(self, own: Mapping) -> CodeHost | None:
+        host = self.get(own, "code_host", Mapping, "a mapping with 'permalink'", "site_gen.")
+        if host is None:
+            return None
+        prefix = "site_gen.code_host."
+        keys = ("permalink", "lines", "line", "commit")
+        self._unknown_keys(host, set(keys), prefix)
+        fields = {k: self.text(host, k, prefix) for k in keys}
+        permalink = fields["permalink"]
+        if permalink is not None:
+            missing = [p for p in ("{repo}", "{commit}", "{path}", "{lines}") if p not in permalink]
+            if missing:
+                self.error(host, "permalink", f"'{prefix}permalink' must contain "
+                           f"{', '.join(missing)}; found {_show(permalink)}")
+        return CodeHost(**{k: v for k, v in fields.items() if v is not None})
+
+    def _statuses(self, own: Mapping) -> dict[str, Status]:
+        statuses = dict(DEFAULT_STATUSES)
+        given = self.get(own, "statuses", Mapping, "a mapping of status names to "
+                         "{label, tone, icon, for}", "site_gen.")
+        for key, entry in (given or {}).items():
+            prefix = f"site_gen.statuses.{key}."
+            if not isinstance(entry, Mapping):
+                self.error(given, key, f"'site_gen.statuses.{key}' must be a mapping with "
+                           f"label, tone, icon and for; found {_show(entry)}")
+                continue
+            self._unknown_keys(entry, {"label", "tone", "icon", "for"}, prefix)
+            base = statuses.get(key) or Status(key, key, "neutral", "•", frozenset(USES))
+            tone = self.text(entry, "tone", prefix) or base.tone
+            if tone not in TONES:
+                self.error(entry, "tone", f"unknown tone '{tone}' for status '{key}'; "
+                           f"expected one of: {', '.join(TONES)}")
+            uses = self._uses(entry, prefix) or base.uses
+            statuses[key] = Status(key, self.text(entry, "label", prefix) or base.label,
+                                   tone, self.text(entry, "icon", prefix) or base.icon, uses)
+        return statuses
+
+    def _uses(self, entry: Mapping, prefix: str) -> frozenset[str] | None:
+        uses = entry.get("for")
+        if uses is None:
+            return None
+        items = [uses] if isinstance(uses, str) else uses
+        if not isinstance(items, list) or any(u not in USES for u in items):
+            self.error(entry, "for", f"'{prefix}for' must name some of: {', '.join(USES)}; "
+                       f"found {_show(uses)}")
+            return None
+        return frozenset(items)
+
+    def _languages(self, languages: Mapping) -> dict[str, str]:
+        from pygments.lexers import get_lexer_by_name
+        from pygments.util import ClassNotFound
+
+        result = {}
+        for ending, name in languages.items():
+            try:
+                get_lexer_by_name(str(name))
+            except ClassNotFound:
+                self.error(languages, ending, f"unknown Pygments lexer '{name}' for "
+                           f"'{ending}'; expected a lexer name such as 'python' or 'yaml'")
+                continue
+            result[ending.lstrip(".")] = str(name)
+        return result
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "nothing"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
+
+

@@ -1,0 +1,373 @@
+"""Discover the content folder: pull requests (pr.yml) and their question pages (*.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .config import Config, Status
+from .errors import ContentError
+from .yamlfile import Mapping, load_yaml
+
+PR_FILE = "pr.yml"
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+SHA = re.compile(r"^[0-9a-f]{7,40}$")
+_FRONT_MATTER_END = re.compile(r"^---[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The Before / This PR / Status card at the top of a page."""
+
+    before: str | None = None
+    this_pr: str | None = None
+    status: str | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One question about one pull request, with where each fact came from."""
+
+    path: Path
+    slug: str
+    title: str
+    question: str
+    order: int
+    status: Status
+    updated: dt.date | None
+    summary: Summary
+    body: str
+    body_line: int
+    pr_key: str
+
+    @property
+    def url(self) -> str:
+        """The page's folder below the site root, with a trailing slash."""
+        return f"{self.pr_key}/{self.slug}/"
+
+
+@dataclass(frozen=True)
+class PullRequest:
+    """The facts of one pull request, written once in its pr.yml."""
+
+    path: Path
+    repo: str
+    number: int
+    title: str
+    head: str
+    base: str | None
+    state: Status
+    files: tuple[str, ...]
+    pages: tuple[Page, ...]
+
+    @property
+    def key(self) -> str:
+        """`owner/repo/number`: the PR's folder in content and in the site."""
+        return f"{self.repo}/{self.number}"
+
+    @property
+    def url(self) -> str:
+        return f"{self.key}/"
+
+    @property
+    def updated(self) -> dt.date | None:
+        """The latest `updated` date of its pages."""
+        dates = [p.updated for p in self.pages if p.updated]
+        return max(dates) if dates else None
+
+
+@dataclass(frozen=True)
+class Asset:
+    """A file in the content folder that is copied to the site as it is."""
+
+    source: Path
+    target: str
+
+
+@dataclass(frozen=True)
+class Site:
+    """Everything read from the content folder, in a stable order."""
+
+    prs: tuple[PullRequest, ...]
+    assets: tuple[Asset, ...]
+
+    @property
+    def pages(self) -> tuple[Page, ...]:
+        return tuple(page for pr in self.prs for page in pr.pages)
+
+
+def read_text(path: Path) -> str:
+    """Read an author's file as UTF-8 (a BOM is dropped, CRLF becomes LF)."""
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise ContentError("is a folder, expected a file", path) from None
+    except OSError as exc:
+        raise ContentError(f"cannot read file: {exc.strerror}", path) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ContentError(f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); "
+                           "expected a UTF-8 text file", path, line) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def discover(config: Config) -> tuple[Site, list[ContentError]]:
+    """Read every PR folder under docs_dir; return the site and every problem found."""
+    errors: list[ContentError] = []
+    docs = config.docs_dir
+    if not docs.is_dir():
+        return Site((), ()), [ContentError(f"docs_dir '{docs.name}' is not a folder",
+                                           config.config_file, None)]
+    files = sorted(p for p in docs.rglob("*") if not _hidden(p, docs))
+    pr_dirs = {p.parent for p in files if p.name == PR_FILE}
+    prs, assets = [], []
+    for folder in sorted(pr_dirs):
+        pr = _read_pr(config, folder, [f for f in files if f.parent == folder], errors)
+        if pr:
+            prs.append(pr)
+    for file in files:
+        if file.is_dir() or file.parent in pr_dirs and file.suffix == ".md" or file.name == PR_FILE:
+            continue
+        if file.suffix == ".md":
+            errors.append(ContentError(f"page outside a pull request folder; expected it "
+                                       f"beside a {PR_FILE}", file))
+        else:
+            assets.append(Asset(file, file.relative_to(docs).as_posix()))
+    _check_unique(prs, errors)
+    ordered = _ordered(config, prs, errors)
+    errors.sort(key=lambda e: (str(e.path), e.line or 0))
+    return Site(tuple(ordered), tuple(assets)), errors
+
+
+def _hidden(path: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
+def _check_unique(prs: list[PullRequest], errors: list[ContentError]) -> None:
+    seen: dict[str, PullRequest] = {}
+    for pr in prs:
+        if pr.key.lower() in seen:
+            errors.append(ContentError(f"pull request {pr.repo}#{pr.number} is also described "
+                                       f"in {seen[pr.key.lower()].path}", pr.path, 1))
+        seen[pr.key.lower()] = pr
+
+
+def _ordered(config: Config, prs: list[PullRequest], errors: list[ContentError]) -> list[PullRequest]:
+    """PRs in `nav` order first, then the rest by repository and number."""
+    by_key = {pr.key: pr for pr in prs}
+    for entry in config.nav:
+        if entry not in by_key:
+            errors.append(ContentError(f"'nav' names '{entry}', which is not a pull request "
+                                       f"folder; expected one of: {', '.join(sorted(by_key))}",
+                                       config.config_file))
+    rank = {key: i for i, key in enumerate(config.nav)}
+    return sorted(prs, key=lambda pr: (rank.get(pr.key, len(rank)), pr.repo.lower(), pr.number))
+
+
+class _Fields:
+    """Typed reads from one YAML mapping that record errors instead of raising."""
+
+    def __init__(self, data: Mapping, path: Path, errors: list[ContentError], what: str) -> None:
+        self.data, self.path, self.errors, self.what = data, path, errors, what
+
+    def fail(self, key: str, message: str) -> None:
+        self.errors.append(ContentError(message, self.path, self.data.line_of(key)))
+
+    def text(self, key: str, required: bool = True) -> str | None:
+        value = self.data.get(key)
+        if value is None:
+            if required:
+                self.fail(key, f"{self.what} needs '{key}'")
+            return None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str) or not value.strip():
+            self.fail(key, f"'{key}' must be text, found {_kind(value)}")
+            return None
+        return value.strip()
+
+    def status(self, key: str, config: Config, use: str) -> Status | None:
+        name = self.text(key)
+        if name is None:
+            return None
+        return find_status(config, name, use, self.path, self.data.line_of(key), self.errors)
+
+    def unknown(self, known: set[str]) -> None:
+        for key in sorted(set(self.data) - known, key=self.data.line_of):
+            self.fail(key, f"unknown field '{key}' in {self.what}; expected one of: "
+                           f"{', '.join(sorted(known))}")
+
+
+def find_status(config: Config, name: str, use: str, path: Path, line: int | None,
+                errors: list[ContentError]) -> Status | None:
+    """Look `name` up in the vocabulary for `use`; record an error listing the allowed ones."""
+    status = config.statuses.get(name.strip())
+    if status is None or use not in status.uses:
+        allowed = ", ".join(k for k, s in config.statuses.items() if use in s.uses)
+        errors.append(ContentError(f"unknown {_USE_NAMES[use]} '{name}'; expected one of: "
+                                   f"{allowed}", path, line))
+        return None
+    return status
+
+
+_USE_NAMES = {"pr": "PR state", "page": "status", "callout": "severity", "verdict": "verdict"}
+_PR_FIELDS = {"repo", "number", "title", "head", "base", "state", "files"}
+_PAGE_FIELDS = {"title", "question", "order", "status", "updated", "summary"}
+_SUMMARY_FIELDS = {"before", "this_pr", "status"}
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None or value == "":
+        return "nothing"
+    return f"'{value}'" if isinstance(value, str) else repr(value)
+
+
+def _load_mapping(path: Path, text: str, first_line: int, what: str,
+                  errors: list[ContentError]) -> Mapping | None:
+    try:
+        data = load_yaml(text, path, first_line)
+    except ContentError as exc:
+        errors.append(exc)
+        return None
+    if not isinstance(data, Mapping):
+        errors.append(ContentError(f"{what} must be a mapping of fields, found {_kind(data)}",
+                                   path, first_line))
+        return None
+    return data
+
+
+def _read_pr(config: Config, folder: Path, files: list[Path],
+             errors: list[ContentError]) -> PullRequest | None:
+    path = folder / PR_FILE
+    try:
+        data = _load_mapping(path, read_text(path), 1, PR_FILE, errors)
+    except ContentError as exc:
+        errors.append(exc)
+        return None
+    if data is None:
+        return None
+    found = len(errors)
+    f = _Fields(data, path, errors, PR_FILE)
+    f.unknown(_PR_FIELDS)
+    repo, title, head = f.text("repo"), f.text("title"), f.text("head")
+    base = f.text("base", required=False)
+    state = f.status("state", config, "pr")
+    number = data.get("number")
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        f.fail("number", f"'number' must be a positive whole number, found {_kind(number)}")
+    if repo and not REPO.match(repo):
+        f.fail("repo", f"'repo' must be 'owner/name', found '{repo}'")
+    for key, sha in (("head", head), ("base", base)):
+        if sha and not SHA.match(sha):
+            f.fail(key, f"'{key}' must be a commit SHA (7 to 40 hex digits), found '{sha}'; "
+                        "a branch or tag name would drift")
+    file_list = _file_list(f)
+    where = folder.relative_to(config.docs_dir).as_posix()
+    key = f"{repo}/{number}"
+    if len(errors) == found and where != key:
+        f.fail("repo", f"{repo}#{number} belongs in the folder '{key}', found '{where}'")
+    # The pages are read even when pr.yml is wrong, so their problems show in the same run.
+    facts_ok = len(errors) == found
+    sources = [md for md in files if md.suffix == ".md"]
+    pages = [p for p in (_read_page(config, md, where, errors) for md in sources) if p]
+    if not sources:
+        errors.append(ContentError("a pull request folder needs at least one question page "
+                                   "(a .md file)", path, 1))
+    _check_orders(pages, errors)
+    if not facts_ok:
+        return None
+    assert repo and title and head and state and isinstance(number, int)
+    pages.sort(key=lambda p: (p.order, p.slug))
+    return PullRequest(path, repo, number, title, head.lower(), base and base.lower(), state,
+                       file_list, tuple(pages))
+
+
+def _file_list(f: _Fields) -> tuple[str, ...]:
+    files = f.data.get("files")
+    if files is None:
+        return ()
+    if not isinstance(files, list) or not all(isinstance(x, str) and x.strip() for x in files):
+        f.fail("files", "'files' must be a list of paths in the repository, "
+                        "like 'src/pkg/module.py'")
+        return ()
+    return tuple(x.strip().strip("/") for x in files)
+
+
+def _check_orders(pages: list[Page], errors: list[ContentError]) -> None:
+    orders: dict[int, Page] = {}
+    for page in sorted(pages, key=lambda p: p.slug):
+        if page.order in orders:
+            errors.append(ContentError(f"order {page.order} is also used by "
+                                       f"{orders[page.order].path.name}", page.path, 1))
+        orders[page.order] = page
+
+
+def split_front_matter(text: str, path: Path) -> tuple[str, str, int]:
+    """Split a page into (front matter, body, line of the body's first line)."""
+    if not text.startswith("---\n"):
+        raise ContentError("missing front matter; expected the page to start with a '---' "
+                           "line, its fields, and another '---' line", path, 1)
+    end = _FRONT_MATTER_END.search(text, 4)
+    if end is None:
+        raise ContentError("front matter is not closed; expected a '---' line after its "
+                           "fields", path, 1)
+    front = text[4:end.start()]
+    body_start = end.end() + 1
+    body_line = text.count("\n", 0, body_start) + 1
+    return front, text[body_start:], body_line
+
+
+def _read_page(config: Config, path: Path, pr_key: str,
+               errors: list[ContentError]) -> Page | None:
+    found = len(errors)
+    slug = path.stem
+    if not SLUG.match(slug):
+        errors.append(ContentError(f"page file name '{path.name}' must be lower-case letters, "
+                                   "digits and '-', ending in .md (it becomes the URL)", path))
+    try:
+        front, body, body_line = split_front_matter(read_text(path), path)
+    except ContentError as exc:
+        errors.append(exc)
+        return None
+    data = _load_mapping(path, front, 2, "front matter", errors)
+    if data is None:
+        return None
+    f = _Fields(data, path, errors, "front matter")
+    f.unknown(_PAGE_FIELDS)
+    title, question = f.text("title"), f.text("question")
+    status = f.status("status", config, "page")
+    order = data.get("order", 0)
+    if not isinstance(order, int) or isinstance(order, bool):
+        f.fail("order", f"'order' must be a whole number, found {_kind(order)}")
+    updated = data.get("updated")
+    if updated is not None and (not isinstance(updated, dt.date) or isinstance(updated, dt.datetime)):
+        f.fail("updated", f"'updated' must be a date like 2026-01-31, found {_kind(updated)}")
+    summary = _summary(data, path, errors)
+    if len(errors) > found:
+        return None
+    assert title and question and status and isinstance(order, int)
+    return Page(path, slug, title, question, order, status, updated, summary, body,
+                body_line, pr_key)
+
+
+def _summary(data: Mapping, path: Path, errors: list[ContentError]) -> Summary:
+    value = data.get("summary")
+    if value is None:
+        return Summary()
+    if not isinstance(value, Mapping):
+        errors.append(ContentError("'summary' must be a mapping with before, this_pr and "
+                                   f"status, found {_kind(value)}", path, data.line_of("summary")))
+        return Summary()
+    f = _Fields(value, path, errors, "summary")
+    f.unknown(_SUMMARY_FIELDS)
+    return Summary(**{k: f.text(k, required=False) for k in sorted(_SUMMARY_FIELDS)})

@@ -1,0 +1,60 @@
+"""What the markdown stage knows about the page it renders, and what it found wrong."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .config import Config
+from .errors import ContentError
+
+if TYPE_CHECKING:
+    from .content import PullRequest
+    from .source import SourceReader
+
+log = logging.getLogger("site_gen")
+
+
+@dataclass
+class PageContext:
+    """Per-render state handed to every block through markdown-it's `env`.
+
+    Problems are collected, not raised, so one build reports all of them.
+    """
+
+    config: Config
+    path: Path = Path("<markdown>")
+    pr: PullRequest | None = None
+    first_line: int = 1
+    source: SourceReader | None = None
+    errors: list[ContentError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def error(self, message: str, line: int | None) -> None:
+        self.errors.append(ContentError(message, self.path, line))
+
+    def warn(self, message: str, line: int | None) -> None:
+        where = str(ContentError("", self.path, line))[:-2]
+        self.warnings.append(f"{where}: {message}")
+
+    def line(self, token_map: list[int] | None, offset: int = 0) -> int | None:
+        """The file line of a token's first line (plus `offset` lines inside it)."""
+        if token_map is None:
+            return None
+        return self.first_line + token_map[0] + offset
+
+
+ENV_KEY = "site_gen"
+
+
+def context_of(env: dict[str, object]) -> PageContext:
+    """The PageContext of a render; a bare one when the caller passed none."""
+    ctx = env.get(ENV_KEY)
+    if not isinstance(ctx, PageContext):
+        from .config import default_config
+
+        ctx = PageContext(default_config())
+        env[ENV_KEY] = ctx
+    return ctx

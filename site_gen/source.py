@@ -1,0 +1,81 @@
+"""Reading a local git checkout through one `git cat-file --batch-command` process."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from .errors import SiteGenError
+
+
+class SourceError(SiteGenError):
+    """The checkout cannot be read at all (not a git repository, git missing)."""
+
+
+class SourceReader:
+    """Answers what a commit holds; one long-lived git process, results cached."""
+
+    def __init__(self, checkout: Path) -> None:
+        self.checkout = checkout
+        self._process: subprocess.Popen[bytes] | None = None
+        self._commits: dict[str, str | None] = {}
+        self._files: dict[tuple[str, str], list[str] | None] = {}
+        self._trees: dict[str, tuple[str, ...]] = {}
+
+    def _git(self) -> subprocess.Popen[bytes]:
+        if self._process is None:
+            if not (self.checkout / ".git").exists() and not (self.checkout / "HEAD").exists():
+                raise SourceError(f"checkout '{self.checkout}' is not a git repository")
+            self._process = subprocess.Popen(
+                ["git", "-C", str(self.checkout), "cat-file", "--batch-command"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            )
+        return self._process
+
+    def _ask(self, command: str) -> tuple[list[str], bytes | None]:
+        git = self._git()
+        assert git.stdin and git.stdout
+        git.stdin.write(command.encode() + b"\n")
+        git.stdin.flush()
+        header = git.stdout.readline().decode().split()
+        if len(header) == 3 and command.startswith("contents "):
+            data = git.stdout.read(int(header[2]) + 1)[:-1]
+            return header, data
+        return header, None
+
+    def commit(self, sha: str) -> str | None:
+        """The full SHA of commit `sha` (abbreviated or full), or None if it is not there."""
+        if sha not in self._commits:
+            header, _ = self._ask(f"info {sha}^{{commit}}")
+            self._commits[sha] = header[0] if len(header) == 3 and header[1] == "commit" else None
+        return self._commits[sha]
+
+    def lines(self, commit: str, path: str) -> list[str] | None:
+        """The lines of `path` at full SHA `commit`, or None when the file is not there."""
+        key = (commit, path)
+        if key not in self._files:
+            header, data = self._ask(f"contents {commit}:{path}")
+            if data is None or header[1] != "blob":
+                self._files[key] = None
+            else:
+                self._files[key] = data.decode("utf-8", "replace").split("\n")
+                if self._files[key] and self._files[key][-1] == "":  # type: ignore[index]
+                    self._files[key].pop()  # type: ignore[union-attr]
+        return self._files[key]
+
+    def tree(self, commit: str) -> tuple[str, ...]:
+        """Every file path at full SHA `commit`."""
+        if commit not in self._trees:
+            out = subprocess.run(
+                ["git", "-C", str(self.checkout), "ls-tree", "-r", "-z", "--name-only", commit],
+                capture_output=True, check=False,
+            )
+            self._trees[commit] = tuple(sorted(p.decode() for p in out.stdout.split(b"\0") if p))
+        return self._trees[commit]
+
+    def close(self) -> None:
+        if self._process is not None:
+            assert self._process.stdin
+            self._process.stdin.close()
+            self._process.wait()
+            self._process = None

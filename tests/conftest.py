@@ -1,0 +1,101 @@
+"""Shared fixtures: a small project in a temporary folder, and running the CLI on it."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from site_gen.cli import main
+
+MKDOCS = """\
+site_name: Test reviews
+docs_dir: content
+"""
+
+PR_YML = """\
+repo: acme/widgets
+number: 12
+title: Make widgets faster
+head: 1234567abcdef
+state: open
+files:
+  - src/widgets/core.py
+  - src/widgets/util.py
+  - docs/speed.md
+"""
+
+PAGE = """\
+---
+title: Why the cache never hits
+question: the cache bug
+order: 1
+status: open
+updated: 2026-01-05
+summary:
+  before: No cache.
+  this_pr: Adds a cache.
+  status: Still open.
+---
+
+The key is built in [[core.py:10]].
+"""
+
+
+@dataclass
+class Project:
+    """A site_gen project in a temporary folder."""
+
+    root: Path
+
+    def write(self, relative: str, text: str) -> Path:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return path
+
+    @property
+    def site(self) -> Path:
+        return self.root / "site"
+
+    def snapshot_site(self) -> dict[str, bytes]:
+        """Every file of the built site and its bytes."""
+        return {p.relative_to(self.site).as_posix(): p.read_bytes()
+                for p in sorted(self.site.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Project:
+    """A valid one-PR, one-page project; the working directory is its root."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SITE_URL", raising=False)
+    p = Project(tmp_path)
+    p.write("mkdocs.yml", MKDOCS)
+    p.write("content/acme/widgets/12/pr.yml", PR_YML)
+    p.write("content/acme/widgets/12/cache-bug.md", PAGE)
+    return p
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
+    """Run `site-gen ARGS...` in-process and capture what it prints."""
+
+    def run(*args: str) -> Run:
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:
+            code = int(exit_.code or 0)
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return run

@@ -1,0 +1,123 @@
+"""The command line: exit codes, messages, and an untouched site when a build fails."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+
+import pytest
+
+from .conftest import Project, Run
+
+CLI = Callable[..., Run]
+
+
+def test_build_writes_the_site(project: Project, cli: CLI) -> None:
+    result = cli("build")
+    assert result.code == 0, result.err
+    assert re.fullmatch(r"Built 4 pages \(5 files\) into \S+/site in \d+\.\d\d s; 0 warning\(s\)\.\n",
+                        result.out)
+    assert sorted(project.snapshot_site()) == [
+        ".site-gen", "404.html", "acme/widgets/12/cache-bug/index.html",
+        "acme/widgets/12/index.html", "assets/site.css", "index.html"]
+    page = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert ('href="https://github.com/acme/widgets/blob/1234567abcdef/src/widgets/core.py#L10"'
+            in page)
+    assert 'href="../../../../assets/site.css"' in page
+
+
+def test_usage_error_exits_2(project: Project, cli: CLI) -> None:
+    assert cli("publish").code == 2
+    assert cli("build", "--no-such-flag").code == 2
+
+
+@pytest.mark.parametrize(("path", "text", "message"), [
+    ("mkdocs.yml", "site_name: [R\n",
+     "mkdocs.yml:2: invalid YAML: expected ',' or ']', but got '<stream end>'"),
+    ("content/acme/widgets/12/cache-bug.md", "---\ntitle: [T\n---\n",
+     "content/acme/widgets/12/cache-bug.md:3: invalid YAML: expected ',' or ']', but got "
+     "'<stream end>'"),
+    ("content/acme/widgets/12/cache-bug.md", "---\ntitle: T\nquestion: q\nstatus: done\n---\n",
+     "content/acme/widgets/12/cache-bug.md:4: unknown status 'done'; expected one of: "
+     "open, fixed, proposed, wontfix"),
+])
+def test_broken_input_leaves_the_site_untouched(project: Project, cli: CLI, path: str,
+                                                text: str, message: str) -> None:
+    assert cli("build").code == 0
+    before = project.snapshot_site()
+    project.write(path, text)
+    result = cli("build")
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        message, "Build failed: 1 error(s); 0 warning(s). The site was not changed."]
+    assert project.snapshot_site() == before
+
+
+def test_unknown_key_warns_and_fails_under_strict(project: Project, cli: CLI) -> None:
+    assert cli("build").code == 0
+    before = project.snapshot_site()
+    project.write("mkdocs.yml", "site_name: R\ndocs_dir: content\nsite_nmae: typo\n")
+    warned = cli("build")
+    assert warned.code == 0
+    assert warned.err.startswith("warning: mkdocs.yml:3: unknown setting 'site_nmae'; expected "
+                                 "one of: copyright, docs_dir,")
+    before = project.snapshot_site()
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE_EDITED)
+    strict = cli("build", "--strict")
+    assert strict.code == 1
+    assert strict.err.splitlines()[1:] == [
+        "aborted: 1 warning(s) in strict mode",
+        "Build failed: 1 error(s); 1 warning(s). The site was not changed."]
+    assert project.snapshot_site() == before
+
+
+PAGE_EDITED = "---\ntitle: Edited\nquestion: q\nstatus: open\n---\nChanged.\n"
+
+
+def test_every_error_of_a_build_in_one_run(project: Project, cli: CLI) -> None:
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n"
+                  "See [[nope.py:1]] and [[core.py:0-3]].\n")
+    project.write("content/acme/widgets/12/two.md", "---\ntitle: T\nquestion: q\nstatus: x\n"
+                  "order: 2\n---\n")
+    result = cli("build")
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "content/acme/widgets/12/cache-bug.md:6: unknown file 'nope.py' in '[[nope.py:1]]'; it "
+        "is not among the files listed in pr.yml (candidates: src/widgets/core.py, "
+        "src/widgets/util.py, docs/speed.md)",
+        "content/acme/widgets/12/cache-bug.md:6: line range 0-3 in '[[core.py:0-3]]' is empty; "
+        "expected the first line not after the last",
+        "content/acme/widgets/12/two.md:4: unknown status 'x'; expected one of: open, fixed, "
+        "proposed, wontfix",
+        "Build failed: 3 error(s); 0 warning(s). The site was not changed.",
+    ]
+    assert not project.site.exists()
+
+
+def test_site_dir_flag_and_refusals(project: Project, cli: CLI) -> None:
+    assert cli("build", "--site-dir", "public").code == 0
+    assert (project.root / "public/index.html").exists()
+    (project.root / "mine").mkdir()
+    (project.root / "mine/notes.txt").write_text("keep me")
+    result = cli("build", "--site-dir", "mine")
+    assert result.code == 1
+    assert result.err.splitlines()[0] == (
+        "mkdocs.yml: site_dir 'mine' exists and was not made by site_gen; expected an empty or "
+        "new folder (remove it, or choose another site_dir)")
+    assert (project.root / "mine/notes.txt").read_text() == "keep me"
+    result = cli("build", "--site-dir", ".")
+    assert result.err.splitlines()[0] == (
+        "mkdocs.yml: site_dir '.' would replace the project folder; expected a folder of its "
+        "own, like 'site'")
+
+
+def test_module_entry_point_and_no_traceback(project: Project) -> None:
+    project.write("mkdocs.yml", "site_name: R\ndocs_dir: content\nstrict: 3\n")
+    done = subprocess.run([sys.executable, "-m", "site_gen", "build"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[0] == "mkdocs.yml:3: 'strict' must be true or false, found 3"

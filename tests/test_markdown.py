@@ -1,0 +1,58 @@
+"""The markdown stage on its own: `site_gen.render_markdown`."""
+
+from __future__ import annotations
+
+import pytest
+from markdown_it import MarkdownIt
+
+import site_gen
+
+COMMONMARK_SAMPLES = [
+    "Hello *world* and **bold** and `code`.\n",
+    "# A level-one heading\n\nText.\n",
+    "- one\n- two\n  - nested\n\n1. first\n2. second\n",
+    "> quoted\n> text\n",
+    "    indented code\n",
+    "```\nplain fence\n```\n",
+    "[a link](https://example.org \"title\") and <https://example.org/auto>\n",
+    "Line one  \nline two\n\n---\n",
+    "![alt text](picture.png)\n",
+    "A & B < C \"quoted\"\n",
+    "[ref]\n\n[ref]: https://example.org/ref\n",
+]
+
+
+@pytest.mark.parametrize("text", COMMONMARK_SAMPLES)
+def test_plain_commonmark_renders_as_commonmark(text: str) -> None:
+    assert site_gen.render_markdown(text) == MarkdownIt("commonmark").render(text)
+
+
+def test_raw_html_is_escaped_by_default() -> None:
+    assert site_gen.render_markdown("<script>alert(1)</script>\n\nx <b>y</b>\n") == (
+        "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n<p>x &lt;b&gt;y&lt;/b&gt;</p>\n")
+
+
+def test_gfm_tables_and_strikethrough() -> None:
+    html = site_gen.render_markdown("| a | b |\n|---|---|\n| 1 | ~~2~~ |\n")
+    assert "<table>" in html
+    assert "<td><s>2</s></td>" in html
+
+
+def test_fenced_code_is_highlighted_by_pygments() -> None:
+    html = site_gen.render_markdown("```python\nwith open(p) as f:\n    pass\n```\n")
+    assert html.startswith('<pre class="highlight"><code class="language-python">')
+    assert '<span class="k">with</span>' in html
+
+
+def test_unknown_fence_language_is_plain_escaped_code() -> None:
+    assert site_gen.render_markdown("```nolang\n<b>\n```\n") == (
+        '<pre><code class="language-nolang">&lt;b&gt;\n</code></pre>\n')
+
+
+def test_headings_get_stable_ids_and_self_links() -> None:
+    first = site_gen.render_markdown("## The fix: proposed, not in the PR\n\nText one.\n")
+    second = site_gen.render_markdown("Intro added.\n\n## The fix: proposed, not in the PR\n")
+    link = ('<h2 id="the-fix-proposed-not-in-the-pr">The fix: proposed, not in the PR '
+            '<a class="header-anchor" href="#the-fix-proposed-not-in-the-pr">#</a></h2>')
+    assert link in first
+    assert link in second
