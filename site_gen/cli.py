@@ -23,6 +23,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("-s", "--strict", action="store_true", default=None,
                    help="fail the build on warnings")
     b.add_argument("-d", "--site-dir", type=Path, help="where to write the site")
+    b.add_argument("--checkout", type=Path,
+                   help="a local git clone to verify every code reference against")
     return parser
 
 
@@ -41,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     log.addHandler(counter)
     log.propagate = False
     try:
-        config = load_config(args.config_file, strict=args.strict, site_dir=args.site_dir)
+        config = load_config(args.config_file, strict=args.strict, site_dir=args.site_dir,
+                             checkout=args.checkout)
         result = build(config, counter)
     except BuildFailed as failed:
         for error in failed.errors:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,8 +122,12 @@ def default_config(root: Path | None = None) -> Config:
     )
 
 
-def load_config(path: Path, *, strict: bool | None = None, site_dir: Path | None = None) -> Config:
-    """Read `path` and validate it; raise BuildFailed with every problem found."""
+def load_config(path: Path, *, strict: bool | None = None, site_dir: Path | None = None,
+                checkout: Path | None = None) -> Config:
+    """Read `path` and validate it; raise BuildFailed with every problem found.
+
+    `strict`, `site_dir` and `checkout` override the file (they come from the CLI).
+    """
     path = path.resolve()
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -136,7 +141,18 @@ def load_config(path: Path, *, strict: bool | None = None, site_dir: Path | None
         raise BuildFailed([ConfigError(exc.message, path, exc.line)]) from None
     if not isinstance(data, Mapping):
         raise BuildFailed([ConfigError("expected a mapping of settings at the top level", path, 1)])
-    return _Validator(path, data).config(strict, site_dir)
+    config = _Validator(path, data).config(strict, site_dir)
+    if checkout is not None:
+        config = dataclasses.replace(config, checkout=checkout.resolve())
+    if config.checkout is not None and not _is_git_repository(config.checkout):
+        raise BuildFailed([ConfigError(f"checkout '{config.checkout}' is not a git repository; "
+                                       "expected a local clone of the reviewed repository",
+                                       path)])
+    return config
+
+
+def _is_git_repository(path: Path) -> bool:
+    return (path / ".git").exists() or (path / "HEAD").is_file() and (path / "objects").is_dir()
 
 
 def _reason(exc: Exception) -> str:

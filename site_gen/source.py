@@ -5,13 +5,6 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from .errors import SiteGenError
-
-
-class SourceError(SiteGenError):
-    """The checkout cannot be read at all (not a git repository, git missing)."""
-
-
 class SourceReader:
     """Answers what a commit holds; one long-lived git process, results cached."""
 
@@ -24,8 +17,6 @@ class SourceReader:
 
     def _git(self) -> subprocess.Popen[bytes]:
         if self._process is None:
-            if not (self.checkout / ".git").exists() and not (self.checkout / "HEAD").exists():
-                raise SourceError(f"checkout '{self.checkout}' is not a git repository")
             self._process = subprocess.Popen(
                 ["git", "-C", str(self.checkout), "cat-file", "--batch-command"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -75,7 +66,8 @@ class SourceReader:
 
     def close(self) -> None:
         if self._process is not None:
-            assert self._process.stdin
+            assert self._process.stdin and self._process.stdout
             self._process.stdin.close()
             self._process.wait()
+            self._process.stdout.close()
             self._process = None

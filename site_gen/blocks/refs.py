@@ -8,6 +8,7 @@ Forms (inside double square brackets):
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -139,8 +140,18 @@ def _path(ctx: PageContext, name: str, commit: str, text: str, line: int | None)
 
 
 def _matches(known: tuple[str, ...], name: str) -> list[str]:
+    """The paths in `known` that are `name` or end with '/' + `name`."""
     name = name.strip("/")
-    return [p for p in known if p == name or p.endswith("/" + name)]
+    same_base = _by_basename(known).get(name.rsplit("/", 1)[-1], ())
+    return [p for p in same_base if p == name or p.endswith("/" + name)]
+
+
+@functools.lru_cache(maxsize=64)
+def _by_basename(known: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    index: dict[str, list[str]] = {}
+    for path in known:
+        index.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    return {base: tuple(paths) for base, paths in index.items()}
 
 
 def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: int | None,
@@ -196,6 +207,21 @@ def _resolve_all(state: StateCore) -> None:
                 token.meta["ref"] = resolve(ctx, token.content, line)
 
 
+UNPINNED = re.compile(r"^https?://[^/]+/[^/]+/[^/]+/(?:-/)?(?:blob|tree|src/branch)/(?P<ref>[^/#?]+)")
+
+
+def _check_links(state: StateCore) -> None:
+    """Warn about links to code that name a branch instead of a commit (they drift)."""
+    ctx = context_of(state.env)
+    for block in state.tokens:
+        for token in block.children or ():
+            href = token.attrGet("href") if token.type == "link_open" else None
+            m = UNPINNED.match(str(href)) if href else None
+            if m and not SHA.match(m["ref"]):
+                ctx.warn(f"unpinned link '{href}' points at '{m['ref']}', which moves; pin a "
+                         "commit SHA, or write a [[file:line]] reference", ctx.line(block.map))
+
+
 def render_ref(ref: CodeRef | None, text: str) -> Markup:
     """The HTML of one reference (plain code when it could not be resolved)."""
     if ref is None:
@@ -216,4 +242,5 @@ def refs_plugin(md: MarkdownIt) -> None:
     """Register the `[[...]]` inline rule, its resolution, and its renderer."""
     md.inline.ruler.before("link", "code_ref", _ref_rule)
     md.core.ruler.after("inline", "code_ref_resolve", _resolve_all)
+    md.core.ruler.after("code_ref_resolve", "unpinned_links", _check_links)
     md.add_render_rule("code_ref", _render)

@@ -1,0 +1,201 @@
+"""Pinned code references, checked against a real git repository made for the test."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import Project, Run
+
+CLI = Callable[..., Run]
+
+CORE_V1 = "".join(f"line {n}\n" for n in range(1, 10)) + "key = make_key(user)\n" + \
+    "".join(f"line {n}\n" for n in range(11, 21))
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                          text=True, env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                                          "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+                                          "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+                                          "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+                                          "PATH": "/usr/bin:/bin"}).stdout.strip()
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> tuple[Path, str, str]:
+    """A repository with two commits; returns (path, first SHA, second SHA)."""
+    repo = tmp_path / "upstream"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "src/widgets").mkdir(parents=True)
+    (repo / "src/widgets/core.py").write_text(CORE_V1)
+    (repo / "src/widgets/util.py").write_text("def helper():\n    return 1\n")
+    (repo / "src/gears").mkdir()
+    (repo / "src/gears/util.py").write_text("x = 1\n")
+    (repo / "README.md").write_text("# Widgets\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "first")
+    first = git(repo, "rev-parse", "HEAD")
+    (repo / "src/widgets/core.py").write_text(CORE_V1.replace("make_key(user)", "make_key(user, scope)"))
+    git(repo, "commit", "-q", "-am", "second")
+    return repo, first, git(repo, "rev-parse", "HEAD")
+
+
+def page_with(project: Project, body: str, head: str, files: str = "") -> None:
+    project.write("content/acme/widgets/12/pr.yml",
+                  f"repo: acme/widgets\nnumber: 12\ntitle: T\nhead: {head}\nbase: {head}\n"
+                  f"state: open\n{files}")
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n" + body)
+
+
+def links(project: Project) -> list[tuple[str, str, str]]:
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    html = html[html.index('<div class="body">'):]
+    return re.findall(r'<a class="ref" href="([^"]+)" title="([^"]+)">(.*?)</a>', html)
+
+
+def test_links_and_ranges_from_the_file_map(project: Project, cli: CLI) -> None:
+    page_with(project, "[[core.py:10]] [[widgets/core.py:57-59]] [[core.py L57-L59]] "
+                       "[[docs/speed.md]] [[core.py:3@abcdef12|the old line]]\n", "1234567",
+              "files: [src/widgets/core.py, docs/speed.md]\n")
+    assert cli("build").code == 0
+    base = "https://github.com/acme/widgets/blob"
+    assert links(project) == [
+        (f"{base}/1234567/src/widgets/core.py#L10", "src/widgets/core.py L10 at 1234567",
+         "<code>core.py:10</code>"),
+        (f"{base}/1234567/src/widgets/core.py#L57-L59", "src/widgets/core.py L57-L59 at 1234567",
+         "<code>widgets/core.py:57-59</code>"),
+        (f"{base}/1234567/src/widgets/core.py#L57-L59", "src/widgets/core.py L57-L59 at 1234567",
+         "<code>core.py L57-L59</code>"),
+        (f"{base}/1234567/docs/speed.md", "docs/speed.md at 1234567", "<code>docs/speed.md</code>"),
+        (f"{base}/abcdef12/src/widgets/core.py#L3", "src/widgets/core.py L3 at abcdef12",
+         "the old line"),
+    ]
+
+
+def test_host_pattern_is_a_setting(project: Project, cli: CLI) -> None:
+    project.write("mkdocs.yml", """\
+site_name: R
+docs_dir: content
+site_gen:
+  code_host:
+    permalink: "https://gitlab.example/{repo}/-/blob/{commit}/{path}{lines}"
+    lines: "#L{start}-{end}"
+""")
+    page_with(project, "[[core.py:5-6]]\n", "1234567", "files: [src/widgets/core.py]\n")
+    assert cli("build").code == 0
+    assert links(project)[0][0] == ("https://gitlab.example/acme/widgets/-/blob/1234567/"
+                                    "src/widgets/core.py#L5-6")
+
+
+def test_reference_errors(project: Project, cli: CLI) -> None:
+    page_with(project, "\n".join([
+        "[[util.py:1]]",
+        "[[nothing.py:1]]",
+        "[[core.py:1@main]]",
+        "[[core.py:9-3]]",
+        "[[core.py:1:2]]",
+    ]) + "\n", "1234567", "files: [src/widgets/core.py, src/widgets/util.py, src/gears/util.py]\n")
+    result = cli("build")
+    assert result.code == 1
+    path = "content/acme/widgets/12/cache-bug.md"
+    assert result.err.splitlines()[:-1] == [
+        f"{path}:6: ambiguous file name 'util.py' in '[[util.py:1]]'; it matches "
+        "src/widgets/util.py, src/gears/util.py; write more of the path",
+        f"{path}:7: unknown file 'nothing.py' in '[[nothing.py:1]]'; it is not among the files "
+        "listed in pr.yml (candidates: src/widgets/core.py, src/widgets/util.py, "
+        "src/gears/util.py)",
+        f"{path}:8: 'main' in '[[core.py:1@main]]' is not a commit SHA; expected 7 to 40 hex "
+        "digits or @base (a branch or tag name drifts)",
+        f"{path}:9: line range 9-3 in '[[core.py:9-3]]' is empty; expected the first line not "
+        "after the last",
+        f"{path}:10: malformed code reference '[[core.py:1:2]]'; expected [[file:line]], "
+        "[[file:start-end]] or [[file Lstart-Lend]], then optionally @commit, \"quoted code\" "
+        "and |label",
+    ]
+
+
+def test_verified_against_a_checkout(project: Project, cli: CLI,
+                                     checkout: tuple[Path, str, str]) -> None:
+    repo, first, second = checkout
+    page_with(project, '[[core.py:10 "make_key(user)"]] and [[widgets/util.py:1-2]]\n',
+              first[:7])
+    assert cli("build", "--checkout", str(repo)).code == 0
+    base = "https://github.com/acme/widgets/blob"
+    assert [link[0] for link in links(project)] == [
+        f"{base}/{first}/src/widgets/core.py#L10", f"{base}/{first}/src/widgets/util.py#L1-L2"]
+
+
+def test_checkout_errors_name_what_the_commit_has(project: Project, cli: CLI,
+                                                   checkout: tuple[Path, str, str]) -> None:
+    repo, first, second = checkout
+    page_with(project, "\n".join([
+        '[[core.py:10 "make_key(user)"]]',
+        "[[core.py:20-25]]",
+        "[[missing.py:1]]",
+        "[[util.py:1]]",
+        "[[core.py:1@deadbee]]",
+        '[[README.md:1 "# Widgets"]]',
+    ]) + "\n", second[:10])
+    result = cli("build", "--checkout", str(repo))
+    assert result.code == 1
+    path = "content/acme/widgets/12/cache-bug.md"
+    short = second[:10]
+    assert result.err.splitlines()[:-1] == [
+        f"{path}:6: the quote \"make_key(user)\" of '[[core.py:10 \"make_key(user)\"]]' is not on "
+        f"those lines at commit {short}; they read: key = make_key(user, scope)",
+        f"{path}:7: '[[core.py:20-25]]' points past the end of src/widgets/core.py, which has 20 "
+        f"lines at commit {short}",
+        f"{path}:8: unknown file 'missing.py' in '[[missing.py:1]]'; it is not among commit "
+        f"{short} (candidates: README.md, src/gears/util.py, src/widgets/core.py, "
+        "src/widgets/util.py)",
+        f"{path}:9: ambiguous file name 'util.py' in '[[util.py:1]]'; it matches "
+        "src/gears/util.py, src/widgets/util.py; write more of the path",
+        f"{path}:10: commit deadbee of '[[core.py:1@deadbee]]' is not in the checkout {repo}",
+    ]
+
+
+def test_checkout_must_be_a_repository(project: Project, cli: CLI, tmp_path: Path) -> None:
+    result = cli("build", "--checkout", str(tmp_path))
+    assert result.code == 1
+    assert result.err.splitlines()[0] == (
+        f"mkdocs.yml: checkout '{tmp_path}' is not a git repository; expected a local clone of "
+        "the reviewed repository")
+
+
+def test_unpinned_links_warn_and_fail_under_strict(project: Project, cli: CLI) -> None:
+    page_with(project, "See [the code](https://github.com/acme/widgets/blob/main/src/a.py#L3)"
+                       " and [pinned](https://github.com/acme/widgets/blob/1234567/src/a.py).\n",
+              "1234567")
+    result = cli("build")
+    assert result.code == 0
+    assert result.err == (
+        "warning: content/acme/widgets/12/cache-bug.md:6: unpinned link "
+        "'https://github.com/acme/widgets/blob/main/src/a.py#L3' points at 'main', which moves; "
+        "pin a commit SHA, or write a [[file:line]] reference\n")
+    assert cli("build", "--strict").code == 1
+
+
+def test_every_code_link_of_the_real_site_is_pinned() -> None:
+    from .test_snapshots import built_pages
+
+    pages = built_pages()
+    page = pages["NVIDIA-NeMo/RL/4607/async-save-tag/index.html"]
+    code_links = re.findall(r'href="(https://github\.com/[^"]+)"', page)
+    assert len(code_links) >= 14
+    for link in code_links:
+        assert link.startswith(("https://github.com/NVIDIA-NeMo/RL/blob/2f6b955/",
+                                "https://github.com/NVIDIA-NeMo/RL/commit/2f6b955")), link
+    for html in pages.values():
+        for link in re.findall(r'href="(https?://[^"]+/(?:blob|tree)/[^"]+)"', html):
+            assert re.search(r"/(?:blob|tree)/[0-9a-f]{7,40}/", link), link
+    for ref in ("grpo.py#L4125", "test_checkpoint_spans.py#L196", "checkpoint.py#L489",
+                "instrumentation.py#L101", "span-groups.md#L130", "checkpoint.py#L57-L59",
+                "checkpoint.py#L77", "instrumentation.py#L970-L974", "instrumentation.py#L1008"):
+        assert f"{ref}\"" in page, ref
