@@ -65,6 +65,9 @@ class Flow:
     rows: list[Row]
     outcomes: dict[str, Outcome]
     source: tuple[str, str, int] | None
+    # Lanes named by any step or outcome line, valid or not, so one mistake is one error.
+    stepped: bool = False
+    tried_outcomes: set[str] = field(default_factory=set)
 
 
 def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
@@ -135,6 +138,7 @@ def _known_lane(ctx: PageContext, flow: Flow, lane: str, line: int) -> bool:
 
 
 def _step(ctx: PageContext, flow: Flow, lane: str | None, text: str, line: int) -> Step | None:
+    flow.stepped = True
     step = Step(text, line)
     if lane is None:
         flow.rows.append(Row(line, shared=step))
@@ -150,6 +154,7 @@ def _step(ctx: PageContext, flow: Flow, lane: str | None, text: str, line: int) 
 
 
 def _outcome(ctx: PageContext, flow: Flow, lane: str, text: str, line: int) -> None:
+    flow.tried_outcomes.add(lane)
     if not _known_lane(ctx, flow, lane, line):
         return
     verdict, _, rest = text.partition(":")
@@ -180,7 +185,7 @@ def _check(ctx: PageContext, flow: Flow, first: int) -> None:
         ctx.error(f"a flow needs two or more lanes ('lane NAME: label' lines); found "
                   f"{len(flow.lanes)}", first)
         return
-    if not flow.rows:
+    if not flow.stepped:
         for name, (_, line) in flow.lanes.items():
             ctx.error(f"lane '{name}' has no steps; expected 'step:' or 'step {name}:' lines",
                       line)
@@ -191,10 +196,12 @@ def _check(ctx: PageContext, flow: Flow, first: int) -> None:
             ctx.error(f"lanes do not line up: step {number} has no line for lane "
                       f"{', '.join(repr(m) for m in missing)}; a step that differs needs a "
                       "'step LANE:' line for every lane", row.line)
-    without = [lane for lane in flow.lanes if lane not in flow.outcomes]
-    if flow.outcomes and without:
-        ctx.error(f"lane {', '.join(repr(w) for w in without)} has no outcome; give every lane "
-                  "an 'outcome LANE: VERDICT: text' line, or none", first)
+    without = [lane for lane in flow.lanes if lane not in flow.tried_outcomes]
+    if len(without) < len(flow.lanes) and without:
+        names = ", ".join(repr(w) for w in without)
+        verb = "lane {} has no outcome" if len(without) == 1 else "lanes {} have no outcome"
+        ctx.error(f"{verb.format(names)}; give every lane an 'outcome LANE: VERDICT: text' line, "
+                  "or none", first)
 
 
 def flow_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
