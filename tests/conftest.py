@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -99,3 +100,36 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
         return Run(code, captured.out, captured.err)
 
     return run
+
+
+CORE_V1 = "".join(f"line {n}\n" for n in range(1, 10)) + "key = make_key(user)\n" + \
+    "".join(f"line {n}\n" for n in range(11, 21))
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                          text=True, env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                                          "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+                                          "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+                                          "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+                                          "PATH": "/usr/bin:/bin"}).stdout.strip()
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> tuple[Path, str, str]:
+    """A repository with two commits; returns (path, first SHA, second SHA)."""
+    repo = tmp_path / "upstream"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "src/widgets").mkdir(parents=True)
+    (repo / "src/widgets/core.py").write_text(CORE_V1)
+    (repo / "src/widgets/util.py").write_text("def helper():\n    return 1\n")
+    (repo / "src/gears").mkdir()
+    (repo / "src/gears/util.py").write_text("x = 1\n")
+    (repo / "README.md").write_text("# Widgets\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "first")
+    first = git(repo, "rev-parse", "HEAD")
+    (repo / "src/widgets/core.py").write_text(CORE_V1.replace("make_key(user)", "make_key(user, scope)"))
+    git(repo, "commit", "-q", "-am", "second")
+    return repo, first, git(repo, "rev-parse", "HEAD")

@@ -86,6 +86,8 @@ class Proposal:
     lands: str | None = None
     line: int = 0
     hunks: list[Hunk] = field(default_factory=list)
+    saw_file_line: bool = False
+    skipping: bool = False  # after a malformed 'file:' line, until the next one
 
 
 def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal | None:
@@ -100,7 +102,7 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
             _number(ctx, section)
         if not any(s.lines for s in hunk.sections):
             ctx.error(f"hunk for '{hunk.path}' has no diff lines", hunk.line)
-    if not proposal.hunks:
+    if not proposal.saw_file_line:
         ctx.error("a proposal needs at least one 'file: PATH Lstart-Lend · symbol' line "
                   "followed by diff lines", first - 1)
     return proposal if len(ctx.errors) == errors else None
@@ -108,7 +110,9 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
 
 def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
     if raw.startswith("file") and re.match(r"^file\s*:", raw):
+        proposal.saw_file_line = True
         m = FILE.match(raw)
+        proposal.skipping = not m
         if not m:
             ctx.error(f"malformed hunk header '{raw}'; expected 'file: PATH Lstart-Lend · symbol'",
                       line)
@@ -116,6 +120,8 @@ def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
         ranges = [(int(a), int(b or a)) for a, b in RANGE.findall(m["lines"] or "")]
         proposal.hunks.append(Hunk(m["path"], ranges, m["lines"], m["symbol"], line,
                                    [Section(line)]))
+        return
+    if proposal.skipping:
         return
     if not proposal.hunks:
         _header(ctx, proposal, raw, line)

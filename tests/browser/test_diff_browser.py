@@ -1,0 +1,37 @@
+"""Proposed diffs in Chromium: removed and added lines look different; copying skips numbers."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+PAGE = "NVIDIA-NeMo/RL/4607/async-save-tag/"
+
+
+def test_removed_and_added_lines_have_different_backgrounds(page: Page, base_url: str) -> None:
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.goto(base_url + PAGE)
+        hunk = page.locator("figure.hunk").first
+        removed = hunk.locator("tr.diff-del").first.evaluate("e => getComputedStyle(e).backgroundColor")
+        added = hunk.locator("tr.diff-add").first.evaluate("e => getComputedStyle(e).backgroundColor")
+        context = hunk.locator("tr.diff-ctx").first.evaluate("e => getComputedStyle(e).backgroundColor")
+        assert len({removed, added, context}) == 3, (scheme, removed, added, context)
+        signs = [hunk.locator(f"tr.diff-{k} td.diff-code").first.evaluate(
+            "e => getComputedStyle(e, '::before').content") for k in ("del", "add")]
+        assert signs == ['"−"', '"+"']
+
+
+def test_copying_code_copies_no_line_numbers_or_signs(page: Page, base_url: str) -> None:
+    page.goto(base_url + PAGE)
+    copied = page.evaluate("""() => {
+        const table = document.querySelector('figure.hunk table');
+        const range = document.createRange();
+        range.selectNodeContents(table);
+        const selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        return selection.toString();
+    }""")
+    assert "with _finalize_telemetry(carrier, step):" in copied
+    assert "488" not in copied and "491" not in copied
+    assert "−" not in copied

@@ -1,0 +1,188 @@
+"""Proposed diffs: parsing, numbering, highlighting, intra-line marks, elisions, errors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from markdown_it.utils import read_fixture_file
+
+from site_gen.blocks.diff import _changed, lexer_for
+from site_gen.config import default_config
+from site_gen.context import PageContext
+from site_gen.blocks.diff import parse_proposal
+
+from .blockutil import render
+from .conftest import Project, Run
+
+CLI = Callable[..., Run]
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+HUNKS = """\
+```proposal
+title: Remove the tag
+status: proposed
+lands: RL only. Nothing below is implemented.
+
+file: checkpoint.py L489 · begin_finalization._finalize
+@@ -488,3 +488,3 @@
+             try:
+-                with telemetry(carrier, step, async_save=wait_fn is not None):
++                with telemetry(carrier, step):
+                     wait_fn()
+@@ -500,1 +500,2 @@
+ x = 1
++y = 2
+
+file: spans.md
+ a = 1
+...
+-z = 3
+```
+"""
+
+
+def parse(text: str) -> tuple[object, list[str]]:
+    ctx = PageContext(default_config())
+    lines = text.split("\n")[1:-2]
+    model = parse_proposal(ctx, lines, 2)
+    return model, [f"{e.line}: {e.message}" for e in ctx.errors]
+
+
+def test_parser_reads_header_hunks_sections_and_positions() -> None:
+    proposal, errors = parse(HUNKS)
+    assert errors == []
+    assert proposal.title == "Remove the tag"  # type: ignore[attr-defined]
+    assert proposal.status.key == "proposed"  # type: ignore[attr-defined]
+    assert proposal.lands == "RL only. Nothing below is implemented."  # type: ignore[attr-defined]
+    hunk, other = proposal.hunks  # type: ignore[attr-defined]
+    assert (hunk.path, hunk.ranges, hunk.symbol, hunk.line) == (
+        "checkpoint.py", [(489, 489)], "begin_finalization._finalize", 6)
+    first, second = hunk.sections
+    assert (first.old_start, first.old_count, first.new_start, first.new_count) == (488, 3, 488, 3)
+    assert [(dl.kind, dl.old, dl.new) for dl in first.lines] == [
+        (" ", 488, 488), ("-", 489, None), ("+", None, 489), (" ", 490, 490)]
+    assert [(dl.kind, dl.old, dl.new) for dl in second.lines] == [
+        (" ", 500, 500), ("+", None, 501)]
+    assert (other.path, other.ranges, other.symbol) == ("spans.md", [], None)
+    assert [(dl.kind, dl.text, dl.old) for dl in other.sections[0].lines] == [
+        (" ", "a = 1", None), ("…", "", None), ("-", "z = 3", None)]
+
+
+def test_header_with_several_ranges() -> None:
+    proposal, errors = parse("```proposal\nfile: a/b.py L57-L59 and L77 · f\n-x\n```\n")
+    assert errors == []
+    assert proposal.hunks[0].ranges == [(57, 59), (77, 77)]  # type: ignore[attr-defined]
+
+
+def test_rendered_numbers_signs_and_elisions() -> None:
+    html, errors, _ = render(HUNKS)
+    assert errors == []
+    rows = re.findall(r'<tr class="diff-(\w+)">\n?<td class="diff-ln"(?: data-ln="(\d+)")?></td>\n'
+                      r'<td class="diff-ln"(?: data-ln="(\d+)")?></td>', html)
+    assert rows == [("ctx", "488", "488"), ("del", "489", ""), ("add", "", "489"),
+                    ("ctx", "490", "490"), ("ctx", "500", "500"), ("add", "", "501"),
+                    ("ctx", "", ""), ("del", "", "")]
+    assert html.count('<tr class="diff-elision">') == 2  # between sections, and the '...'
+    assert '<span class="visually-hidden">lines left out</span>' in html
+    assert "<del>" in html and "<ins>" in html
+    assert "488</td>" not in html  # numbers live in data-ln, shown by CSS, never copied
+
+
+def test_code_is_highlighted_as_its_language() -> None:
+    html, _, _ = render(HUNKS)
+    assert '<span class="k">with</span> <span class="n">telemetry</span>' in html
+    assert '<span class="k">try</span>' in html
+
+
+def test_language_from_extension_and_override() -> None:
+    assert lexer_for("src/a.py", {}).name == "Python"
+    assert lexer_for("docs/a.md", {}).name == "Markdown"
+    assert lexer_for("kernels/a.cu", {"cu": "cuda"}).name == "CUDA"
+    assert lexer_for("weird.zzz", {}).name == "Text only"
+
+
+def test_changed_words_are_marked() -> None:
+    old = "with telemetry(carrier, step, async_save=wait_fn is not None):"
+    new = "with telemetry(carrier, step):"
+    old_ranges, new_ranges = _changed(old, new)
+    assert [old[a:b] for a, b in old_ranges] == [", async_save=wait_fn is not None"]
+    assert new_ranges == []
+    html, _, _ = render(HUNKS)
+    marked = re.findall(r"<mark>(.*?)</mark>", html)
+    assert len(marked) == 1
+    assert re.sub(r"<[^>]+>", "", marked[0]) == ", async_save=wait_fn is not None"
+
+
+def test_unrelated_lines_are_not_marked_word_by_word() -> None:
+    assert _changed("alpha beta gamma", "completely different text") == ([], [])
+
+
+def test_author_text_is_escaped() -> None:
+    html, errors, _ = render("```proposal\nfile: a.py · <b>sym</b>\n-x = '<script>'\n```\n",
+                             pr=None)  # type: ignore[arg-type]
+    assert errors == []
+    assert "<script>" not in html and "<b>" not in html
+    assert "&lt;b&gt;sym&lt;/b&gt;" in html
+
+
+@pytest.mark.parametrize(("line", "title", "text", "expected"),
+                         read_fixture_file(FIXTURES / "proposal_errors.md"))
+def test_proposal_errors(line: int, title: str, text: str, expected: str) -> None:
+    _, errors, _ = render(text)
+    assert errors == expected.splitlines()
+
+
+def apply_page(project: Project, head: str, removed: str) -> None:
+    project.write("content/acme/widgets/12/pr.yml",
+                  f"repo: acme/widgets\nnumber: 12\ntitle: T\nhead: {head}\nstate: open\n")
+    project.write("content/acme/widgets/12/cache-bug.md", f"""\
+---
+title: T
+question: q
+status: proposed
+---
+
+```proposal
+file: widgets/core.py L10 · make
+@@ -9,2 +9,2 @@
+ line 9
+-{removed}
++key = make_key(user, tenant)
+```
+""")
+
+
+def test_apply_check_at_the_pinned_commit(project: Project, cli: CLI,
+                                          checkout: tuple[Path, str, str]) -> None:
+    repo, first, second = checkout
+    apply_page(project, first[:7], "key = make_key(user)")
+    result = cli("build", "--checkout", str(repo))
+    assert (result.code, result.err) == (0, "")
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert ("Applies at " + first[:7] + ": every removed and context line is there.") in html
+
+    apply_page(project, second[:7], "key = make_key(user)")
+    result = cli("build", "--checkout", str(repo))
+    message = (f"content/acme/widgets/12/cache-bug.md:7: the proposed change does not apply at "
+               f"the pinned commit: src/widgets/core.py line 10 should read 'key = make_key(user)' "
+               f"but reads 'key = make_key(user, scope)'")
+    assert (result.code, result.err) == (0, f"warning: {message}\n")
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert f"Does not apply at {second[:7]}: src/widgets/core.py line 10" in html
+    strict = cli("build", "--checkout", str(repo), "--strict")
+    assert strict.code == 1
+
+
+def test_model_page_first_hunk_highlights_with_as_a_keyword() -> None:
+    from .test_snapshots import built_pages
+
+    page = built_pages()["NVIDIA-NeMo/RL/4607/async-save-tag/index.html"]
+    first_hunk = page.split('<figure class="hunk">')[1]
+    assert '<del>                <span class="k">with</span>' in first_hunk
+    assert '<ins>                <span class="k">with</span>' in first_hunk
+    assert page.count('<figure class="hunk">') == 3
+    assert "Where the fix lands:</strong> RL only. Nothing below is implemented." in page
