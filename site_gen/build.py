@@ -14,7 +14,8 @@ from .content import Site, discover
 from .context import PageContext
 from .errors import BuildFailed, ConfigError, ContentError, SiteGenError
 from .markdown import render_body
-from .render import CSS_PATH, Renderer
+from .render import CSS_PATH, SEARCH_JS, Renderer
+from .search import index_site
 from .source import SourceReader
 
 log = logging.getLogger("site_gen")
@@ -68,7 +69,20 @@ def render_site(config: Config) -> dict[str, str | Path]:
         raise BuildFailed(sorted(all_errors, key=_where))
     outputs["index.html"] = renderer.home()
     outputs["404.html"] = renderer.not_found()
+    for status in renderer.statuses_used:
+        outputs[f"status/{status.key}/index.html"] = renderer.status(status)
+    outputs["search/index.html"] = renderer.search()
+    outputs[SEARCH_JS] = renderer.search_js()
     outputs[CSS_PATH] = renderer.css()
+    if config.site_url:
+        pages = sorted(name.removesuffix("index.html") for name in outputs
+                       if name.endswith("index.html") and not name.startswith("search/"))
+        outputs["sitemap.xml"] = renderer.sitemap(pages)
+        outputs["feed.xml"] = renderer.feed()
+    else:
+        log.warning("site_url is not set, so sitemap.xml and feed.xml are skipped; set it in "
+                    "%s (for example site_url: !ENV [SITE_URL, 'https://example.org/'])",
+                    config.config_file.name)
     for asset in site.assets:
         outputs[asset.target] = asset.source
     return outputs
@@ -111,8 +125,8 @@ def check_site_dir(config: Config) -> None:
                                        "choose another site_dir)", config.config_file)])
 
 
-def write_site(site_dir: Path, outputs: dict[str, str | Path]) -> None:
-    """Write every file into a fresh folder beside `site_dir`, then swap it in."""
+def write_site(site_dir: Path, outputs: dict[str, str | Path], *, search: bool = True) -> None:
+    """Write every file into a fresh folder beside `site_dir`, index it, then swap it in."""
     site_dir = site_dir.resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = site_dir.parent / f".{site_dir.name}.new-{os.getpid()}"
@@ -127,6 +141,12 @@ def write_site(site_dir: Path, outputs: dict[str, str | Path]) -> None:
             shutil.copyfile(content, target)
         else:
             target.write_text(content, encoding="utf-8", newline="\n")
+    if search:
+        try:
+            index_site(tmp)
+        except SiteGenError:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
     (tmp / MARKER).write_text("This folder is built by site_gen; a build replaces it whole.\n",
                               encoding="utf-8")
     if site_dir.exists():

@@ -13,7 +13,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from .blocks import callout, diff, flow, refs
+from .blocks import badge, callout, diff, flow, refs
 from .config import Config, default_config
 from .context import ENV_KEY, PageContext
 from .templates import template_env
@@ -56,6 +56,7 @@ def make_markdown(config: Config) -> MarkdownIt:
     flow.flow_plugin(md, templates=templates)
     diff.diff_plugin(md, templates=templates)
     callout.callout_plugin(md, templates=templates)
+    badge.badge_plugin(md, templates=templates)
     return md
 
 

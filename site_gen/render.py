@@ -11,12 +11,14 @@ from urllib.parse import urlsplit
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
-from .config import Config
+from .config import Config, Status
 from .content import Page, PullRequest, Site
 from .templates import template_env
 
 CSS_PATH = "assets/site.css"
 LIGHT_STYLE, DARK_STYLE = "default", "github-dark"
+SEARCH_JS = "assets/search.js"
+EPOCH = "1970-01-01"
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,10 @@ class Renderer:
         self.config = config
         self.site = site
         self.env = template_env(config)
+        used = {page.status.key for page in site.pages}
+        self.statuses_used = [s for key, s in config.statuses.items() if key in used]
+        dates = [page.updated for page in site.pages if page.updated]
+        self.latest = max(dates).isoformat() if dates else EPOCH
 
     def _url(self, here: str, target: str) -> str:
         """A link from the folder `here` ('' or 'a/b/') to `target` ('' or 'x/y/' or 'f.css')."""
@@ -71,7 +77,7 @@ class Renderer:
         site_url = self.config.site_url
         return {
             "config": self.config, "extra": self.config.extra, "title": title, "url": url,
-            "commit_url": self.commit_url,
+            "commit_url": self.commit_url, "statuses_used": self.statuses_used,
             "canonical": site_url.rstrip("/") + "/" + canonical if site_url else None,
         }
 
@@ -80,8 +86,10 @@ class Renderer:
         for pr in self.site.prs:
             groups.setdefault(pr.repo, []).append(pr)
         counts = {pr.key: sorted(Counter(p.status.key for p in pr.pages).items()) for pr in self.site.prs}
+        status_counts = Counter(page.status.key for page in self.site.pages)
         return self.env.get_template("home.html").render(
-            **self._common("", self.config.site_name, ""), groups=groups, counts=counts)
+            **self._common("", self.config.site_name, ""), groups=groups, counts=counts,
+            status_counts=status_counts)
 
     def pr(self, pr: PullRequest) -> str:
         return self.env.get_template("pr.html").render(
@@ -92,6 +100,45 @@ class Renderer:
         return self.env.get_template("page.html").render(
             **self._common(page.url, page.title, page.url), page=page, pr=pr,
             body=Markup(body), series=series)
+
+    def status(self, status: Status) -> str:
+        """The page listing every question page with `status`, by pull request."""
+        groups = [(pr, [p for p in pr.pages if p.status.key == status.key]) for pr in self.site.prs]
+        groups = [(pr, pages) for pr, pages in groups if pages]
+        here = f"status/{status.key}/"
+        return self.env.get_template("status.html").render(
+            **self._common(here, status.label, here), status=status, groups=groups,
+            count=sum(len(pages) for _, pages in groups))
+
+    def search(self) -> str:
+        return self.env.get_template("search.html").render(
+            **self._common("search/", "Search", "search/"))
+
+    def search_js(self) -> str:
+        return self.env.loader.get_source(self.env, "search.js")[0]  # type: ignore[union-attr]
+
+    def absolute(self, target: str) -> str:
+        """`target` as an absolute URL under site_url (which must be set)."""
+        assert self.config.site_url
+        if target.endswith("/") and not self.config.use_directory_urls:
+            target += "index.html"
+        return self.config.site_url.rstrip("/") + "/" + target
+
+    def feed(self) -> str:
+        """An Atom feed of question pages, newest first."""
+        entries = sorted(((page, pr, (page.updated.isoformat() if page.updated else EPOCH))
+                          for pr in self.site.prs for page in pr.pages),
+                         key=lambda e: (e[2], e[0].url), reverse=True)
+        return self.env.get_template("feed.xml").render(
+            config=self.config, absolute=self.absolute, entries=entries, updated=self.latest)
+
+    def sitemap(self, paths: list[str]) -> str:
+        dates = {page.url: page.updated.isoformat() for page in self.site.pages if page.updated}
+        for pr in self.site.prs:
+            if pr.updated:
+                dates[pr.url] = pr.updated.isoformat()
+        entries = [(path, dates.get(path)) for path in paths]
+        return self.env.get_template("sitemap.xml").render(absolute=self.absolute, entries=entries)
 
     def not_found(self) -> str:
         return self.env.get_template("404.html").render(

@@ -14,6 +14,7 @@ from site_gen.cli import main
 
 MKDOCS = """\
 site_name: Test reviews
+site_url: https://reviews.example.org/
 docs_dir: content
 """
 

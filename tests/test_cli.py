@@ -17,11 +17,14 @@ CLI = Callable[..., Run]
 def test_build_writes_the_site(project: Project, cli: CLI) -> None:
     result = cli("build")
     assert result.code == 0, result.err
-    assert re.fullmatch(r"Built 4 pages \(5 files\) into \S+/site in \d+\.\d\d s; 0 warning\(s\)\.\n",
+    assert re.fullmatch(r"Built 6 pages \(10 files\) into \S+/site in \d+\.\d\d s; 0 warning\(s\)\.\n",
                         result.out)
-    assert sorted(project.snapshot_site()) == [
+    files = [f for f in project.snapshot_site() if not f.startswith("pagefind/")]
+    assert sorted(files) == [
         ".site-gen", "404.html", "acme/widgets/12/cache-bug/index.html",
-        "acme/widgets/12/index.html", "assets/site.css", "index.html"]
+        "acme/widgets/12/index.html", "assets/search.js", "assets/site.css", "feed.xml",
+        "index.html", "search/index.html", "sitemap.xml", "status/open/index.html"]
+    assert (project.site / "pagefind/pagefind.js").is_file()
     page = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
     assert ('href="https://github.com/acme/widgets/blob/1234567abcdef/src/widgets/core.py#L10"'
             in page)
@@ -58,10 +61,11 @@ def test_broken_input_leaves_the_site_untouched(project: Project, cli: CLI, path
 def test_unknown_key_warns_and_fails_under_strict(project: Project, cli: CLI) -> None:
     assert cli("build").code == 0
     before = project.snapshot_site()
-    project.write("mkdocs.yml", "site_name: R\ndocs_dir: content\nsite_nmae: typo\n")
+    project.write("mkdocs.yml", "site_name: R\nsite_url: https://x.org/\ndocs_dir: content\n"
+                  "site_nmae: typo\n")
     warned = cli("build")
     assert warned.code == 0
-    assert warned.err.startswith("warning: mkdocs.yml:3: unknown setting 'site_nmae'; expected "
+    assert warned.err.startswith("warning: mkdocs.yml:4: unknown setting 'site_nmae'; expected "
                                  "one of: copyright, docs_dir,")
     before = project.snapshot_site()
     project.write("content/acme/widgets/12/cache-bug.md", PAGE_EDITED)

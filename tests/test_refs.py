@@ -48,6 +48,7 @@ def test_links_and_ranges_from_the_file_map(project: Project, cli: CLI) -> None:
 def test_host_pattern_is_a_setting(project: Project, cli: CLI) -> None:
     project.write("mkdocs.yml", """\
 site_name: R
+site_url: https://x.org/
 docs_dir: content
 site_gen:
   code_host:

@@ -1,0 +1,63 @@
+"""Inline status badges: `:badge[open]` renders the vocabulary's icon and label.
+
+    The tag is still :badge[open]; the docs fix is :badge[fixed].
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import jinja2
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from markupsafe import escape
+
+from ..context import context_of
+
+BADGE = re.compile(r":badge\[([^\]\n]*)\]")
+
+
+def _badge_rule(state: StateInline, silent: bool) -> bool:
+    if not state.src.startswith(":badge[", state.pos):
+        return False
+    m = BADGE.match(state.src, state.pos)
+    if not m:
+        return False
+    if not silent:
+        token = state.push("status_badge", "", 0)
+        token.content = m[1].strip()
+        token.meta = {"offset": state.src.count("\n", 0, state.pos)}
+    state.pos = m.end()
+    return True
+
+
+def _resolve(state: StateCore) -> None:
+    ctx = context_of(state.env)
+    statuses = ctx.config.statuses
+    for block in state.tokens:
+        for token in block.children or ():
+            if token.type != "status_badge":
+                continue
+            status = statuses.get(token.content)
+            if status is None:
+                ctx.error(f"unknown badge ':badge[{token.content}]'; expected one of: "
+                          f"{', '.join(statuses)}", ctx.line(block.map, token.meta["offset"]))
+            token.meta["status"] = status
+
+
+def badge_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
+    """Register `:badge[STATUS]` (templates/blocks/badge.html)."""
+    template = templates.get_template("blocks/badge.html")
+
+    def render(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+        status = tokens[idx].meta.get("status")
+        if status is None:
+            return str(escape(f":badge[{tokens[idx].content}]"))
+        return template.render(status=status).rstrip("\n")
+
+    md.inline.ruler.before("link", "status_badge", _badge_rule)
+    md.core.ruler.after("inline", "status_badge_resolve", _resolve)
+    md.add_render_rule("status_badge", render)

@@ -1,0 +1,24 @@
+"""Full-text search: a Pagefind index built over the finished site folder."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from .errors import SiteGenError
+
+BUNDLE = "pagefind"
+
+
+def index_site(folder: Path) -> None:
+    """Index every page of `folder` that marks its text with data-pagefind-body."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pagefind", "--site", str(folder), "--output-subdir", BUNDLE,
+         "--silent"],
+        capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()
+        raise SiteGenError(f"search index failed (pagefind exit {done.returncode}): "
+                           f"{detail[-1] if detail else 'no output'}")

@@ -1,0 +1,58 @@
+// Search over the site's Pagefind index. The pages never need this script;
+// only the search page uses it, to show results for ?q=...
+const form = document.getElementById("search-form");
+const input = document.getElementById("search-input");
+const status = document.getElementById("search-status");
+const list = document.getElementById("search-results");
+const siteRoot = new URL("../", import.meta.url);
+
+function excerptNodes(html) {
+  // Pagefind marks hits with <mark>; build the nodes ourselves so no page text is parsed as HTML.
+  const nodes = [];
+  html.split(/(<mark>|<\/mark>)/).reduce((inMark, piece) => {
+    if (piece === "<mark>") return true;
+    if (piece === "</mark>") return false;
+    const decoder = document.createElement("textarea");
+    decoder.innerHTML = piece;  // RCDATA: entities are decoded, nothing is parsed as markup
+    const text = decoder.value;
+    if (inMark) {
+      const mark = document.createElement("mark");
+      mark.textContent = text;
+      nodes.push(mark);
+    } else {
+      nodes.push(document.createTextNode(text));
+    }
+    return inMark;
+  }, false);
+  return nodes;
+}
+
+async function run(query) {
+  list.replaceChildren();
+  if (!query) {
+    status.textContent = "";
+    return;
+  }
+  status.textContent = "Searching…";
+  const pagefind = await import(new URL("pagefind/pagefind.js", siteRoot).href);
+  await pagefind.options({ baseUrl: siteRoot.pathname });
+  const search = await pagefind.search(query);
+  const results = await Promise.all(search.results.slice(0, 20).map((r) => r.data()));
+  status.textContent = `${search.results.length} page${search.results.length === 1 ? "" : "s"} found for “${query}”.`;
+  for (const result of results) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = result.url;
+    link.textContent = result.meta.title || result.url;
+    const excerpt = document.createElement("p");
+    excerpt.className = "search-excerpt";
+    excerpt.replaceChildren(...excerptNodes(result.excerpt));
+    item.append(link, excerpt);
+    list.append(item);
+  }
+}
+
+const query = new URLSearchParams(window.location.search).get("q") || "";
+input.value = query;
+form.hidden = false;
+run(query);
