@@ -12,11 +12,12 @@ from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
 from .config import Config, Status
+from .styles import ReviewDark, ReviewLight
 from .content import Page, PullRequest, Site
 from .templates import template_env
 
 CSS_PATH = "assets/site.css"
-LIGHT_STYLE, DARK_STYLE = "default", "github-dark"
+LIGHT_STYLE, DARK_STYLE = ReviewLight, ReviewDark
 SEARCH_JS = "assets/search.js"
 EPOCH = "1970-01-01"
 
@@ -149,5 +150,6 @@ class Renderer:
         light = HtmlFormatter(style=LIGHT_STYLE).get_style_defs(".highlight")
         dark = HtmlFormatter(style=DARK_STYLE).get_style_defs(".highlight")
         dark = "\n".join("  " + line for line in dark.splitlines())
-        return (f"{own.rstrip()}\n\n/* Pygments: {LIGHT_STYLE} */\n{light}\n\n"
-                f"/* Pygments: {DARK_STYLE} */\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n")
+        return (f"{own.rstrip()}\n\n/* Pygments: {LIGHT_STYLE.name} */\n{light}\n\n"
+                f"/* Pygments: {DARK_STYLE.name} */\n"
+                f"@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n")

@@ -1,10 +1,13 @@
 // Search over the site's Pagefind index. The pages never need this script;
-// only the search page uses it, to show results for ?q=...
+// only the search page uses it, to show results for ?q=... A classic script (not a
+// module), so that the page opened from disk loads without errors; Pagefind itself
+// loads only when there is a query.
+(() => {
 const form = document.getElementById("search-form");
 const input = document.getElementById("search-input");
 const status = document.getElementById("search-status");
 const list = document.getElementById("search-results");
-const siteRoot = new URL("../", import.meta.url);
+const siteRoot = new URL("../", document.currentScript.src);
 
 function excerptNodes(html) {
   // Pagefind marks hits with <mark>; build the nodes ourselves so no page text is parsed as HTML.
@@ -56,3 +59,4 @@ const query = new URLSearchParams(window.location.search).get("q") || "";
 input.value = query;
 form.hidden = false;
 run(query);
+})();
