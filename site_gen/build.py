@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import ctypes
+import hashlib
+import json
 import logging
 import os
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .config import Config
-from .content import Site, discover
-from .context import PageContext
+from .content import discover
+from .fingerprint import build_fingerprint
 from .errors import BuildFailed, ConfigError, ContentError, SiteGenError
-from .markdown import render_body
-from .render import CSS_PATH, SEARCH_JS, Renderer
 from .search import index_site
-from .source import SourceReader
+
+if TYPE_CHECKING:
+    from .pages import PageCache
 
 log = logging.getLogger("site_gen")
 
@@ -29,6 +33,7 @@ class BuildResult:
     files: int
     warnings: int
     seconds: float
+    changed: bool = True
 
 
 class WarningCounter(logging.Handler):
@@ -36,37 +41,41 @@ class WarningCounter(logging.Handler):
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
-        self.count = 0
+        self.messages: list[str] = []
+
+    @property
+    def count(self) -> int:
+        return len(self.messages)
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1
+        self.messages.append(record.getMessage())
 
 
-def render_site(config: Config) -> dict[str, str | Path]:
+def render_site(config: Config, *, jobs: int = 1,
+                cache: PageCache | None = None) -> dict[str, str | Path]:
     """Every output file of the site: relative path to HTML text, or to a file to copy.
 
     Raises BuildFailed with every content error found; writes nothing.
     """
+    # Imported here, not at the top: they pull in markdown-it and Pygments, which an
+    # up-to-date build never needs.
+    from .pages import render_pages
+    from .render import CSS_PATH, SEARCH_JS, Renderer
+
     site, errors = discover(config)
-    source = SourceReader(config.checkout) if config.checkout else None
-    outputs: dict[str, str | Path] = {}
     all_errors: list[SiteGenError] = list(errors)
-    try:
-        renderer = Renderer(config, site)
-        for pr in site.prs:
-            for page in pr.pages:
-                ctx = PageContext(config, page.path, pr, page.body_line, source)
-                body = render_body(ctx, page.body)
-                all_errors.extend(ctx.errors)
-                for warning in ctx.warnings:
-                    log.warning("%s", warning)
-                outputs[page.url + "index.html"] = renderer.page(page, pr, body)
-            outputs[pr.url + "index.html"] = renderer.pr(pr)
-    finally:
-        if source:
-            source.close()
+    outputs: dict[str, str | Path] = {}
+    for result in render_pages(config, site, jobs=jobs, cache=cache):
+        all_errors.extend(result.errors)
+        for warning in result.warnings:
+            log.warning("%s", warning)
+        if result.html is not None:
+            outputs[result.url + "index.html"] = result.html
     if all_errors:
         raise BuildFailed(sorted(all_errors, key=_where))
+    renderer = Renderer(config, site)
+    for pr in site.prs:
+        outputs[pr.url + "index.html"] = renderer.pr(pr)
     outputs["index.html"] = renderer.home()
     outputs["404.html"] = renderer.not_found()
     for status in renderer.statuses_used:
@@ -94,17 +103,62 @@ def _where(error: SiteGenError) -> tuple[str, int]:
     return ("", 0)
 
 
-def build(config: Config, counter: WarningCounter | None = None) -> BuildResult:
-    """Build the site into `config.site_dir`; on any error the old site stays as it was."""
+def build(config: Config, counter: WarningCounter | None = None, *, jobs: int = 1,
+          cache: bool = True, search: bool = True) -> BuildResult:
+    """Build the site into `config.site_dir`; on any error the old site stays as it was.
+
+    `jobs` worker processes render the pages; with `cache`, pages whose inputs did not
+    change since the last build are taken from the cache folder instead of rendered.
+    """
     started = time.perf_counter()
     check_site_dir(config)
-    outputs = render_site(config)
+    inputs = input_digest(config, search) if cache else None
+    previous = _read_marker(config.site_dir)
+    if inputs and previous.get("inputs") == inputs:
+        return _unchanged(config, previous, counter, started)
+    from .pages import PageCache
+
+    page_cache = PageCache(cache_dir(config)) if cache else None
+    outputs = render_site(config, jobs=jobs, cache=page_cache)
     warnings = counter.count if counter else 0
     if config.strict and warnings:
         raise BuildFailed([SiteGenError(f"aborted: {warnings} warning(s) in strict mode")])
-    write_site(config.site_dir, outputs)
     pages = sum(1 for name in outputs if name.endswith(".html"))
-    return BuildResult(pages, len(outputs), warnings, time.perf_counter() - started)
+    extra = {"inputs": inputs, "pages": pages,
+             "warnings": counter.messages if counter else []}
+    changed = write_site(config.site_dir, outputs, search=search, extra=extra)
+    if page_cache:
+        page_cache.prune()
+    return BuildResult(pages, len(outputs), warnings, time.perf_counter() - started, changed)
+
+
+def _unchanged(config: Config, previous: dict[str, Any], counter: WarningCounter | None,
+               started: float) -> BuildResult:
+    """Nothing the site is made from changed: repeat the last build's warnings, write nothing."""
+    for message in previous.get("warnings", []):
+        log.warning("%s", message)
+    warnings = counter.count if counter else 0
+    if config.strict and warnings:
+        raise BuildFailed([SiteGenError(f"aborted: {warnings} warning(s) in strict mode")])
+    files = previous.get("files") or {}
+    return BuildResult(int(previous.get("pages", 0)), len(files), warnings,
+                       time.perf_counter() - started, False)
+
+
+def input_digest(config: Config, search: bool) -> str:
+    """A digest of everything a build reads: code, templates, settings and every content file."""
+    digest = hashlib.sha256(f"{build_fingerprint(config)}\nsearch={search}\n".encode())
+    docs = config.docs_dir
+    for path in sorted(docs.rglob("*")) if docs.is_dir() else ():
+        if path.is_file():
+            digest.update(f"{path.relative_to(docs)}\n".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def cache_dir(config: Config) -> Path:
+    """Where rendered pages are kept between builds."""
+    return config.root / ".cache" / "site-gen"
 
 
 def check_site_dir(config: Config) -> None:
@@ -125,31 +179,118 @@ def check_site_dir(config: Config) -> None:
                                        "choose another site_dir)", config.config_file)])
 
 
-def write_site(site_dir: Path, outputs: dict[str, str | Path], *, search: bool = True) -> None:
-    """Write every file into a fresh folder beside `site_dir`, index it, then swap it in."""
+def write_site(site_dir: Path, outputs: dict[str, str | Path], *, search: bool = True,
+               extra: dict[str, Any] | None = None) -> bool:
+    """Make `site_dir` hold exactly `outputs` (plus the search index); False if it already did.
+
+    The new site is written into a fresh folder beside `site_dir` (files that did not change
+    are hard-linked from the old site), indexed, then exchanged with the old one in one
+    atomic rename: a reader, or a build killed at any moment, sees the old site or the new.
+    """
     site_dir = site_dir.resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
+    _recover(site_dir)
+    manifest = {name: _digest(content) for name, content in sorted(outputs.items())}
+    previous = _read_marker(site_dir)
+    marker = {"generator": "site_gen", "search": search, "files": manifest, **(extra or {})}
+    if previous.get("files") == manifest and previous.get("search") == search:
+        if previous != marker:
+            _write_marker(site_dir, marker)
+        return False
     tmp = site_dir.parent / f".{site_dir.name}.new-{os.getpid()}"
-    old = site_dir.parent / f".{site_dir.name}.old-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
+    try:
+        _fill(tmp, site_dir, outputs, manifest, previous.get("files") or {})
+        if search:
+            index_site(tmp)
+        _write_marker(tmp, marker)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if site_dir.exists():
+        _exchange(tmp, site_dir)
+        shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        tmp.rename(site_dir)
+    return True
+
+
+def _digest(content: str | Path) -> str:
+    data = content.read_bytes() if isinstance(content, Path) else content.encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read_marker(site_dir: Path) -> dict[str, Any]:
+    """What the build that made `site_dir` recorded in its marker file ({} if nothing)."""
+    try:
+        data = json.loads((site_dir / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_marker(folder: Path, marker: dict[str, Any]) -> None:
+    # Written last and replaced atomically: a marker always describes the whole folder.
+    tmp = folder / f"{MARKER}.tmp"
+    tmp.write_text(json.dumps(marker, indent=0, sort_keys=True), encoding="utf-8")
+    tmp.replace(folder / MARKER)
+
+
+def _fill(tmp: Path, site_dir: Path, outputs: dict[str, str | Path], manifest: dict[str, str],
+          old: object) -> None:
     for name in sorted(outputs):
         target = tmp / name
         target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(old, dict) and old.get(name) == manifest[name]:
+            try:
+                os.link(site_dir / name, target)
+                continue
+            except OSError:
+                pass
         content = outputs[name]
         if isinstance(content, Path):
             shutil.copyfile(content, target)
         else:
             target.write_text(content, encoding="utf-8", newline="\n")
-    if search:
-        try:
-            index_site(tmp)
-        except SiteGenError:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-    (tmp / MARKER).write_text("This folder is built by site_gen; a build replaces it whole.\n",
-                              encoding="utf-8")
-    if site_dir.exists():
-        site_dir.rename(old)
-    tmp.rename(site_dir)
-    shutil.rmtree(old, ignore_errors=True)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> None:
+    """Swap two folders atomically (Linux renameat2); elsewhere, two renames."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is not None:
+        if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+            return
+    aside = b.with_name(b.name + ".old")  # _recover puts it back if we die in between
+    shutil.rmtree(aside, ignore_errors=True)
+    b.rename(aside)
+    a.rename(b)
+    aside.rename(a)
+
+
+def _recover(site_dir: Path) -> None:
+    """Clean up after a build that was killed: restore a site set aside, drop half-built ones."""
+    aside = site_dir.with_name(site_dir.name + ".old")
+    if aside.exists() and not site_dir.exists():
+        aside.rename(site_dir)
+    for leftover in site_dir.parent.glob(f".{site_dir.name}.new-*"):
+        pid = leftover.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or not _alive(int(pid)):
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

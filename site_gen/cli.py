@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -23,6 +24,12 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("-s", "--strict", action="store_true", default=None,
                    help="fail the build on warnings")
     b.add_argument("-d", "--site-dir", type=Path, help="where to write the site")
+    b.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                   help="worker processes for rendering pages (default: all cores)")
+    b.add_argument("--no-cache", dest="cache", action="store_false",
+                   help="render every page again instead of reusing unchanged ones")
+    b.add_argument("--no-search", dest="search", action="store_false",
+                   help="skip the search index (faster; the search page finds nothing)")
     b.add_argument("--checkout", type=Path,
                    help="a local git clone to verify every code reference against")
     return parser
@@ -45,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config(args.config_file, strict=args.strict, site_dir=args.site_dir,
                              checkout=args.checkout)
-        result = build(config, counter)
+        result = build(config, counter, jobs=max(1, args.jobs), cache=args.cache,
+                       search=args.search)
     except BuildFailed as failed:
         for error in failed.errors:
             print(error, file=sys.stderr)
@@ -58,8 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         log.removeHandler(handler)
         log.removeHandler(counter)
-    print(f"Built {result.pages} pages ({result.files} files) into {args.site_dir or config.site_dir} "
-          f"in {result.seconds:.2f} s; {result.warnings} warning(s).")
+    where = args.site_dir or config.site_dir
+    if result.changed:
+        print(f"Built {result.pages} pages ({result.files} files) into {where} "
+              f"in {result.seconds:.2f} s; {result.warnings} warning(s).")
+    else:
+        print(f"{where} is up to date ({result.pages} pages); checked in {result.seconds:.2f} s; "
+              f"{result.warnings} warning(s).")
     return 0
 
 

@@ -125,14 +125,19 @@ def discover(config: Config) -> tuple[Site, list[ContentError]]:
         return Site((), ()), [ContentError(f"docs_dir '{docs.name}' is not a folder",
                                            config.config_file, None)]
     files = sorted(p for p in docs.rglob("*") if not _hidden(p, docs))
+    by_folder: dict[Path, list[Path]] = {}
+    for file in files:
+        by_folder.setdefault(file.parent, []).append(file)
     pr_dirs = {p.parent for p in files if p.name == PR_FILE}
     prs, assets = [], []
     for folder in sorted(pr_dirs):
-        pr = _read_pr(config, folder, [f for f in files if f.parent == folder], errors)
+        pr = _read_pr(config, folder, by_folder[folder], errors)
         if pr:
             prs.append(pr)
     for file in files:
-        if file.is_dir() or file.parent in pr_dirs and file.suffix == ".md" or file.name == PR_FILE:
+        if file.name == PR_FILE or file.suffix == ".md" and file.parent in pr_dirs:
+            continue
+        if file.is_dir():
             continue
         if file.suffix == ".md":
             errors.append(ContentError(f"page outside a pull request folder; expected it "

@@ -18,6 +18,10 @@ class ContentError(SiteGenError):
         self.path = Path(path)
         self.line = line
 
+    def __reduce__(self) -> tuple[type, tuple[str, Path, int | None]]:
+        # Errors travel back from worker processes; keep path and line on the way.
+        return (type(self), (self.message, self.path, self.line))
+
     def __str__(self) -> str:
         where = display_path(self.path)
         if self.line is not None:

@@ -22,7 +22,10 @@ class Mapping(dict[str, Any]):
         return self.key_lines.get(key, self.line)
 
 
-class _Loader(yaml.SafeLoader):
+_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~10x faster
+
+
+class _Loader(_BASE):  # type: ignore[misc,valid-type]
     """SafeLoader whose mappings are `Mapping`s and which knows `!ENV`."""
 
     line_offset = 0

@@ -38,10 +38,9 @@ def test_usage_error_exits_2(project: Project, cli: CLI) -> None:
 
 @pytest.mark.parametrize(("path", "text", "message"), [
     ("mkdocs.yml", "site_name: [R\n",
-     "mkdocs.yml:2: invalid YAML: expected ',' or ']', but got '<stream end>'"),
+     "mkdocs.yml:2: invalid YAML: did not find expected ',' or ']'"),
     ("content/acme/widgets/12/cache-bug.md", "---\ntitle: [T\n---\n",
-     "content/acme/widgets/12/cache-bug.md:3: invalid YAML: expected ',' or ']', but got "
-     "'<stream end>'"),
+     "content/acme/widgets/12/cache-bug.md:3: invalid YAML: did not find expected ',' or ']'"),
     ("content/acme/widgets/12/cache-bug.md", "---\ntitle: T\nquestion: q\nstatus: done\n---\n",
      "content/acme/widgets/12/cache-bug.md:4: unknown status 'done'; expected one of: "
      "open, fixed, proposed, wontfix"),

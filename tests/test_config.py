@@ -140,7 +140,7 @@ site_gen:
 def test_broken_yaml_names_the_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     assert errors_of(write(tmp_path, "site_name: R\nnav: [a\n")) == [
-        "mkdocs.yml:3: invalid YAML: expected ',' or ']', but got '<stream end>'"]
+        "mkdocs.yml:3: invalid YAML: did not find expected ',' or ']'"]
 
 
 def test_missing_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

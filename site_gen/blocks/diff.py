@@ -17,6 +17,8 @@
 from __future__ import annotations
 
 import difflib
+import functools
+import html
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -25,7 +27,7 @@ from typing import Any
 import jinja2
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
 from pygments.token import STANDARD_TYPES, _TokenType
@@ -189,9 +191,20 @@ def lexer_for(path: str, languages: dict[str, str]) -> Lexer:
     """The Pygments lexer for `path`: a configured override by ending, else by file name."""
     for ending, name in languages.items():
         if path.endswith("." + ending) or path == ending:
-            return get_lexer_by_name(name, stripnl=False, ensurenl=False)
+            return _lexer_by_name(name)
+    return _lexer_by_file_name(path.rsplit("/", 1)[-1])
+
+
+@functools.lru_cache(maxsize=256)
+def _lexer_by_name(name: str) -> Lexer:
+    return get_lexer_by_name(name, stripnl=False, ensurenl=False)
+
+
+@functools.lru_cache(maxsize=256)
+def _lexer_by_file_name(file_name: str) -> Lexer:
+    # Pygments tries every lexer's file patterns; remembering the answer per name matters.
     try:
-        return get_lexer_for_filename(path, stripnl=False, ensurenl=False)
+        return get_lexer_for_filename(file_name, stripnl=False, ensurenl=False)
     except ClassNotFound:
         return TextLexer(stripnl=False, ensurenl=False)
 
@@ -242,23 +255,29 @@ def _changed(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[int,
 
 def _html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> Markup:
     """Highlighted HTML of one line, each run of characters in `ranges` in one <mark>."""
+    if not ranges:
+        return Markup("".join(_span(css, value) for css, value in tokens))
     cuts = sorted({p for r in ranges for p in r})
-    pieces: list[tuple[bool, Markup]] = []
+    pieces: list[tuple[bool, str]] = []
     pos = 0
     for css, value in tokens:
         end = pos + len(value)
         start = pos
         for point in [p for p in cuts if pos < p < end] + [end]:
-            text = escape(value[start - pos: point - pos])
-            span = Markup('<span class="{}">{}</span>').format(css, text) if css else text
-            pieces.append((any(a <= start < b for a, b in ranges), span))
+            marked = any(a <= start < b for a, b in ranges)
+            pieces.append((marked, _span(css, value[start - pos: point - pos])))
             start = point
         pos = end
-    out: list[Markup] = []
+    out = []
     for marked, group in itertools.groupby(pieces, key=lambda piece: piece[0]):
-        html = Markup("").join(span for _, span in group)
-        out.append(Markup("<mark>{}</mark>").format(html) if marked else html)
-    return Markup("").join(out)
+        html = "".join(span for _, span in group)
+        out.append(f"<mark>{html}</mark>" if marked else html)
+    return Markup("".join(out))
+
+
+def _span(css: str, text: str) -> str:
+    escaped = html.escape(text, quote=False)
+    return f'<span class="{css}">{escaped}</span>' if css else escaped
 
 
 @dataclass

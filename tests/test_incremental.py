@@ -1,0 +1,87 @@
+"""Incremental and parallel builds give exactly the bytes of a clean, serial build."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from benchmarks.sample import write_site
+from site_gen.pages import PARALLEL_MIN
+
+from .conftest import Project, Run
+
+CLI = Callable[..., Run]
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != ".site-gen"}
+
+
+@pytest.fixture
+def big(project: Project) -> Project:
+    write_site(project.root, PARALLEL_MIN + 6)
+    return project
+
+
+def assert_same_as_clean(project: Project, cli: CLI, *flags: str) -> dict[str, bytes]:
+    incremental = cli("build", "--jobs", "2", *flags)
+    assert incremental.code == 0, incremental.err
+    clean = cli("build", "--no-cache", "--jobs", "1", "--site-dir", "clean", *flags)
+    assert clean.code == 0, clean.err
+    built = tree(project.site)
+    assert built == tree(project.root / "clean")
+    return built
+
+
+def test_parallel_build_equals_serial_build(big: Project, cli: CLI) -> None:
+    assert_same_as_clean(big, cli, "--no-search", "--no-cache")
+
+
+def test_rebuilds_after_every_kind_of_change_equal_clean_builds(big: Project, cli: CLI) -> None:
+    content = big.root / "content"
+    pages = sorted(content.rglob("p-*.md"))
+    first = assert_same_as_clean(big, cli, "--no-search")
+    again = cli("build", "--jobs", "2", "--no-search")
+    assert again.out.startswith(f"{big.site} is up to date")
+
+    page = pages[4]
+    page.write_text(page.read_text().replace("The tag's value", "The tag's whole value", 1))
+    edited = assert_same_as_clean(big, cli, "--no-search")
+    changed = {name for name in edited if edited[name] != first.get(name)}
+    url = page.relative_to(content).with_suffix("").as_posix() + "/index.html"
+    assert changed == {url}
+
+    retitled = pages[7]
+    retitled.write_text(re.sub(r"question: question \d+", "question: renamed",
+                               retitled.read_text()))
+    renamed = assert_same_as_clean(big, cli, "--no-search")
+    sibling_changes = {name for name in renamed if renamed[name] != edited.get(name)}
+    assert len(sibling_changes) >= 4  # the page, its series neighbours, the PR page, feeds
+
+    added = pages[0].parent / "p-new.md"
+    added.write_text(pages[0].read_text().replace("order: 1", "order: 9"))
+    assert "p-new/index.html" in " ".join(assert_same_as_clean(big, cli, "--no-search"))
+
+    pages[10].unlink()
+    after_delete = assert_same_as_clean(big, cli, "--no-search")
+    assert not any(name.startswith(pages[10].relative_to(content).with_suffix("").as_posix())
+                   for name in after_delete)
+
+    big.write("templates/blocks/badge.html",
+              '<span class="badge badge-custom tone-{{ status.tone }}">{{ status.label }}</span>\n')
+    big.write("mkdocs.yml", (big.root / "mkdocs.yml").read_text() + "theme:\n  custom_dir: templates\n")
+    themed = assert_same_as_clean(big, cli, "--no-search")
+    assert all(b"badge-custom" in html for name, html in themed.items()
+               if name.endswith("index.html") and "/p-" in name)
+
+
+def test_search_index_is_the_same_for_incremental_and_clean_builds(big: Project, cli: CLI) -> None:
+    assert_same_as_clean(big, cli)
+    page = sorted((big.root / "content").rglob("p-*.md"))[3]
+    page.write_text(page.read_text() + "\nA new sentence about zebras.\n")
+    built = assert_same_as_clean(big, cli)
+    assert any(name.startswith("pagefind/") for name in built)
