@@ -29,6 +29,10 @@ class PageContext:
     pr: PullRequest | None = None
     first_line: int = 1
     source: SourceReader | None = None
+    # Where the page is: its URL folder in the site ('a/b/12/slug/') and the folder of
+    # its markdown file in docs_dir ('a/b/12'). None: rendering outside a site.
+    page_url: str | None = None
+    page_dir: str = ""
     errors: list[ContentError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 

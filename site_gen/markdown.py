@@ -13,7 +13,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from .blocks import badge, callout, diff, flow, refs
+from .blocks import badge, callout, diff, flow, links, refs
 from .config import Config, default_config
 from .context import ENV_KEY, PageContext
 from .templates import template_env
@@ -53,6 +53,7 @@ def make_markdown(config: Config) -> MarkdownIt:
     anchors_plugin(md, min_level=2, max_level=4, slug_func=slugify, permalink=True,
                    permalinkSymbol="#", permalinkBefore=False)
     refs.refs_plugin(md)
+    links.links_plugin(md)
     flow.flow_plugin(md, templates=templates)
     diff.diff_plugin(md, templates=templates)
     callout.callout_plugin(md, templates=templates)

@@ -96,7 +96,8 @@ def _render(task: tuple[int, int]) -> PageResult:
     pr = site.prs[task[0]]
     page = pr.pages[task[1]]
     ctx = PageContext(config, page.path, pr, page.body_line,
-                      source if isinstance(source, SourceReader) else None)
+                      source if isinstance(source, SourceReader) else None,
+                      page_url=page.url, page_dir=pr.key)
     body = render_body(ctx, page.body)
     html = None if ctx.errors else renderer.page(page, pr, body)
     return PageResult(page.url, html, tuple(ctx.errors), tuple(ctx.warnings))

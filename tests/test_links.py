@@ -1,0 +1,63 @@
+"""Links and images in markdown: script URLs refused, relative links kept inside the site."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from .blockutil import render
+from .conftest import Project, Run
+
+CLI = Callable[..., Run]
+
+
+@pytest.mark.parametrize(("markdown", "message"), [
+    ("[x](javascript:alert(1))", "link to 'javascript:alert(1)' is refused: javascript: URLs"),
+    ("[x](JaVaScRiPt:alert(1))", "link to 'JaVaScRiPt:alert(1)' is refused: javascript: URLs"),
+    ("[x](java\tscript:alert(1))", None),
+    ("<vbscript:msgbox>", "link to 'vbscript:msgbox' is refused: vbscript: URLs"),
+    ("![x](data:image/png;base64,AAAA)", "image to 'data:image/png;base64,AAAA' is refused: "
+                                         "data: URLs"),
+    ("[x](data:text/html,<script>alert(1)</script>)", None),
+    ("[x](file:///etc/passwd)", "link to 'file:///etc/passwd' is refused: file: URLs"),
+])
+def test_script_and_data_urls_are_refused(markdown: str, message: str | None) -> None:
+    html, errors, _ = render(markdown + "\n")
+    for attr in ('href="', 'src="'):
+        for scheme in ("javascript", "java\tscript", "vbscript", "data", "file"):
+            assert attr + scheme not in html.lower()
+    if message:
+        assert errors == [f"1: {message} can run code or hide content; expected an https:// "
+                          "address or a file of the site"]
+
+
+def test_relative_links_are_rewritten_from_file_to_url(project: Project, cli: CLI) -> None:
+    project.write("content/acme/widgets/12/other.md",
+                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\n")
+    (project.root / "content/acme/widgets/12/diagram.png").write_bytes(b"\x89PNG")
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n"
+                  "[other](other.md#why) ![d](diagram.png) [up](../../widgets/12/other.md)\n")
+    result = cli("build")
+    assert result.code == 0, result.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert '<a href="../other/#why">other</a>' in html
+    assert '<img src="../diagram.png" alt="d" />' in html
+    assert '<a href="../other/">up</a>' in html
+    assert (project.site / "acme/widgets/12/diagram.png").read_bytes() == b"\x89PNG"
+
+
+def test_links_that_climb_out_or_point_at_nothing(project: Project, cli: CLI) -> None:
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n"
+                  "[secret](../../../../../etc/passwd)\n\n[gone](missing.md)\n")
+    result = cli("build")
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "warning: content/acme/widgets/12/cache-bug.md:8: link to 'missing.md' points at "
+        "nothing: there is no 'acme/widgets/12/missing.md' in docs_dir",
+        "content/acme/widgets/12/cache-bug.md:6: link to '../../../../../etc/passwd' climbs out "
+        "of docs_dir; expected a file inside it",
+        "Build failed: 1 error(s); 1 warning(s). The site was not changed.",
+    ]
