@@ -150,9 +150,15 @@ def input_digest(config: Config, search: bool) -> str:
     digest = hashlib.sha256(f"{build_fingerprint(config)}\nsearch={search}\n".encode())
     docs = config.docs_dir
     for path in sorted(docs.rglob("*")) if docs.is_dir() else ():
+        # Every entry counts, not only readable files: a folder or a broken link where a
+        # page was must make the next build look (and fail) again.
+        digest.update(f"{path.relative_to(docs)}\n".encode())
+        if path.is_symlink():
+            digest.update(b"link:" + os.fsencode(os.readlink(path)))
         if path.is_file():
-            digest.update(f"{path.relative_to(docs)}\n".encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
+        elif path.is_dir():
+            digest.update(b"folder")
     return digest.hexdigest()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -43,7 +44,12 @@ class BuildFailed(SiteGenError):
 
 def display_path(path: Path) -> str:
     """Show `path` relative to the working directory when it lies below it."""
+    # abspath, not resolve: a page that is a (broken) symbolic link keeps its own name.
+    absolute, here = Path(os.path.abspath(path)), Path(os.path.abspath(Path.cwd()))
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(absolute.relative_to(here))
     except ValueError:
-        return str(path)
+        try:
+            return str(absolute.relative_to(here.resolve()))
+        except ValueError:
+            return str(path)

@@ -73,7 +73,18 @@ def _construct_env(loader: _Loader, node: yaml.Node) -> Any:
     return default
 
 
+def _construct_timestamp(loader: _Loader, node: yaml.ScalarNode) -> Any:
+    """YAML dates, with an impossible date (2026-13-01) as an error at its line."""
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+    except ValueError as exc:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"'{node.value}' is not a real date ({exc})", node.start_mark
+        ) from None
+
+
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 _Loader.add_constructor("!ENV", _construct_env)
 
 
