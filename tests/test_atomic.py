@@ -1,0 +1,65 @@
+"""A build killed at any moment (SIGKILL) leaves the previous site whole."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from benchmarks.sample import write_site
+
+from .conftest import Project
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != ".site-gen"}
+
+
+def build(project: Project, *args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "site_gen", "build", "--no-cache", *args],
+                            cwd=project.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("fraction", [0.1, 0.4, 0.7, 0.95, 1.05])
+def test_a_killed_build_leaves_the_old_site_or_the_new_one(project: Project,
+                                                             fraction: float) -> None:
+    write_site(project.root, 30)
+    assert build(project).wait() == 0
+    old = tree(project.site)
+    page = sorted((project.root / "content").rglob("p-*.md"))[3]
+    page.write_text(page.read_text().replace("The tag's value", "The tag's whole value"))
+    started = time.perf_counter()
+    assert build(project, "--site-dir", "expected").wait() == 0
+    duration = time.perf_counter() - started
+    new = tree(project.root / "expected")
+    assert new != old
+
+    victim = build(project)
+    time.sleep(duration * fraction)
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    assert tree(project.site) in (old, new)
+
+    assert build(project).wait() == 0  # the next build cleans up whatever the kill left
+    assert tree(project.site) == new
+    assert [p.name for p in project.root.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_a_failed_index_step_leaves_the_old_site(project: Project) -> None:
+    assert build(project).wait() == 0
+    old = tree(project.site)
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  (project.root / "content/acme/widgets/12/cache-bug.md").read_text() + "\nMore.\n")
+    failing = subprocess.run([sys.executable, "-c",
+                              "import sys, types, site_gen.search as s;"
+                              "s.sys = types.SimpleNamespace(executable='/bin/false');"
+                              "from site_gen.cli import main; sys.exit(main(['build']))"],
+                             cwd=project.root, capture_output=True, text=True)
+    assert failing.returncode == 1, failing.stderr
+    assert failing.stderr == "search index failed (pagefind exit 1): no output\n"
+    assert tree(project.site) == old
