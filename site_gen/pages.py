@@ -16,6 +16,7 @@ from .context import PageContext
 from .fingerprint import build_fingerprint
 from .errors import ContentError
 from .markdown import render_body
+from .processes import die_with_parent
 from .render import Renderer
 from .source import SourceReader
 
@@ -82,7 +83,9 @@ class PageCache:
 _STATE: dict[str, object] = {}
 
 
-def _init_worker(config: Config, site: Site) -> None:
+def _init_worker(config: Config, site: Site, *, in_pool: bool = True) -> None:
+    if in_pool:
+        die_with_parent()
     _STATE["config"], _STATE["site"] = config, site
     _STATE["renderer"] = Renderer(config, site)
     _STATE["source"] = SourceReader(config.checkout) if config.checkout else None
@@ -133,7 +136,7 @@ def render_pages(config: Config, site: Site, *, jobs: int = 1,
 def _run(config: Config, site: Site, tasks: list[tuple[int, int]],
          jobs: int) -> list[PageResult]:
     if jobs <= 1 or len(tasks) < PARALLEL_MIN:
-        _init_worker(config, site)
+        _init_worker(config, site, in_pool=False)
         try:
             return [_render(t) for t in tasks]
         finally:

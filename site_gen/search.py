@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from .errors import SiteGenError
+from .processes import die_with_parent
 
 BUNDLE = "pagefind"
 
@@ -16,7 +17,7 @@ def index_site(folder: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "pagefind", "--site", str(folder), "--output-subdir", BUNDLE,
          "--silent"],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, preexec_fn=die_with_parent,
     )
     if done.returncode != 0:
         detail = (done.stderr or done.stdout).strip().splitlines()

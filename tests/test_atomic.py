@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -18,6 +19,23 @@ from .conftest import Project
 def tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes()
             for p in sorted(folder.rglob("*")) if p.is_file() and p.name != ".site-gen"}
+
+
+def processes_in(folder: Path, wait: float = 2.0) -> list[int]:
+    """Processes still running with `folder` as their working directory."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = []
+        for proc in Path("/proc").iterdir():
+            try:
+                if (proc.name.isdigit() and int(proc.name) != os.getpid()
+                        and Path(os.readlink(proc / "cwd")) == folder):
+                    found.append(int(proc.name))
+            except OSError:
+                continue
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
 
 
 def build(project: Project, *args: str) -> subprocess.Popen[bytes]:
@@ -44,6 +62,7 @@ def test_a_killed_build_leaves_the_old_site_or_the_new_one(project: Project,
     victim.send_signal(signal.SIGKILL)
     victim.wait()
     assert tree(project.site) in (old, new)
+    assert processes_in(project.root) == []  # its worker processes died with it
 
     assert build(project).wait() == 0  # the next build cleans up whatever the kill left
     assert tree(project.site) == new
