@@ -46,11 +46,11 @@ class Status:
     label: str
     tone: str
     icon: str
-    uses: frozenset[str]
+    uses: tuple[str, ...]  # sorted, so reprs (and build fingerprints) never vary
 
 
 def _status(key: str, label: str, tone: str, icon: str, *uses: str) -> Status:
-    return Status(key, label, tone, icon, frozenset(uses))
+    return Status(key, label, tone, icon, tuple(sorted(uses)))
 
 
 DEFAULT_STATUSES: dict[str, Status] = {
@@ -214,7 +214,7 @@ class _Validator:
         return default if value is None else bool(value)
 
     def _unknown_keys(self, mapping: Mapping, known: set[str], prefix: str,
-                      ignored: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+                      ignored: frozenset[str] | set[str] = frozenset()) -> None:
         for key in sorted(set(mapping) - known, key=mapping.line_of):
             where = f"{display_path(self.path)}:{mapping.line_of(key)}"
             if key in ignored:
@@ -289,7 +289,7 @@ class _Validator:
                            f"label, tone, icon and for; found {_show(entry)}")
                 continue
             self._unknown_keys(entry, {"label", "tone", "icon", "for"}, prefix)
-            base = statuses.get(key) or Status(key, key, "neutral", "•", frozenset(USES))
+            base = statuses.get(key) or Status(key, key, "neutral", "•", tuple(sorted(USES)))
             tone = self.text(entry, "tone", prefix) or base.tone
             if tone not in TONES:
                 self.error(entry, "tone", f"unknown tone '{tone}' for status '{key}'; "
@@ -299,7 +299,7 @@ class _Validator:
                                    tone, self.text(entry, "icon", prefix) or base.icon, uses)
         return statuses
 
-    def _uses(self, entry: Mapping, prefix: str) -> frozenset[str] | None:
+    def _uses(self, entry: Mapping, prefix: str) -> tuple[str, ...] | None:
         uses = entry.get("for")
         if uses is None:
             return None
@@ -308,7 +308,7 @@ class _Validator:
             self.error(entry, "for", f"'{prefix}for' must name some of: {', '.join(USES)}; "
                        f"found {_show(uses)}")
             return None
-        return frozenset(items)
+        return tuple(sorted(set(items)))
 
     def _languages(self, languages: Mapping) -> dict[str, str]:
         from pygments.lexers import get_lexer_by_name

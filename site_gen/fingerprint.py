@@ -13,7 +13,10 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 
 def build_fingerprint(config: Config) -> str:
     """A digest of site_gen's version and code, the templates, and the settings."""
-    digest = hashlib.sha256(f"site_gen {__version__}\n{config!r}\n".encode())
+    # Paths relative to the project, so the same project in another folder builds the
+    # same bytes (the digest is recorded in the site's marker file).
+    settings = repr(config).replace(str(config.root), "<project>")
+    digest = hashlib.sha256(f"site_gen {__version__}\n{settings}\n".encode())
     for folder, pattern in ((PACKAGE_DIR, "**/*.py"), (PACKAGE_TEMPLATES, "**/*"),
                             (config.custom_dir, "**/*")):
         for path in sorted(folder.glob(pattern)):

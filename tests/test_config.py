@@ -134,7 +134,7 @@ site_gen:
 """))
     assert config.statuses["open"].label == "Still open"
     assert config.statuses["open"].tone == "danger"
-    assert config.statuses["nit"].uses == frozenset({"callout"})
+    assert config.statuses["nit"].uses == ("callout",)
 
 
 def test_broken_yaml_names_the_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
