@@ -7,7 +7,10 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
+from collections.abc import Callable
+from html import unescape as html_unescape
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +23,7 @@ from .errors import BuildFailed, ConfigError, ContentError, SiteGenError
 from .search import index_site
 
 if TYPE_CHECKING:
-    from .pages import PageCache
+    from .pages import PageCache, PageResult
 
 log = logging.getLogger("site_gen")
 
@@ -51,8 +54,8 @@ class WarningCounter(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def render_site(config: Config, *, jobs: int = 1,
-                cache: PageCache | None = None) -> dict[str, str | Path]:
+def render_site(config: Config, *, jobs: int = 1, cache: PageCache | None = None,
+                progress: Callable[[int, int], None] | None = None) -> dict[str, str | Path]:
     """Every output file of the site: relative path to HTML text, or to a file to copy.
 
     Raises BuildFailed with every content error found; writes nothing.
@@ -65,12 +68,14 @@ def render_site(config: Config, *, jobs: int = 1,
     site, errors = discover(config)
     all_errors: list[SiteGenError] = list(errors)
     outputs: dict[str, str | Path] = {}
-    for result in render_pages(config, site, jobs=jobs, cache=cache):
+    results = render_pages(config, site, jobs=jobs, cache=cache, progress=progress)
+    for result in results:
         all_errors.extend(result.errors)
         for warning in result.warnings:
             log.warning("%s", warning)
-        if result.html is not None:
+        if result.html is not None:  # a page with errors too: check_anchors reads it
             outputs[result.url + "index.html"] = result.html
+    check_anchors(results, outputs)
     if all_errors:
         raise BuildFailed(sorted(all_errors, key=_where))
     renderer = Renderer(config, site)
@@ -97,6 +102,24 @@ def render_site(config: Config, *, jobs: int = 1,
     return outputs
 
 
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def check_anchors(results: list[PageResult], outputs: dict[str, str | Path]) -> None:
+    """Warn about every link whose #fragment names no element of the page it points at."""
+    ids: dict[str, set[str]] = {}
+    for result in results:
+        for where, url, fragment, href in result.anchors:
+            html = outputs.get(url + "index.html")
+            if not isinstance(html, str):
+                continue  # the page itself is missing: reported as a link to nothing
+            if url not in ids:
+                ids[url] = {html_unescape(i) for i in _ID.findall(html)}
+            if fragment not in ids[url]:
+                log.warning("%s: link to '%s' names no heading or element '#%s' on that page",
+                            where, href, fragment)
+
+
 def _where(error: SiteGenError) -> tuple[str, int]:
     if isinstance(error, ContentError):
         return (str(error.path), error.line or 0)
@@ -104,7 +127,8 @@ def _where(error: SiteGenError) -> tuple[str, int]:
 
 
 def build(config: Config, counter: WarningCounter | None = None, *, jobs: int = 1,
-          cache: bool = True, search: bool = True) -> BuildResult:
+          cache: bool = True, search: bool = True,
+          progress: Callable[[int, int], None] | None = None) -> BuildResult:
     """Build the site into `config.site_dir`; on any error the old site stays as it was.
 
     `jobs` worker processes render the pages; with `cache`, pages whose inputs did not
@@ -119,7 +143,7 @@ def build(config: Config, counter: WarningCounter | None = None, *, jobs: int = 
     from .pages import PageCache
 
     page_cache = PageCache(cache_dir(config)) if cache else None
-    outputs = render_site(config, jobs=jobs, cache=page_cache)
+    outputs = render_site(config, jobs=jobs, cache=page_cache, progress=progress)
     warnings = counter.count if counter else 0
     if config.strict and warnings:
         raise BuildFailed([SiteGenError(f"aborted: {warnings} warning(s) in strict mode")])

@@ -1,43 +1,84 @@
-"""The command line: `site-gen build`; the one place errors become exit codes."""
+"""The command line: build, check, serve and new; the one place errors become exit codes."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
+import shutil
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from .build import WarningCounter, build
-from .config import load_config
-from .errors import BuildFailed, SiteGenError
+from .build import WarningCounter, build, render_site
+from .config import Config, load_config
+from .errors import BuildFailed, SiteGenError, display_path
 
 log = logging.getLogger("site_gen")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="site-gen", description="Build review explainer sites.")
+    parser = argparse.ArgumentParser(prog="site-gen",
+                                     description="Build review explainer sites.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     b = commands.add_parser("build", help="build the site into site_dir")
-    b.add_argument("-f", "--config-file", type=Path, default=Path("mkdocs.yml"),
-                   help="the configuration file (default: mkdocs.yml)")
-    b.add_argument("-s", "--strict", action="store_true", default=None,
-                   help="fail the build on warnings")
+    _common(b)
     b.add_argument("-d", "--site-dir", type=Path, help="where to write the site")
-    b.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
-                   help="worker processes for rendering pages (default: all cores)")
     b.add_argument("--no-cache", dest="cache", action="store_false",
                    help="render every page again instead of reusing unchanged ones")
     b.add_argument("--no-search", dest="search", action="store_false",
                    help="skip the search index (faster; the search page finds nothing)")
-    b.add_argument("--checkout", type=Path,
-                   help="a local git clone to verify every code reference against")
+    c = commands.add_parser("check", help="every check of a build, without writing the site")
+    _common(c)
+    s = commands.add_parser("serve", help="preview the site, rebuilding as files change")
+    _common(s)
+    s.add_argument("-p", "--port", type=int, default=8000, help="port on 127.0.0.1 "
+                   "(default 8000; 0 picks a free one)")
+    n = commands.add_parser("new", help="start the analysis of a pull request")
+    n.add_argument("target", metavar="OWNER/REPO#NUMBER")
+    n.add_argument("--head", help="the PR head commit every code link pins")
+    n.add_argument("--title", help="the pull request's title")
+    n.add_argument("--question", help="the short name of the first question")
+    n.add_argument("--checkout", type=Path, help="a local clone to read the head commit from")
+    n.add_argument("-f", "--config-file", type=Path, default=Path("mkdocs.yml"))
     return parser
+
+
+def _common(command: argparse.ArgumentParser) -> None:
+    command.add_argument("-f", "--config-file", type=Path, default=Path("mkdocs.yml"),
+                         help="the configuration file (default: mkdocs.yml)")
+    command.add_argument("-s", "--strict", action="store_true", default=None,
+                         help="fail on warnings")
+    command.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                         help="worker processes for rendering pages (default: all cores)")
+    command.add_argument("--checkout", type=Path,
+                         help="a local git clone to verify every code reference against")
 
 
 class _Plain(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        return f"warning: {record.getMessage()}" if record.levelno >= logging.WARNING else record.getMessage()
+        return f"warning: {record.getMessage()}"
+
+
+class Progress:
+    """`pages done / all` on a terminal, rewritten in place; nothing when not a terminal."""
+
+    def __init__(self) -> None:
+        self.active = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.active and total >= 20:
+            sys.stderr.write(f"\rRendering pages: {done}/{total}")
+            sys.stderr.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            self.shown = False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,15 +91,14 @@ def main(argv: list[str] | None = None) -> int:
     log.addHandler(counter)
     log.propagate = False
     try:
-        config = load_config(args.config_file, strict=args.strict, site_dir=args.site_dir,
-                             checkout=args.checkout)
-        result = build(config, counter, jobs=max(1, args.jobs), cache=args.cache,
-                       search=args.search)
+        return COMMANDS[args.command](args, counter)
     except BuildFailed as failed:
         for error in failed.errors:
             print(error, file=sys.stderr)
-        print(f"Build failed: {len(failed.errors)} error(s); {counter.count} warning(s). "
-              "The site was not changed.", file=sys.stderr)
+        print(f"{args.command.capitalize()} failed: {len(failed.errors)} error(s); "
+              f"{counter.count} warning(s)." + (" The site was not changed."
+                                                 if args.command == "build" else ""),
+              file=sys.stderr)
         return 1
     except SiteGenError as error:
         print(error, file=sys.stderr)
@@ -66,6 +106,21 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         log.removeHandler(handler)
         log.removeHandler(counter)
+
+
+def _config(args: argparse.Namespace, site_dir: Path | None = None) -> Config:
+    return load_config(args.config_file, strict=args.strict, site_dir=site_dir,
+                       checkout=args.checkout)
+
+
+def _build(args: argparse.Namespace, counter: WarningCounter) -> int:
+    config = _config(args, args.site_dir)
+    progress = Progress()
+    try:
+        result = build(config, counter, jobs=max(1, args.jobs), cache=args.cache,
+                       search=args.search, progress=progress)
+    finally:
+        progress.clear()
     where = args.site_dir or config.site_dir
     if result.changed:
         print(f"Built {result.pages} pages ({result.files} files) into {where} "
@@ -74,6 +129,63 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{where} is up to date ({result.pages} pages); checked in {result.seconds:.2f} s; "
               f"{result.warnings} warning(s).")
     return 0
+
+
+def _check(args: argparse.Namespace, counter: WarningCounter) -> int:
+    config = _config(args)
+    outputs = render_site(config, jobs=max(1, args.jobs))
+    if config.strict and counter.count:
+        raise BuildFailed([SiteGenError(f"aborted: {counter.count} warning(s) in strict mode")])
+    pages = sum(1 for name in outputs if name.endswith(".html"))
+    print(f"No problems in {pages} pages; {counter.count} warning(s).")
+    return 0
+
+
+def _serve(args: argparse.Namespace, counter: WarningCounter) -> int:
+    from .serve import serve
+
+    first = _config(args)
+    folder = Path(tempfile.mkdtemp(prefix="site-gen-serve-"))
+    site = folder / "site"
+
+    def rebuild() -> list[str]:
+        counter.messages.clear()
+        try:
+            config = dataclasses.replace(_config(args, site), strict=False)
+            result = build(config, counter, jobs=max(1, args.jobs), search=False)
+        except BuildFailed as failed:
+            problems = [str(e) for e in failed.errors]
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            print(f"Build failed: {len(problems)} error(s); the browser shows them until they "
+                  "are fixed.", file=sys.stderr, flush=True)
+            return problems
+        print(f"Rebuilt {result.pages} pages in {result.seconds:.2f} s; "
+              f"{result.warnings} warning(s).", flush=True)
+        return []
+
+    watched = [first.config_file, first.docs_dir, first.custom_dir]
+    try:
+        serve(site, args.port, rebuild, watched, ready=lambda m: print(m, flush=True))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print("Stopped.")
+    return 0
+
+
+def _new(args: argparse.Namespace, counter: WarningCounter) -> int:
+    from .scaffold import new_pr
+
+    config = load_config(args.config_file)
+    written = new_pr(config, args.target, args.head, args.title, args.question, args.checkout)
+    for path in written:
+        print(f"Created {display_path(path)}")
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, WarningCounter], int]] = {
+    "build": _build, "check": _check, "serve": _serve, "new": _new,
+}
 
 
 def run() -> None:

@@ -35,13 +35,18 @@ class PageContext:
     page_dir: str = ""
     errors: list[ContentError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Links with a #fragment, checked once every page exists: (where, page URL, id, href).
+    anchors: list[tuple[str, str, str, str]] = field(default_factory=list)
 
     def error(self, message: str, line: int | None) -> None:
         self.errors.append(ContentError(message, self.path, line))
 
+    def where(self, line: int | None) -> str:
+        """`path:line` of the author's text, as messages start."""
+        return str(ContentError("", self.path, line))[:-2]
+
     def warn(self, message: str, line: int | None) -> None:
-        where = str(ContentError("", self.path, line))[:-2]
-        self.warnings.append(f"{where}: {message}")
+        self.warnings.append(f"{self.where(line)}: {message}")
 
     def line(self, token_map: list[int] | None, offset: int = 0) -> int | None:
         """The file line of a token's first line (plus `offset` lines inside it)."""

@@ -6,6 +6,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,7 @@ class PageResult:
     html: str | None
     errors: tuple[ContentError, ...]
     warnings: tuple[str, ...]
+    anchors: tuple[tuple[str, str, str, str], ...] = ()
 
 
 def page_key(fingerprint: str, pr: PullRequest, page: Page) -> str:
@@ -58,7 +60,8 @@ class PageCache:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return PageResult(data["url"], data["html"], (), tuple(data["warnings"]))
+        return PageResult(data["url"], data["html"], (), tuple(data["warnings"]),
+                          tuple(tuple(a) for a in data["anchors"]))  # type: ignore[misc]
 
     def put(self, key: str, result: PageResult) -> None:
         if result.errors or result.html is None:
@@ -67,7 +70,8 @@ class PageCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps({"url": result.url, "html": result.html,
-                                   "warnings": list(result.warnings)}), encoding="utf-8")
+                                   "warnings": list(result.warnings),
+                                   "anchors": list(result.anchors)}), encoding="utf-8")
         tmp.replace(path)
 
     def prune(self) -> None:
@@ -102,8 +106,8 @@ def _render(task: tuple[int, int]) -> PageResult:
                       source if isinstance(source, SourceReader) else None,
                       page_url=page.url, page_dir=pr.key)
     body = render_body(ctx, page.body)
-    html = None if ctx.errors else renderer.page(page, pr, body)
-    return PageResult(page.url, html, tuple(ctx.errors), tuple(ctx.warnings))
+    html = renderer.page(page, pr, body)  # even with errors: its anchors are still checked
+    return PageResult(page.url, html, tuple(ctx.errors), tuple(ctx.warnings), tuple(ctx.anchors))
 
 
 def _close_worker() -> None:
@@ -112,9 +116,15 @@ def _close_worker() -> None:
         source.close()
 
 
-def render_pages(config: Config, site: Site, *, jobs: int = 1,
-                 cache: PageCache | None = None) -> list[PageResult]:
-    """Render every question page, in site order; cached pages are not rendered again."""
+Progress = Callable[[int, int], None]
+
+
+def render_pages(config: Config, site: Site, *, jobs: int = 1, cache: PageCache | None = None,
+                 progress: Progress | None = None) -> list[PageResult]:
+    """Render every question page, in site order; cached pages are not rendered again.
+
+    `progress(done, total)` is called as pages are rendered.
+    """
     tasks = [(i, j) for i, pr in enumerate(site.prs) for j in range(len(pr.pages))]
     fingerprint = build_fingerprint(config) if cache else ""
     keys = {t: page_key(fingerprint, site.prs[t[0]], site.prs[t[0]].pages[t[1]])
@@ -126,23 +136,29 @@ def render_pages(config: Config, site: Site, *, jobs: int = 1,
             if hit is not None:
                 results[task] = hit
     missing = [t for t in tasks if t not in results]
+    done = len(results)
     for task, result in zip(missing, _run(config, site, missing, jobs)):
         results[task] = result
         if cache:
             cache.put(keys[task], result)
+        done += 1
+        if progress:
+            progress(done, len(tasks))
     return [results[t] for t in tasks]
 
 
 def _run(config: Config, site: Site, tasks: list[tuple[int, int]],
-         jobs: int) -> list[PageResult]:
+         jobs: int) -> Iterator[PageResult]:
+    """Results in task order, as they are ready."""
     if jobs <= 1 or len(tasks) < PARALLEL_MIN:
         _init_worker(config, site, in_pool=False)
         try:
-            return [_render(t) for t in tasks]
+            yield from (_render(t) for t in tasks)
         finally:
             _close_worker()
-    chunk = max(1, len(tasks) // (jobs * 8))
+        return
+    chunk = max(1, min(16, len(tasks) // (jobs * 8)))
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker,
                              initargs=(config, site)) as pool:
-        return list(pool.map(_render, tasks, chunksize=chunk))
+        yield from pool.map(_render, tasks, chunksize=chunk)

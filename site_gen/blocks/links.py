@@ -30,6 +30,9 @@ def _check(ctx: PageContext, token: Token, attr: str, line: int | None) -> None:
                   "expected an https:// address or a file of the site", line)
         token.attrSet(attr, "#refused")
         return
+    if href.startswith("#") and len(href) > 1 and ctx.page_url is not None:
+        ctx.anchors.append((ctx.where(line), ctx.page_url, href[1:], href))
+        return
     if scheme or href.startswith(("#", "/", "//")) or ctx.page_url is None or not href:
         return
     parts = urlsplit(href)
@@ -46,6 +49,8 @@ def _check(ctx: PageContext, token: Token, attr: str, line: int | None) -> None:
     if url.endswith("/"):
         rel += "/"
     token.attrSet(attr, rel + (f"#{parts.fragment}" if parts.fragment else ""))
+    if parts.fragment and url.endswith("/"):
+        ctx.anchors.append((ctx.where(line), url, parts.fragment, href))
 
 
 def _links(state: StateCore) -> None:

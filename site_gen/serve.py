@@ -1,0 +1,141 @@
+"""The development server: serves a folder, rebuilds on change, reloads open pages.
+
+It knows nothing about how a build works: it is given a `rebuild()` that returns the
+problems of the build (an empty list when it succeeded) and the folder to serve.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from markupsafe import escape
+
+RELOAD_PATH = "/__site_gen/"
+RELOAD_SCRIPT = """\
+// Added by `site-gen serve` only: reload this page when the site is rebuilt.
+(async () => {
+  let version = null;
+  for (;;) {
+    try {
+      const response = await fetch("/__site_gen/wait?version=" + (version ?? ""), { cache: "no-store" });
+      const next = await response.text();
+      if (version !== null && next !== version) { location.reload(); return; }
+      version = next;
+    } catch (error) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+})();
+"""
+TAG = f'<script src="{RELOAD_PATH}reload.js"></script>'
+
+
+class LiveState:
+    """The served build's version and problems, shared between the watcher and requests."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.problems: list[str] = []
+        self.changed = threading.Condition()
+
+    def publish(self, problems: list[str]) -> None:
+        with self.changed:
+            self.version += 1
+            self.problems = problems
+            self.changed.notify_all()
+
+    def wait(self, seen: str, timeout: float = 20.0) -> int:
+        with self.changed:
+            self.changed.wait_for(lambda: str(self.version) != seen, timeout=timeout)
+            return self.version
+
+
+def error_page(problems: list[str]) -> bytes:
+    items = "".join(f"<li><code>{escape(p)}</code></li>" for p in problems)
+    return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>Build failed</title></head><body><main><h1>Build failed</h1>"
+            f"<p>Fix these and save; this page reloads by itself.</p><ul class=\"build-errors\">"
+            f"{items}</ul></main>{TAG}</body></html>").encode()
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files from the build, the reload script, and the error page while broken."""
+
+    state: LiveState
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.path.startswith(RELOAD_PATH):
+            self._reload_endpoint()
+        elif self.state.problems and (self.path.endswith("/") or self.path.endswith(".html")):
+            self._send(error_page(self.state.problems), "text/html; charset=utf-8", 200)
+        elif self.path.split("?")[0].endswith(("/", ".html")):
+            self._html_with_reload()
+        else:
+            super().do_GET()
+
+    def _reload_endpoint(self) -> None:
+        if self.path.startswith(RELOAD_PATH + "reload.js"):
+            self._send(RELOAD_SCRIPT.encode(), "text/javascript; charset=utf-8", 200)
+            return
+        seen = self.path.partition("version=")[2]
+        version = self.state.version if not seen else self.state.wait(seen)
+        self._send(str(version).encode(), "text/plain", 200)
+
+    def _html_with_reload(self) -> None:
+        path = Path(self.translate_path(self.path.split("?")[0]))
+        if path.is_dir():
+            path = path / "index.html"
+        if not path.is_file():
+            path, status = Path(self.directory) / "404.html", 404
+        else:
+            status = 200
+        try:
+            html = path.read_bytes()
+        except OSError:
+            self.send_error(404)
+            return
+        html = html.replace(b"</body>", TAG.encode() + b"</body>", 1)
+        self._send(html, "text/html; charset=utf-8", status)
+
+    def _send(self, body: bytes, kind: str, status: int) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def serve(folder: Path, port: int, rebuild: Callable[[], list[str]], watch: Iterable[Path],
+          *, ready: Callable[[str], None] = print, stop: threading.Event | None = None) -> None:
+    """Build once, serve `folder` on 127.0.0.1:`port`, rebuild on every change under `watch`."""
+    from watchfiles import watch as watch_changes
+
+    state = LiveState()
+    state.publish(rebuild())
+    handler = functools.partial(type("BoundHandler", (Handler,), {"state": state}),
+                                directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    ready(f"Serving on http://127.0.0.1:{server.server_port}/ (Ctrl-C to stop)")
+    stop = stop or threading.Event()
+    try:
+        for _ in watch_changes(*[p for p in watch if p.exists()], stop_event=stop,
+                               debounce=200, step=50):
+            state.publish(rebuild())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
+        server.server_close()
+        with state.changed:
+            state.changed.notify_all()

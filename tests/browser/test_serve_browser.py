@@ -1,0 +1,63 @@
+"""`site-gen serve`: an edit shows up in the open page by itself; errors show, then clear."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from ..conftest import Project
+
+PAGE = "acme/widgets/12/cache-bug/"
+
+
+@pytest.fixture
+def server(project: Project) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    process = subprocess.Popen([sys.executable, "-m", "site_gen", "serve", "--port", "0"],
+                               cwd=project.root, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    assert process.stdout
+    for line in process.stdout:
+        m = re.match(r"Serving on (http://127\.0\.0\.1:\d+/)", line)
+        if m:
+            break
+    else:
+        pytest.fail("the server did not start")
+    yield m[1], process
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+    process.stdout.close()
+
+
+def test_edits_and_errors_show_without_a_manual_reload(
+        browser: Browser, project: Project, server: tuple[str, subprocess.Popen[str]]) -> None:
+    url, process = server
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url + PAGE)
+    expect(page.locator("h1")).to_have_text("Why the cache never hits")
+
+    page_file = project.root / "content/acme/widgets/12/cache-bug.md"
+    good = page_file.read_text()
+    page_file.write_text(good.replace("The key is built in", "Live edit: the key is built in"))
+    expect(page.locator(".body")).to_contain_text("Live edit: the key is built in", timeout=15000)
+
+    page_file.write_text(good.replace("status: open", "status: opne"))
+    expect(page.locator("h1")).to_have_text("Build failed", timeout=15000)
+    expect(page.locator(".build-errors")).to_contain_text(
+        "content/acme/widgets/12/cache-bug.md:5: unknown status 'opne'; expected one of: open, "
+        "fixed, proposed, wontfix")
+
+    page_file.write_text(good)
+    expect(page.locator("h1")).to_have_text("Why the cache never hits", timeout=15000)
+    context.close()
+
+    process.send_signal(signal.SIGINT)  # Ctrl-C
+    assert process.wait(timeout=10) == 0
+    assert process.stdout and "Stopped." in process.stdout.read()
