@@ -16,10 +16,9 @@ import time
 from pathlib import Path
 
 from site_gen.blocks.refs import resolve
-from site_gen.config import default_config
+from site_gen.config import DEFAULT_STATUSES, default_config
 from site_gen.content import PullRequest
 from site_gen.context import PageContext
-from site_gen.config import DEFAULT_STATUSES
 from site_gen.source import SourceReader
 
 FILES, LINES = 200, 400

@@ -9,17 +9,17 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Callable
-from html import unescape as html_unescape
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from html import unescape as html_unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .content import discover
-from .fingerprint import build_fingerprint
 from .errors import BuildFailed, ConfigError, ContentError, SiteGenError
+from .fingerprint import build_fingerprint
 from .search import index_site
 
 if TYPE_CHECKING:
@@ -293,9 +293,9 @@ def _exchange(a: Path, b: Path) -> None:
     """Swap two folders atomically (Linux renameat2); elsewhere, two renames."""
     libc = ctypes.CDLL(None, use_errno=True)
     renameat2 = getattr(libc, "renameat2", None)
-    if renameat2 is not None:
-        if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
-            return
+    if renameat2 is not None and renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD,
+                                           os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return
     aside = b.with_name(b.name + ".old")  # _recover puts it back if we die in between
     shutil.rmtree(aside, ignore_errors=True)
     b.rename(aside)

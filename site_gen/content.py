@@ -125,6 +125,11 @@ def discover(config: Config) -> tuple[Site, list[ContentError]]:
         return Site((), ()), [ContentError(f"docs_dir '{docs.name}' is not a folder",
                                            config.config_file, None)]
     files = sorted(p for p in docs.rglob("*") if not _hidden(p, docs))
+    outside = _links_outside(files, docs)
+    for path in sorted(outside):
+        errors.append(ContentError("is a link to a file outside docs_dir; expected content to "
+                                   "live inside docs_dir", path))
+    files = [p for p in files if p not in outside and not outside.intersection(p.parents)]
     by_folder: dict[Path, list[Path]] = {}
     for file in files:
         by_folder.setdefault(file.parent, []).append(file)
@@ -148,6 +153,14 @@ def discover(config: Config) -> tuple[Site, list[ContentError]]:
     ordered = _ordered(config, prs, errors)
     errors.sort(key=lambda e: (str(e.path), e.line or 0))
     return Site(tuple(ordered), tuple(assets)), errors
+
+
+def _links_outside(files: list[Path], docs: Path) -> set[Path]:
+    """Symbolic links in docs_dir whose targets lie outside it (broken links are left to
+    the reader, which reports them)."""
+    inside = docs.resolve()
+    return {p for p in files
+            if p.is_symlink() and p.exists() and not p.resolve().is_relative_to(inside)}
 
 
 def _hidden(path: Path, root: Path) -> bool:

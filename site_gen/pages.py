@@ -14,8 +14,8 @@ from pathlib import Path
 from .config import Config
 from .content import Page, PullRequest, Site
 from .context import PageContext
-from .fingerprint import build_fingerprint
 from .errors import ContentError
+from .fingerprint import build_fingerprint
 from .markdown import render_body
 from .processes import die_with_parent
 from .render import Renderer
@@ -137,7 +137,7 @@ def render_pages(config: Config, site: Site, *, jobs: int = 1, cache: PageCache 
                 results[task] = hit
     missing = [t for t in tasks if t not in results]
     done = len(results)
-    for task, result in zip(missing, _run(config, site, missing, jobs)):
+    for task, result in zip(missing, _run(config, site, missing, jobs), strict=True):
         results[task] = result
         if cache:
             cache.put(keys[task], result)

@@ -12,8 +12,8 @@ from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
 from .config import Config, Status
-from .styles import ReviewDark, ReviewLight
 from .content import Page, PullRequest, Site
+from .styles import ReviewDark, ReviewLight
 from .templates import template_env
 
 CSS_PATH = "assets/site.css"

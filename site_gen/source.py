@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+
 class SourceReader:
     """Answers what a commit holds; one long-lived git process, results cached."""
 

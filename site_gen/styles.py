@@ -8,8 +8,7 @@ above it on the page, panel, removed, added and marked-word backgrounds of site.
 from __future__ import annotations
 
 from pygments.style import Style
-from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, String,
-                            Token)
+from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String, Token
 
 
 def _palette(comment: str, keyword: str, constant: str, function: str, kind: str,

@@ -198,6 +198,9 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      [f"{R}: is a folder, expected a file"]),
     ("unreadable-page", {"content/acme/widgets/12/link.md": "<dangling>"},
      ["content/acme/widgets/12/link.md: cannot read file: No such file or directory"]),
+    ("link-outside", {"content/acme/widgets/12/passwd.md": "<outside>"},
+     ["content/acme/widgets/12/passwd.md: is a link to a file outside docs_dir; expected "
+      "content to live inside docs_dir"]),
     ("crlf-lines", {P: FM.replace("status: open", "status: nope").replace("\n", "\r\n")},
      [f"{P}:4: unknown status 'nope'; expected one of: open, fixed, proposed, wontfix"]),
     ("bom", {P: b"\xef\xbb\xbf" + (FM + "[[nope.py:3]]\n").encode()},
@@ -222,6 +225,9 @@ def apply(project: Project, files: dict[str, object]) -> None:
             path.mkdir()
         elif content == "<dangling>":
             path.symlink_to(project.root / "no-such-target.md")
+        elif content == "<outside>":
+            (project.root / "secret.md").write_text(FM)
+            path.symlink_to(project.root / "secret.md")
         elif isinstance(content, bytes):
             path.write_bytes(content)
         else:

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 from markdown_it.utils import read_fixture_file
 
-from site_gen.blocks.diff import _changed, lexer_for
+from site_gen.blocks.diff import _changed, lexer_for, parse_proposal
 from site_gen.config import default_config
 from site_gen.context import PageContext
-from site_gen.blocks.diff import parse_proposal
 
 from .blockutil import render
 from .conftest import Project, Run
@@ -167,9 +166,9 @@ def test_apply_check_at_the_pinned_commit(project: Project, cli: CLI,
 
     apply_page(project, second[:7], "key = make_key(user)")
     result = cli("build", "--checkout", str(repo))
-    message = (f"content/acme/widgets/12/cache-bug.md:7: the proposed change does not apply at "
-               f"the pinned commit: src/widgets/core.py line 10 should read 'key = make_key(user)' "
-               f"but reads 'key = make_key(user, scope)'")
+    message = ("content/acme/widgets/12/cache-bug.md:7: the proposed change does not apply at "
+               "the pinned commit: src/widgets/core.py line 10 should read 'key = make_key(user)' "
+               "but reads 'key = make_key(user, scope)'")
     assert (result.code, result.err) == (0, f"warning: {message}\n")
     html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
     assert f"Does not apply at {second[:7]}: src/widgets/core.py line 10" in html

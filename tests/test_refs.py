@@ -6,8 +6,6 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from .conftest import Project, Run
 
 CLI = Callable[..., Run]

@@ -296,7 +296,7 @@ def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
     new_side = [dl for dl in flat if dl.kind in " +"]
     tokens: dict[tuple[int, str], list[tuple[str, str]]] = {}
     for side, name in ((old_side, "old"), (new_side, "new")):
-        for dl, toks in zip(side, _lex_lines(lexer, [d.text for d in side])):
+        for dl, toks in zip(side, _lex_lines(lexer, [d.text for d in side]), strict=True):
             tokens[(id(dl), name)] = toks
     marks = _pair_marks(flat)
     rendered = []
@@ -325,7 +325,7 @@ def _pair_marks(flat: list[DiffLine]) -> dict[int, list[tuple[int, int]]]:
         k = j
         while k < len(flat) and flat[k].kind == "+":
             k += 1
-        for removed, added in zip(flat[i:j], flat[j:k]):
+        for removed, added in zip(flat[i:j], flat[j:k], strict=False):  # extra lines: unpaired
             marks[id(removed)], marks[id(added)] = _changed(removed.text, added.text)
         i = k
     return marks

@@ -30,8 +30,10 @@ from ..context import PageContext, context_of
 from . import block_renderer, fence_parser, render_inline
 from .refs import render_ref, resolve
 
-LINE = re.compile(r"^(?P<kind>title|lane|step|note|outcome|source)(?:\s+(?P<lane>[\w-]+))?\s*:\s*(?P<text>.*)$")
-KINDS = "'title:', 'lane NAME:', 'step:', 'step LANE:', 'note:', 'outcome LANE: VERDICT: text', 'source: [[ref]] code'"
+LINE = re.compile(r"^(?P<kind>title|lane|step|note|outcome|source)"
+                  r"(?:\s+(?P<lane>[\w-]+))?\s*:\s*(?P<text>.*)$")
+KINDS = ("'title:', 'lane NAME:', 'step:', 'step LANE:', 'note:', "
+         "'outcome LANE: VERDICT: text', 'source: [[ref]] code'")
 
 
 @dataclass

@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from site_gen.build import write_site
+from site_gen.build import render_site, write_site
 from site_gen.config import load_config
-from site_gen.build import render_site
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
