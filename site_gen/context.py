@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .errors import ContentError
@@ -58,7 +59,7 @@ class PageContext:
 ENV_KEY = "site_gen"
 
 
-def context_of(env: dict[str, object]) -> PageContext:
+def context_of(env: MutableMapping[str, Any]) -> PageContext:
     """The PageContext of a render; a bare one when the caller passed none."""
     ctx = env.get(ENV_KEY)
     if not isinstance(ctx, PageContext):

@@ -68,7 +68,8 @@ def _markdown_for(config: Config) -> MarkdownIt:
 
 def render_body(ctx: PageContext, text: str) -> str:
     """Render one page body; problems land in `ctx.errors` and `ctx.warnings`."""
-    return _markdown_for(ctx.config).render(text, {ENV_KEY: ctx})
+    html: str = _markdown_for(ctx.config).render(text, {ENV_KEY: ctx})
+    return html
 
 
 def render_markdown(text: str) -> str:

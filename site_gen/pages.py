@@ -61,7 +61,7 @@ class PageCache:
         except (OSError, ValueError):
             return None
         return PageResult(data["url"], data["html"], (), tuple(data["warnings"]),
-                          tuple(tuple(a) for a in data["anchors"]))  # type: ignore[misc]
+                          tuple((a[0], a[1], a[2], a[3]) for a in data["anchors"]))
 
     def put(self, key: str, result: PageResult) -> None:
         if result.errors or result.html is None:

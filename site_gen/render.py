@@ -147,8 +147,8 @@ class Renderer:
 
     def css(self) -> str:
         own = self.env.loader.get_source(self.env, "site.css")[0]  # type: ignore[union-attr]
-        light = HtmlFormatter(style=LIGHT_STYLE).get_style_defs(".highlight")
-        dark = HtmlFormatter(style=DARK_STYLE).get_style_defs(".highlight")
+        light: str = HtmlFormatter(style=LIGHT_STYLE).get_style_defs(".highlight")  # type: ignore[no-untyped-call]
+        dark: str = HtmlFormatter(style=DARK_STYLE).get_style_defs(".highlight")  # type: ignore[no-untyped-call]
         dark = "\n".join("  " + line for line in dark.splitlines())
         return (f"{own.rstrip()}\n\n/* Pygments: {LIGHT_STYLE.name} */\n{light}\n\n"
                 f"/* Pygments: {DARK_STYLE.name} */\n"

@@ -8,11 +8,11 @@ above it on the page, panel, removed, added and marked-word backgrounds of site.
 from __future__ import annotations
 
 from pygments.style import Style
-from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String, Token
+from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String, Token, _TokenType
 
 
 def _palette(comment: str, keyword: str, constant: str, function: str, kind: str,
-             string: str) -> dict[object, str]:
+             string: str) -> dict[_TokenType, str]:
     return {
         Token: "",
         Comment: f"italic {comment}",

@@ -197,22 +197,26 @@ def lexer_for(path: str, languages: dict[str, str]) -> Lexer:
 
 @functools.lru_cache(maxsize=256)
 def _lexer_by_name(name: str) -> Lexer:
-    return get_lexer_by_name(name, stripnl=False, ensurenl=False)
+    lexer: Lexer = get_lexer_by_name(name, stripnl=False, ensurenl=False)
+    return lexer
 
 
 @functools.lru_cache(maxsize=256)
 def _lexer_by_file_name(file_name: str) -> Lexer:
     # Pygments tries every lexer's file patterns; remembering the answer per name matters.
     try:
-        return get_lexer_for_filename(file_name, stripnl=False, ensurenl=False)
+        lexer: Lexer = get_lexer_for_filename(file_name, stripnl=False, ensurenl=False)
+        return lexer
     except ClassNotFound:
-        return TextLexer(stripnl=False, ensurenl=False)
+        plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
+        return plain
 
 
 def _css_class(ttype: _TokenType) -> str:
-    while ttype not in STANDARD_TYPES:
-        ttype = ttype.parent
-    return STANDARD_TYPES[ttype]
+    known: _TokenType | None = ttype
+    while known is not None and known not in STANDARD_TYPES:
+        known = known.parent
+    return STANDARD_TYPES[known] if known is not None else ""
 
 
 def _lex_lines(lexer: Lexer, lines: list[str]) -> list[list[tuple[str, str]]]:
