@@ -65,8 +65,14 @@ class Project:
 
     def snapshot_site(self) -> dict[str, bytes]:
         """Every file of the built site and its bytes."""
-        return {p.relative_to(self.site).as_posix(): p.read_bytes()
-                for p in sorted(self.site.rglob("*")) if p.is_file()}
+        return tree(self.site, marker=True)
+
+
+def tree(folder: Path, *, marker: bool = False) -> dict[str, bytes]:
+    """Every file below `folder` and its bytes (site_gen's marker file only if asked)."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*"))
+            if p.is_file() and (marker or p.name != ".site-gen")}
 
 
 @pytest.fixture

@@ -13,12 +13,7 @@ import pytest
 
 from benchmarks.sample import write_site
 
-from .conftest import Project
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != ".site-gen"}
+from .conftest import Project, tree
 
 
 def processes_in(folder: Path, wait: float = 2.0) -> list[int]:

@@ -11,12 +11,9 @@ from pathlib import Path
 
 from benchmarks.sample import write_site
 
+from .conftest import tree
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def copy_in_reverse(source: Path, target: Path) -> None:
@@ -35,7 +32,7 @@ def build(project: Path, **env: str) -> dict[str, bytes]:
                           cwd=project, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT), **env})
     assert done.returncode == 0, done.stderr
-    return tree(project / "site")
+    return tree(project / "site", marker=True)
 
 
 def test_two_builds_are_byte_identical(tmp_path: Path) -> None:

@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from benchmarks.sample import write_site
 from site_gen.pages import PARALLEL_MIN
 
-from .conftest import Project, Run
+from .conftest import Project, Run, tree
 
 CLI = Callable[..., Run]
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != ".site-gen"}
 
 
 @pytest.fixture

@@ -22,17 +22,21 @@ def server(project: Project) -> Iterator[tuple[str, subprocess.Popen[str]]]:
                                cwd=project.root, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
     assert process.stdout
-    for line in process.stdout:
-        m = re.match(r"Serving on (http://127\.0\.0\.1:\d+/)", line)
-        if m:
-            break
-    else:
-        pytest.fail("the server did not start")
-    yield m[1], process
-    if process.poll() is None:
-        process.kill()
-        process.wait()
-    process.stdout.close()
+    output = []
+    try:
+        for line in process.stdout:
+            output.append(line)
+            m = re.match(r"Serving on (http://127\.0\.0\.1:\d+/)", line)
+            if m:
+                break
+        else:
+            pytest.fail("the server did not start:\n" + "".join(output))
+        yield m[1], process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdout.close()
 
 
 def test_edits_and_errors_show_without_a_manual_reload(
