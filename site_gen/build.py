@@ -73,9 +73,9 @@ def render_site(config: Config, *, jobs: int = 1, cache: PageCache | None = None
         all_errors.extend(result.errors)
         for warning in result.warnings:
             log.warning("%s", warning)
-        if result.html is not None:  # a page with errors too: check_anchors reads it
+        if result.html is not None:  # a page with errors too: check_links reads it
             outputs[result.url + "index.html"] = result.html
-    check_anchors(results, outputs)
+    check_links(config, results, outputs)
     if all_errors:
         raise BuildFailed(sorted(all_errors, key=_where))
     renderer = Renderer(config, site)
@@ -105,8 +105,14 @@ def render_site(config: Config, *, jobs: int = 1, cache: PageCache | None = None
 _ID = re.compile(r'\bid="([^"]+)"')
 
 
-def check_anchors(results: list[PageResult], outputs: dict[str, str | Path]) -> None:
-    """Warn about every link whose #fragment names no element of the page it points at."""
+def check_links(config: Config, results: list[PageResult],
+                outputs: dict[str, str | Path]) -> None:
+    """Warn about links to files that do not exist and #fragments that name nothing."""
+    for result in results:
+        for where, what, href, target in result.targets:
+            if not (config.docs_dir / target).exists():
+                log.warning("%s: %s to '%s' points at nothing: there is no '%s' in docs_dir",
+                            where, what, href, target)
     ids: dict[str, set[str]] = {}
     for result in results:
         for where, url, fragment, href in result.anchors:

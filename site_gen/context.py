@@ -36,8 +36,11 @@ class PageContext:
     page_dir: str = ""
     errors: list[ContentError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    # Links with a #fragment, checked once every page exists: (where, page URL, id, href).
+    # Checked after rendering, never cached as results (other files may appear or go):
+    # links with a #fragment (where, page URL, id, href) and links to files in docs_dir
+    # (where, "link" or "image", href, docs-relative path).
     anchors: list[tuple[str, str, str, str]] = field(default_factory=list)
+    targets: list[tuple[str, str, str, str]] = field(default_factory=list)
 
     def error(self, message: str, line: int | None) -> None:
         self.errors.append(ContentError(message, self.path, line))

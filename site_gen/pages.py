@@ -34,6 +34,7 @@ class PageResult:
     errors: tuple[ContentError, ...]
     warnings: tuple[str, ...]
     anchors: tuple[tuple[str, str, str, str], ...] = ()
+    targets: tuple[tuple[str, str, str, str], ...] = ()
 
 
 def page_key(fingerprint: str, pr: PullRequest, page: Page) -> str:
@@ -61,7 +62,8 @@ class PageCache:
         except (OSError, ValueError):
             return None
         return PageResult(data["url"], data["html"], (), tuple(data["warnings"]),
-                          tuple((a[0], a[1], a[2], a[3]) for a in data["anchors"]))
+                          tuple((a[0], a[1], a[2], a[3]) for a in data["anchors"]),
+                          tuple((t[0], t[1], t[2], t[3]) for t in data["targets"]))
 
     def put(self, key: str, result: PageResult) -> None:
         if result.errors or result.html is None:
@@ -71,7 +73,8 @@ class PageCache:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps({"url": result.url, "html": result.html,
                                    "warnings": list(result.warnings),
-                                   "anchors": list(result.anchors)}), encoding="utf-8")
+                                   "anchors": list(result.anchors),
+                                   "targets": list(result.targets)}), encoding="utf-8")
         tmp.replace(path)
 
     def prune(self) -> None:
@@ -107,7 +110,8 @@ def _render(task: tuple[int, int]) -> PageResult:
                       page_url=page.url, page_dir=pr.key)
     body = render_body(ctx, page.body)
     html = renderer.page(page, pr, body)  # even with errors: its anchors are still checked
-    return PageResult(page.url, html, tuple(ctx.errors), tuple(ctx.warnings), tuple(ctx.anchors))
+    return PageResult(page.url, html, tuple(ctx.errors), tuple(ctx.warnings),
+                      tuple(ctx.anchors), tuple(ctx.targets))
 
 
 def _close_worker() -> None:

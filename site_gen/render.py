@@ -69,24 +69,28 @@ class Renderer:
         return path if path.endswith("/") else path + "/"
 
     def _common(self, here: str | None, title: str, canonical: str) -> dict[str, Any]:
+        """What every template gets; `here` is the page's folder (None: served anywhere, as
+        404.html is, so its links start from the site's root path)."""
+
         def url(target: str) -> str:
-            if here is None:
-                return self.root_path() + target
-            return self._url(here, target)
+            if here is not None:
+                return self._url(here, target)
+            if not target or target.endswith("/"):
+                target += "" if self.config.use_directory_urls else "index.html"
+            return self.root_path() + target
 
-
-        site_url = self.config.site_url
         return {
             "config": self.config, "extra": self.config.extra, "title": title, "url": url,
             "commit_url": self.commit_url, "statuses_used": self.statuses_used,
-            "canonical": site_url.rstrip("/") + "/" + canonical if site_url else None,
+            "canonical": self.absolute(canonical) if self.config.site_url else None,
         }
 
     def home(self) -> str:
         groups: dict[str, list[PullRequest]] = {}
         for pr in self.site.prs:
             groups.setdefault(pr.repo, []).append(pr)
-        counts = {pr.key: sorted(Counter(p.status.key for p in pr.pages).items()) for pr in self.site.prs}
+        counts = {pr.key: sorted(Counter(p.status.key for p in pr.pages).items())
+                  for pr in self.site.prs}
         status_counts = Counter(page.status.key for page in self.site.pages)
         return self.env.get_template("home.html").render(
             **self._common("", self.config.site_name, ""), groups=groups, counts=counts,

@@ -61,3 +61,14 @@ def test_links_that_climb_out_or_point_at_nothing(project: Project, cli: CLI) ->
         "of docs_dir; expected a file inside it",
         "Build failed: 1 error(s); 1 warning(s). The site was not changed.",
     ]
+
+
+def test_a_cached_page_does_not_keep_a_stale_warning(project: Project, cli: CLI) -> None:
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n[next](later.md)\n")
+    first = cli("build", "--no-search")
+    assert "link to 'later.md' points at nothing" in first.err
+    project.write("content/acme/widgets/12/later.md",
+                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\nText.\n")
+    second = cli("build", "--no-search")
+    assert (second.code, second.err) == (0, "")

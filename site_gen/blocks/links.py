@@ -41,9 +41,7 @@ def _check(ctx: PageContext, token: Token, attr: str, line: int | None) -> None:
         ctx.error(f"{what} to '{href}' climbs out of docs_dir; expected a file inside it", line)
         token.attrSet(attr, "#refused")
         return
-    if not (ctx.config.docs_dir / target).exists():
-        ctx.warn(f"{what} to '{href}' points at nothing: there is no '{target}' in docs_dir",
-                 line)
+    ctx.targets.append((ctx.where(line), what, href, target))  # checked after rendering
     url = target[:-3] + "/" if target.endswith(".md") else target
     rel = posixpath.relpath(url, ctx.page_url.rstrip("/") or ".")
     if url.endswith("/"):
