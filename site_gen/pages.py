@@ -37,11 +37,12 @@ class PageResult:
     targets: tuple[tuple[str, str, str, str], ...] = ()
 
 
-def page_key(fingerprint: str, pr: PullRequest, page: Page) -> str:
-    """A page's cache key: the build, its PR's facts, its own text, and its series."""
+def page_key(fingerprint: str, pr: PullRequest, page: Page, site_statuses: str) -> str:
+    """A page's cache key: the build, its PR's facts, its own text, its series, and the
+    statuses some page of the site uses (every page's navigation links to their pages)."""
     facts = (pr.path, pr.repo, pr.number, pr.title, pr.head, pr.base, pr.state, pr.files)
     series = [(p.slug, p.title, p.question, p.status.key, p.order) for p in pr.pages]
-    text = f"{fingerprint}\n{facts!r}\n{page!r}\n{series!r}"
+    text = f"{fingerprint}\n{facts!r}\n{page!r}\n{series!r}\n{site_statuses}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -131,7 +132,8 @@ def render_pages(config: Config, site: Site, *, jobs: int = 1, cache: PageCache 
     """
     tasks = [(i, j) for i, pr in enumerate(site.prs) for j in range(len(pr.pages))]
     fingerprint = build_fingerprint(config) if cache else ""
-    keys = {t: page_key(fingerprint, site.prs[t[0]], site.prs[t[0]].pages[t[1]])
+    statuses = " ".join(sorted({page.status.key for page in site.pages}))
+    keys = {t: page_key(fingerprint, site.prs[t[0]], site.prs[t[0]].pages[t[1]], statuses)
             for t in tasks} if cache else {}
     results: dict[tuple[int, int], PageResult] = {}
     if cache:

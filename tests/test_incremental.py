@@ -79,3 +79,15 @@ def test_search_index_is_the_same_for_incremental_and_clean_builds(big: Project,
     page.write_text(page.read_text() + "\nA new sentence about zebras.\n")
     built = assert_same_as_clean(big, cli)
     assert any(name.startswith("pagefind/") for name in built)
+
+
+def test_a_status_used_for_the_first_time_reaches_every_cached_page(project: Project,
+                                                                     cli: CLI) -> None:
+    first = assert_same_as_clean(project, cli, "--no-search")
+    project.write("content/acme/gears/3/pr.yml",
+                  "repo: acme/gears\nnumber: 3\ntitle: G\nhead: abcdef0\nstate: open\n")
+    project.write("content/acme/gears/3/q.md",
+                  "---\ntitle: T2\nquestion: q2\nstatus: wontfix\n---\nText.\n")
+    second = assert_same_as_clean(project, cli, "--no-search")
+    page = "acme/widgets/12/cache-bug/index.html"
+    assert first[page] != second[page] and b'href="../../../../status/wontfix/"' in second[page]
