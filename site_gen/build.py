@@ -150,9 +150,7 @@ def build(config: Config, counter: WarningCounter | None = None, *, jobs: int = 
 
     page_cache = PageCache(cache_dir(config)) if cache else None
     outputs = render_site(config, jobs=jobs, cache=page_cache, progress=progress)
-    warnings = counter.count if counter else 0
-    if config.strict and warnings:
-        raise BuildFailed([SiteGenError(f"aborted: {warnings} warning(s) in strict mode")])
+    warnings = fail_on_warnings(config, counter)
     pages = sum(1 for name in outputs if name.endswith(".html"))
     extra = {"inputs": inputs, "pages": pages,
              "warnings": counter.messages if counter else []}
@@ -162,14 +160,20 @@ def build(config: Config, counter: WarningCounter | None = None, *, jobs: int = 
     return BuildResult(pages, len(outputs), warnings, time.perf_counter() - started, changed)
 
 
+def fail_on_warnings(config: Config, counter: WarningCounter | None) -> int:
+    """The number of warnings so far; under strict, any of them fails the run."""
+    warnings = counter.count if counter else 0
+    if config.strict and warnings:
+        raise BuildFailed([SiteGenError(f"aborted: {warnings} warning(s) in strict mode")])
+    return warnings
+
+
 def _unchanged(config: Config, previous: dict[str, Any], counter: WarningCounter | None,
                started: float) -> BuildResult:
     """Nothing the site is made from changed: repeat the last build's warnings, write nothing."""
     for message in previous.get("warnings", []):
         log.warning("%s", message)
-    warnings = counter.count if counter else 0
-    if config.strict and warnings:
-        raise BuildFailed([SiteGenError(f"aborted: {warnings} warning(s) in strict mode")])
+    warnings = fail_on_warnings(config, counter)
     files = previous.get("files") or {}
     return BuildResult(int(previous.get("pages", 0)), len(files), warnings,
                        time.perf_counter() - started, False)

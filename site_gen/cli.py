@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .build import WarningCounter, build, render_site
+from .build import WarningCounter, build, fail_on_warnings, render_site
 from .config import Config, load_config
 from .errors import BuildFailed, SiteGenError, display_path
 
@@ -134,8 +134,7 @@ def _build(args: argparse.Namespace, counter: WarningCounter) -> int:
 def _check(args: argparse.Namespace, counter: WarningCounter) -> int:
     config = _config(args)
     outputs = render_site(config, jobs=max(1, args.jobs))
-    if config.strict and counter.count:
-        raise BuildFailed([SiteGenError(f"aborted: {counter.count} warning(s) in strict mode")])
+    fail_on_warnings(config, counter)
     pages = sum(1 for name in outputs if name.endswith(".html"))
     print(f"No problems in {pages} pages; {counter.count} warning(s).")
     return 0

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BuildFailed, ConfigError, ContentError, SiteGenError, display_path
-from .yamlfile import Mapping, load_yaml
+from .yamlfile import Mapping, describe, load_yaml
 
 log = logging.getLogger("site_gen")
 
@@ -175,7 +175,7 @@ class _Validator:
         if value is None:
             return None
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-            self.error(mapping, key, f"'{prefix}{key}' must be {expected}, found {_show(value)}")
+            self.error(mapping, key, f"'{prefix}{key}' must be {expected}, found {describe(value)}")
             return None
         return value
 
@@ -239,7 +239,7 @@ class _Validator:
         bad = [item for item in nav if not isinstance(item, str)]
         if bad:
             self.error(data, "nav", f"'nav' entries must be folder paths like "
-                                    f"'owner/repo/123', found {_show(bad[0])}")
+                                    f"'owner/repo/123', found {describe(bad[0])}")
             return ()
         return tuple(item.strip("/") for item in nav)
 
@@ -275,7 +275,7 @@ class _Validator:
             missing = [p for p in ("{repo}", "{commit}", "{path}", "{lines}") if p not in permalink]
             if missing:
                 self.error(host, "permalink", f"'{prefix}permalink' must contain "
-                           f"{', '.join(missing)}; found {_show(permalink)}")
+                           f"{', '.join(missing)}; found {describe(permalink)}")
         return CodeHost(**{k: v for k, v in fields.items() if v is not None})
 
     def _statuses(self, own: Mapping) -> dict[str, Status]:
@@ -286,7 +286,7 @@ class _Validator:
             prefix = f"site_gen.statuses.{key}."
             if not isinstance(entry, Mapping):
                 self.error(given, key, f"'site_gen.statuses.{key}' must be a mapping with "
-                           f"label, tone, icon and for; found {_show(entry)}")
+                           f"label, tone, icon and for; found {describe(entry)}")
                 continue
             self._unknown_keys(entry, {"label", "tone", "icon", "for"}, prefix)
             base = statuses.get(key) or Status(key, key, "neutral", "•", tuple(sorted(USES)))
@@ -306,7 +306,7 @@ class _Validator:
         items = [uses] if isinstance(uses, str) else uses
         if not isinstance(items, list) or any(u not in USES for u in items):
             self.error(entry, "for", f"'{prefix}for' must name some of: {', '.join(USES)}; "
-                       f"found {_show(uses)}")
+                       f"found {describe(uses)}")
             return None
         return tuple(sorted(set(items)))
 
@@ -325,18 +325,5 @@ class _Validator:
             result[ending.lstrip(".")] = str(name)
         return result
 
-
-def _show(value: Any) -> str:
-    if isinstance(value, str):
-        return f"'{value}'"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "nothing"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return repr(value)
 
 

@@ -6,11 +6,10 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .config import Config, Status
 from .errors import ContentError
-from .yamlfile import Mapping, load_yaml
+from .yamlfile import Mapping, describe, load_yaml
 
 PR_FILE = "pr.yml"
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -206,7 +205,7 @@ class _Fields:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = str(value)
         if not isinstance(value, str) or not value.strip():
-            self.fail(key, f"'{key}' must be text, found {_kind(value)}")
+            self.fail(key, f"'{key}' must be text, found {describe(value)}")
             return None
         return value.strip()
 
@@ -240,16 +239,6 @@ _PAGE_FIELDS = {"title", "question", "order", "status", "updated", "summary"}
 _SUMMARY_FIELDS = {"before", "this_pr", "status"}
 
 
-def _kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if value is None or value == "":
-        return "nothing"
-    return f"'{value}'" if isinstance(value, str) else repr(value)
-
-
 def _load_mapping(path: Path, text: str, first_line: int, what: str,
                   errors: list[ContentError]) -> Mapping | None:
     try:
@@ -258,7 +247,7 @@ def _load_mapping(path: Path, text: str, first_line: int, what: str,
         errors.append(exc)
         return None
     if not isinstance(data, Mapping):
-        errors.append(ContentError(f"{what} must be a mapping of fields, found {_kind(data)}",
+        errors.append(ContentError(f"{what} must be a mapping of fields, found {describe(data)}",
                                    path, first_line))
         return None
     return data
@@ -282,7 +271,7 @@ def _read_pr(config: Config, folder: Path, files: list[Path],
     state = f.status("state", config, "pr")
     number = data.get("number")
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        f.fail("number", f"'number' must be a positive whole number, found {_kind(number)}")
+        f.fail("number", f"'number' must be a positive whole number, found {describe(number)}")
     if repo and not REPO.match(repo):
         f.fail("repo", f"'repo' must be 'owner/name', found '{repo}'")
     for key, sha in (("head", head), ("base", base)):
@@ -366,10 +355,10 @@ def _read_page(config: Config, path: Path, pr_key: str,
     status = f.status("status", config, "page")
     order = data.get("order", 0)
     if not isinstance(order, int) or isinstance(order, bool):
-        f.fail("order", f"'order' must be a whole number, found {_kind(order)}")
+        f.fail("order", f"'order' must be a whole number, found {describe(order)}")
     updated = data.get("updated")
     if updated is not None and (not isinstance(updated, dt.date) or isinstance(updated, dt.datetime)):
-        f.fail("updated", f"'updated' must be a date like 2026-01-31, found {_kind(updated)}")
+        f.fail("updated", f"'updated' must be a date like 2026-01-31, found {describe(updated)}")
     summary = _summary(data, path, errors)
     if len(errors) > found:
         return None
@@ -384,7 +373,7 @@ def _summary(data: Mapping, path: Path, errors: list[ContentError]) -> Summary:
         return Summary()
     if not isinstance(value, Mapping):
         errors.append(ContentError("'summary' must be a mapping with before, this_pr and "
-                                   f"status, found {_kind(value)}", path, data.line_of("summary")))
+                                   f"status, found {describe(value)}", path, data.line_of("summary")))
         return Summary()
     f = _Fields(value, path, errors, "summary")
     f.unknown(_SUMMARY_FIELDS)

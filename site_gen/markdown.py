@@ -78,4 +78,10 @@ def render_markdown(text: str) -> str:
     Code references resolve as written (no pull request is known) and problems
     are ignored; use `site-gen build` to have them reported.
     """
-    return render_body(PageContext(default_config()), text)
+    return render_body(PageContext(_default_config()), text)
+
+
+@functools.cache
+def _default_config() -> Config:
+    # One Config object, so the MarkdownIt built for it is reused across calls.
+    return default_config()

@@ -50,13 +50,19 @@ class Renderer:
         dates = [page.updated for page in site.pages if page.updated]
         self.latest = max(dates).isoformat() if dates else EPOCH
 
+    def _file(self, target: str) -> str:
+        """What a link to `target` names: a folder ('' or 'x/y/'), or its index.html when
+        use_directory_urls is off."""
+        if (not target or target.endswith("/")) and not self.config.use_directory_urls:
+            return target + "index.html"
+        return target
+
     def _url(self, here: str, target: str) -> str:
         """A link from the folder `here` ('' or 'a/b/') to `target` ('' or 'x/y/' or 'f.css')."""
+        target = self._file(target)
         rel = posixpath.relpath("/" + target, "/" + here)
-        if target.endswith("/") or not target:
+        if not target or target.endswith("/"):
             rel = "./" if rel == "." else rel + "/"
-            if not self.config.use_directory_urls:
-                rel += "index.html"
         return rel
 
     def commit_url(self, pr: PullRequest) -> str:
@@ -75,9 +81,7 @@ class Renderer:
         def url(target: str) -> str:
             if here is not None:
                 return self._url(here, target)
-            if not target or target.endswith("/"):
-                target += "" if self.config.use_directory_urls else "index.html"
-            return self.root_path() + target
+            return self.root_path() + self._file(target)
 
         return {
             "config": self.config, "extra": self.config.extra, "title": title, "url": url,
@@ -125,9 +129,7 @@ class Renderer:
     def absolute(self, target: str) -> str:
         """`target` as an absolute URL under site_url (which must be set)."""
         assert self.config.site_url
-        if target.endswith("/") and not self.config.use_directory_urls:
-            target += "index.html"
-        return self.config.site_url.rstrip("/") + "/" + target
+        return self.config.site_url.rstrip("/") + "/" + self._file(target)
 
     def feed(self) -> str:
         """An Atom feed of question pages, newest first."""

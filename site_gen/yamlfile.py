@@ -103,3 +103,18 @@ def load_yaml(text: str, path: Path, first_line: int = 1) -> Any:
         raise ContentError(f"invalid YAML: {exc}", path, first_line) from None
     finally:
         loader.dispose()
+
+
+def describe(value: Any) -> str:
+    """A YAML value as messages quote it: 'text', true, 3, a list, a mapping, nothing."""
+    if value is None or value == "":
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)

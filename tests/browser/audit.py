@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, Response
@@ -78,12 +78,3 @@ def broken_links(page: Page, links: set[str], site_root: str) -> list[str]:
                 rf'\bid="{re.escape(fragment)}"', body):
             broken.append(f"{link}: no element with id '{fragment}'")
     return broken
-
-
-def site_root_of(base_url: str) -> str:
-    parts = urlsplit(base_url)
-    return f"{parts.scheme}://{parts.netloc}{parts.path}"
-
-
-def absolute(base: str, href: str) -> str:
-    return urljoin(base, href)
