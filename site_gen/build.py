@@ -141,6 +141,7 @@ def build(config: Config, counter: WarningCounter | None = None, *, jobs: int = 
     change since the last build are taken from the cache folder instead of rendered.
     """
     started = time.perf_counter()
+    earlier = counter.count if counter else 0  # e.g. settings warnings: repeated every run
     check_site_dir(config)
     inputs = input_digest(config, search) if cache else None
     previous = _read_marker(config.site_dir)
@@ -153,7 +154,7 @@ def build(config: Config, counter: WarningCounter | None = None, *, jobs: int = 
     warnings = fail_on_warnings(config, counter)
     pages = sum(1 for name in outputs if name.endswith(".html"))
     extra = {"inputs": inputs, "pages": pages,
-             "warnings": counter.messages if counter else []}
+             "warnings": counter.messages[earlier:] if counter else []}
     changed = write_site(config.site_dir, outputs, search=search, extra=extra)
     if page_cache:
         page_cache.prune()

@@ -124,3 +124,15 @@ def test_module_entry_point_and_no_traceback(project: Project) -> None:
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert done.stderr.splitlines()[0] == "mkdocs.yml:3: 'strict' must be true or false, found 3"
+
+
+def test_an_up_to_date_build_repeats_each_warning_once(project: Project, cli: CLI) -> None:
+    project.write("mkdocs.yml", "site_name: R\nsite_url: https://x.org/\ndocs_dir: content\n"
+                  "typo_key: 1\n")
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n[x](missing.md)\n")
+    first = cli("build", "--no-search")
+    second = cli("build", "--no-search")
+    assert second.out.startswith(f"{project.site} is up to date")
+    assert second.err == first.err
+    assert len(second.err.splitlines()) == 2
