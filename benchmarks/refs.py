@@ -16,10 +16,11 @@ import time
 from pathlib import Path
 
 from site_gen.blocks.refs import resolve
-from site_gen.config import DEFAULT_STATUSES, default_config
+from site_gen.config import default_config
 from site_gen.content import PullRequest
 from site_gen.context import PageContext
 from site_gen.source import SourceReader
+from site_gen.statuses import DEFAULT_STATUSES
 
 FILES, LINES = 200, 400
 
@@ -60,7 +61,7 @@ def main() -> None:
         resolved = [resolve(ctx, text, 1) for text in refs]
         seconds = time.perf_counter() - started
         source.close()
-        assert not ctx.errors, ctx.errors[:3]
+        assert not ctx.problems.errors, ctx.problems.errors[:3]
         assert all(r is not None and r.commit == head for r in resolved)
         print(f"verified references: {args.refs}")
         print(f"files in the checkout: {FILES} x {LINES} lines")

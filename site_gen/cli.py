@@ -9,12 +9,12 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .build import WarningCounter, build, fail_on_warnings, render_site
+from .build import build, render_site
 from .config import Config, load_config
-from .errors import BuildFailed, SiteGenError, display_path
+from .errors import BuildFailed, ContentWarning, SiteGenError, display_path
 
 log = logging.getLogger("site_gen")
 
@@ -86,18 +86,17 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_Plain())
-    counter = WarningCounter()
     log.addHandler(handler)
-    log.addHandler(counter)
     log.propagate = False
     try:
-        return COMMANDS[args.command](args, counter)
+        return COMMANDS[args.command](args)
     except BuildFailed as failed:
+        _show(failed.warnings)
         for error in failed.errors:
             print(error, file=sys.stderr)
         print(f"{args.command.capitalize()} failed: {len(failed.errors)} error(s); "
-              f"{counter.count} warning(s)." + (" The site was not changed."
-                                                 if args.command == "build" else ""),
+              f"{failed.settings_warnings + len(failed.warnings)} warning(s)."
+              + (" The site was not changed." if args.command == "build" else ""),
               file=sys.stderr)
         return 1
     except SiteGenError as error:
@@ -105,42 +104,51 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     finally:
         log.removeHandler(handler)
-        log.removeHandler(counter)
+
+
+def _show(warnings: Iterable[ContentWarning]) -> None:
+    for warning in warnings:
+        log.warning("%s", warning)
 
 
 def _config(args: argparse.Namespace, site_dir: Path | None = None) -> Config:
-    return load_config(args.config_file, strict=args.strict, site_dir=site_dir,
-                       checkout=args.checkout)
+    """The settings, their warnings shown once (every build counts them, for --strict)."""
+    config = load_config(args.config_file, strict=args.strict, site_dir=site_dir,
+                         checkout=args.checkout)
+    _show(config.warnings)
+    return config
 
 
-def _build(args: argparse.Namespace, counter: WarningCounter) -> int:
+def _build(args: argparse.Namespace) -> int:
     config = _config(args, args.site_dir)
     progress = Progress()
     try:
-        result = build(config, counter, jobs=max(1, args.jobs), cache=args.cache,
-                       search=args.search, progress=progress)
+        result = build(config, jobs=max(1, args.jobs), cache=args.cache, search=args.search,
+                       progress=progress)
     finally:
         progress.clear()
+    _show(result.warnings)
     where = args.site_dir or config.site_dir
+    warnings = len(config.warnings) + len(result.warnings)
     if result.changed:
         print(f"Built {result.pages} pages ({result.files} files) into {where} "
-              f"in {result.seconds:.2f} s; {result.warnings} warning(s).")
+              f"in {result.seconds:.2f} s; {warnings} warning(s).")
     else:
         print(f"{where} is up to date ({result.pages} pages); checked in {result.seconds:.2f} s; "
-              f"{result.warnings} warning(s).")
+              f"{warnings} warning(s).")
     return 0
 
 
-def _check(args: argparse.Namespace, counter: WarningCounter) -> int:
+def _check(args: argparse.Namespace) -> int:
     config = _config(args)
-    outputs = render_site(config, jobs=max(1, args.jobs))
-    fail_on_warnings(config, counter)
-    pages = sum(1 for name in outputs if name.endswith(".html"))
-    print(f"No problems in {pages} pages; {counter.count} warning(s).")
+    site = render_site(config, jobs=max(1, args.jobs))
+    _show(site.warnings)
+    print(f"No problems in {site.pages} pages; "
+          f"{len(config.warnings) + len(site.warnings)} warning(s).")
     return 0
 
 
-def _serve(args: argparse.Namespace, counter: WarningCounter) -> int:
+def _serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
     first = _config(args)
@@ -148,19 +156,20 @@ def _serve(args: argparse.Namespace, counter: WarningCounter) -> int:
     site = folder / "site"
 
     def rebuild() -> list[str]:
-        counter.messages.clear()
         try:
             config = dataclasses.replace(_config(args, site), strict=False)
-            result = build(config, counter, jobs=max(1, args.jobs), search=False)
+            result = build(config, jobs=max(1, args.jobs), search=False)
         except BuildFailed as failed:
+            _show(failed.warnings)
             problems = [str(e) for e in failed.errors]
             for problem in problems:
                 print(problem, file=sys.stderr)
             print(f"Build failed: {len(problems)} error(s); the browser shows them until they "
                   "are fixed.", file=sys.stderr, flush=True)
             return problems
+        _show(result.warnings)
         print(f"Rebuilt {result.pages} pages in {result.seconds:.2f} s; "
-              f"{result.warnings} warning(s).", flush=True)
+              f"{len(config.warnings) + len(result.warnings)} warning(s).", flush=True)
         return []
 
     watched = [first.config_file, first.docs_dir, first.custom_dir]
@@ -172,17 +181,18 @@ def _serve(args: argparse.Namespace, counter: WarningCounter) -> int:
     return 0
 
 
-def _new(args: argparse.Namespace, counter: WarningCounter) -> int:
+def _new(args: argparse.Namespace) -> int:
     from .scaffold import new_pr
 
     config = load_config(args.config_file)
+    _show(config.warnings)
     written = new_pr(config, args.target, args.head, args.title, args.question, args.checkout)
     for path in written:
         print(f"Created {display_path(path)}")
     return 0
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace, WarningCounter], int]] = {
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "build": _build, "check": _check, "serve": _serve, "new": _new,
 }
 

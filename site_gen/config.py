@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import BuildFailed, ConfigError, ContentError, SiteGenError, display_path
+from .errors import BuildFailed, ConfigError, ContentError, ContentWarning, SiteGenError
+from .statuses import DEFAULT_STATUSES, TONES, USES, Status
 from .yamlfile import Mapping, describe, load_yaml
-
-log = logging.getLogger("site_gen")
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -19,9 +17,6 @@ GITHUB_PERMALINK = "https://github.com/{repo}/blob/{commit}/{path}{lines}"
 GITHUB_LINES = "#L{start}-L{end}"
 GITHUB_LINE = "#L{start}"
 GITHUB_COMMIT = "https://github.com/{repo}/commit/{commit}"
-
-TONES = ("danger", "warning", "success", "info", "neutral")
-USES = ("pr", "page", "callout", "verdict")
 
 # MkDocs keys that site_gen reads, each with the type it expects.
 _MKDOCS_KEYS = {
@@ -39,41 +34,6 @@ _OWN_KEYS = {"code_host", "checkout", "raw_html", "statuses", "languages"}
 
 
 @dataclass(frozen=True)
-class Status:
-    """One word of the status vocabulary: how it reads and where it may be used."""
-
-    key: str
-    label: str
-    tone: str
-    icon: str
-    uses: tuple[str, ...]  # sorted, so reprs (and build fingerprints) never vary
-
-
-def _status(key: str, label: str, tone: str, icon: str, *uses: str) -> Status:
-    return Status(key, label, tone, icon, tuple(sorted(uses)))
-
-
-DEFAULT_STATUSES: dict[str, Status] = {
-    s.key: s
-    for s in (
-        _status("open", "Open", "danger", "●", "pr", "page"),
-        _status("draft", "Draft", "neutral", "◌", "pr"),
-        _status("merged", "Merged", "success", "✔", "pr"),
-        _status("closed", "Closed", "neutral", "✕", "pr"),
-        _status("fixed", "Fixed in this PR", "success", "✔", "page"),
-        _status("proposed", "Proposed, not in the PR", "warning", "◆", "page"),
-        _status("wontfix", "Won't fix", "neutral", "–", "page"),
-        _status("blocking", "Blocking", "danger", "●", "callout"),
-        _status("suggestion", "Suggestion", "warning", "◆", "callout"),
-        _status("note", "Note", "info", "ℹ", "callout"),
-        _status("right", "right", "success", "✓", "verdict"),
-        _status("wrong", "wrong", "danger", "✗", "verdict"),
-        _status("luck", "right only by luck", "warning", "⚠", "verdict"),
-    )
-}
-
-
-@dataclass(frozen=True)
 class CodeHost:
     """How a pinned permalink is spelled on the code host."""
 
@@ -83,6 +43,11 @@ class CodeHost:
     commit: str = GITHUB_COMMIT
 
 
+# Settings that decide how a build runs but not what any page holds: they stay out of
+# the page cache key and the up-to-date digest, so a `--site-dir` or strict build reuses them.
+BUILD_ONLY = {"build_only": True}
+
+
 @dataclass(frozen=True, eq=False)
 class Config:
     """The whole validated configuration of one site (compared by identity)."""
@@ -90,7 +55,7 @@ class Config:
     config_file: Path
     site_name: str
     docs_dir: Path
-    site_dir: Path
+    site_dir: Path = field(metadata=BUILD_ONLY)
     custom_dir: Path
     site_url: str | None = None
     site_description: str | None = None
@@ -98,7 +63,7 @@ class Config:
     repo_url: str | None = None
     copyright: str | None = None
     nav: tuple[str, ...] = ()
-    strict: bool = False
+    strict: bool = field(default=False, metadata=BUILD_ONLY)
     use_directory_urls: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
     code_host: CodeHost = CodeHost()
@@ -106,11 +71,21 @@ class Config:
     raw_html: bool = False
     statuses: dict[str, Status] = field(default_factory=lambda: dict(DEFAULT_STATUSES))
     languages: dict[str, str] = field(default_factory=dict)
+    # What loading mkdocs.yml found worth a warning; counted by every build (--strict).
+    warnings: tuple[ContentWarning, ...] = field(default=(), metadata=BUILD_ONLY)
 
     @property
     def root(self) -> Path:
         """The folder holding mkdocs.yml; relative paths in it start here."""
         return self.config_file.parent
+
+
+def output_settings(config: Config) -> str:
+    """Every setting that can change what a page holds, as stable text (paths relative to
+    the project, so the same project in another folder gives the same text)."""
+    shown = [f"{f.name}={getattr(config, f.name)!r}" for f in dataclasses.fields(config)
+             if not f.metadata.get("build_only")]
+    return "\n".join(shown).replace(str(config.root), "<project>")
 
 
 def default_config(root: Path | None = None) -> Config:
@@ -166,6 +141,7 @@ class _Validator:
         self.path = path
         self.data = data
         self.errors: list[SiteGenError] = []
+        self.warnings: list[ContentWarning] = []
 
     def error(self, mapping: Mapping, key: str, message: str) -> None:
         self.errors.append(ConfigError(message, self.path, mapping.line_of(key)))
@@ -207,7 +183,7 @@ class _Validator:
         }
         if self.errors:
             raise BuildFailed(sorted(self.errors, key=lambda e: getattr(e, "line", 0) or 0))
-        return Config(**values)
+        return Config(**values, warnings=tuple(self.warnings))
 
     def _flag(self, mapping: Mapping, key: str, default: bool, prefix: str = "") -> bool:
         value = self.get(mapping, key, bool, "true or false", prefix)
@@ -216,13 +192,12 @@ class _Validator:
     def _unknown_keys(self, mapping: Mapping, known: set[str], prefix: str,
                       ignored: frozenset[str] | set[str] = frozenset()) -> None:
         for key in sorted(set(mapping) - known, key=mapping.line_of):
-            where = f"{display_path(self.path)}:{mapping.line_of(key)}"
             if key in ignored:
-                log.warning("%s: '%s%s' is a MkDocs setting that site_gen does not use",
-                            where, prefix, key)
+                message = f"'{prefix}{key}' is a MkDocs setting that site_gen does not use"
             else:
-                log.warning("%s: unknown setting '%s%s'; expected one of: %s",
-                            where, prefix, key, ", ".join(sorted(known)))
+                message = (f"unknown setting '{prefix}{key}'; expected one of: "
+                           f"{', '.join(sorted(known))}")
+            self.warnings.append(ContentWarning(message, self.path, mapping.line_of(key)))
 
     def _theme(self, data: Mapping) -> str | None:
         theme = self.get(data, "theme", Mapping, "a mapping with 'custom_dir'")

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .config import Config, Status
-from .errors import ContentError
+from .config import Config
+from .errors import ContentError, Problems
+from .source import REPO, SHA
+from .statuses import Status, find_status
 from .yamlfile import Mapping, describe, load_yaml
 
 PR_FILE = "pr.yml"
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-SHA = re.compile(r"^[0-9a-f]{7,40}$")
 _FRONT_MATTER_END = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
 
@@ -39,7 +39,7 @@ class Page:
     status: Status
     updated: dt.date | None
     summary: Summary
-    body: str
+    body: str = field(repr=False)  # a page's cache key holds its own body, not its siblings'
     body_line: int
     pr_key: str
 
@@ -116,17 +116,16 @@ def read_text(path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def discover(config: Config) -> tuple[Site, list[ContentError]]:
-    """Read every PR folder under docs_dir; return the site and every problem found."""
-    errors: list[ContentError] = []
+def discover(config: Config, problems: Problems) -> Site:
+    """Read every PR folder under docs_dir; every problem found goes to `problems`."""
     docs = config.docs_dir
     if not docs.is_dir():
-        return Site((), ()), [ContentError(f"docs_dir '{docs.name}' is not a folder",
-                                           config.config_file, None)]
+        problems.error(f"docs_dir '{docs.name}' is not a folder", config.config_file)
+        return Site((), ())
     files = sorted(p for p in docs.rglob("*") if not _hidden(p, docs))
     outside = _links_outside(files, docs)
     for path in sorted(outside):
-        errors.append(ContentError("is a link to a file outside docs_dir; expected content to "
+        problems.errors.append(ContentError("is a link to a file outside docs_dir; expected content to "
                                    "live inside docs_dir", path))
     files = [p for p in files if p not in outside and not outside.intersection(p.parents)]
     by_folder: dict[Path, list[Path]] = {}
@@ -135,7 +134,7 @@ def discover(config: Config) -> tuple[Site, list[ContentError]]:
     pr_dirs = {p.parent for p in files if p.name == PR_FILE}
     prs, assets = [], []
     for folder in sorted(pr_dirs):
-        pr = _read_pr(config, folder, by_folder[folder], errors)
+        pr = _read_pr(config, folder, by_folder[folder], problems)
         if pr:
             prs.append(pr)
     for file in files:
@@ -144,14 +143,13 @@ def discover(config: Config) -> tuple[Site, list[ContentError]]:
         if file.is_dir():
             continue
         if file.suffix == ".md":
-            errors.append(ContentError(f"page outside a pull request folder; expected it "
+            problems.errors.append(ContentError(f"page outside a pull request folder; expected it "
                                        f"beside a {PR_FILE}", file))
         else:
             assets.append(Asset(file, file.relative_to(docs).as_posix()))
-    _check_unique(prs, errors)
-    ordered = _ordered(config, prs, errors)
-    errors.sort(key=lambda e: (str(e.path), e.line or 0))
-    return Site(tuple(ordered), tuple(assets)), errors
+    _check_unique(prs, problems)
+    ordered = _ordered(config, prs, problems)
+    return Site(tuple(ordered), tuple(assets))
 
 
 def _links_outside(files: list[Path], docs: Path) -> set[Path]:
@@ -166,21 +164,21 @@ def _hidden(path: Path, root: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(root).parts)
 
 
-def _check_unique(prs: list[PullRequest], errors: list[ContentError]) -> None:
+def _check_unique(prs: list[PullRequest], problems: Problems) -> None:
     seen: dict[str, PullRequest] = {}
     for pr in prs:
         if pr.key.lower() in seen:
-            errors.append(ContentError(f"pull request {pr.repo}#{pr.number} is also described "
+            problems.errors.append(ContentError(f"pull request {pr.repo}#{pr.number} is also described "
                                        f"in {seen[pr.key.lower()].path}", pr.path, 1))
         seen[pr.key.lower()] = pr
 
 
-def _ordered(config: Config, prs: list[PullRequest], errors: list[ContentError]) -> list[PullRequest]:
+def _ordered(config: Config, prs: list[PullRequest], problems: Problems) -> list[PullRequest]:
     """PRs in `nav` order first, then the rest by repository and number."""
     by_key = {pr.key: pr for pr in prs}
     for entry in config.nav:
         if entry not in by_key:
-            errors.append(ContentError(f"'nav' names '{entry}', which is not a pull request "
+            problems.errors.append(ContentError(f"'nav' names '{entry}', which is not a pull request "
                                        f"folder; expected one of: {', '.join(sorted(by_key))}",
                                        config.config_file))
     rank = {key: i for i, key in enumerate(config.nav)}
@@ -190,11 +188,11 @@ def _ordered(config: Config, prs: list[PullRequest], errors: list[ContentError])
 class _Fields:
     """Typed reads from one YAML mapping that record errors instead of raising."""
 
-    def __init__(self, data: Mapping, path: Path, errors: list[ContentError], what: str) -> None:
-        self.data, self.path, self.errors, self.what = data, path, errors, what
+    def __init__(self, data: Mapping, path: Path, problems: Problems, what: str) -> None:
+        self.data, self.path, self.problems, self.what = data, path, problems, what
 
     def fail(self, key: str, message: str) -> None:
-        self.errors.append(ContentError(message, self.path, self.data.line_of(key)))
+        self.problems.errors.append(ContentError(message, self.path, self.data.line_of(key)))
 
     def text(self, key: str, required: bool = True) -> str | None:
         value = self.data.get(key)
@@ -213,7 +211,9 @@ class _Fields:
         name = self.text(key)
         if name is None:
             return None
-        return find_status(config, name, use, self.path, self.data.line_of(key), self.errors)
+        line = self.data.line_of(key)
+        return find_status(config.statuses, name, use,
+                           lambda message: self.problems.error(message, self.path, line))
 
     def unknown(self, known: set[str]) -> None:
         for key in sorted(set(self.data) - known, key=self.data.line_of):
@@ -221,50 +221,37 @@ class _Fields:
                            f"{', '.join(sorted(known))}")
 
 
-def find_status(config: Config, name: str, use: str, path: Path, line: int | None,
-                errors: list[ContentError]) -> Status | None:
-    """Look `name` up in the vocabulary for `use`; record an error listing the allowed ones."""
-    status = config.statuses.get(name.strip())
-    if status is None or use not in status.uses:
-        allowed = ", ".join(k for k, s in config.statuses.items() if use in s.uses)
-        errors.append(ContentError(f"unknown {_USE_NAMES[use]} '{name}'; expected one of: "
-                                   f"{allowed}", path, line))
-        return None
-    return status
-
-
-_USE_NAMES = {"pr": "PR state", "page": "status", "callout": "severity", "verdict": "verdict"}
 _PR_FIELDS = {"repo", "number", "title", "head", "base", "state", "files"}
 _PAGE_FIELDS = {"title", "question", "order", "status", "updated", "summary"}
 _SUMMARY_FIELDS = {"before", "this_pr", "status"}
 
 
 def _load_mapping(path: Path, text: str, first_line: int, what: str,
-                  errors: list[ContentError]) -> Mapping | None:
+                  problems: Problems) -> Mapping | None:
     try:
         data = load_yaml(text, path, first_line)
     except ContentError as exc:
-        errors.append(exc)
+        problems.errors.append(exc)
         return None
     if not isinstance(data, Mapping):
-        errors.append(ContentError(f"{what} must be a mapping of fields, found {describe(data)}",
+        problems.errors.append(ContentError(f"{what} must be a mapping of fields, found {describe(data)}",
                                    path, first_line))
         return None
     return data
 
 
 def _read_pr(config: Config, folder: Path, files: list[Path],
-             errors: list[ContentError]) -> PullRequest | None:
+             problems: Problems) -> PullRequest | None:
     path = folder / PR_FILE
     try:
-        data = _load_mapping(path, read_text(path), 1, PR_FILE, errors)
+        data = _load_mapping(path, read_text(path), 1, PR_FILE, problems)
     except ContentError as exc:
-        errors.append(exc)
+        problems.errors.append(exc)
         return None
     if data is None:
         return None
-    found = len(errors)
-    f = _Fields(data, path, errors, PR_FILE)
+    facts = problems.checkpoint()
+    f = _Fields(data, path, problems, PR_FILE)
     f.unknown(_PR_FIELDS)
     repo, title, head = f.text("repo"), f.text("title"), f.text("head")
     base = f.text("base", required=False)
@@ -281,16 +268,16 @@ def _read_pr(config: Config, folder: Path, files: list[Path],
     file_list = _file_list(f)
     where = folder.relative_to(config.docs_dir).as_posix()
     key = f"{repo}/{number}"
-    if len(errors) == found and where != key:
+    if not facts.failed and where != key:
         f.fail("repo", f"{repo}#{number} belongs in the folder '{key}', found '{where}'")
     # The pages are read even when pr.yml is wrong, so their problems show in the same run.
-    facts_ok = len(errors) == found
+    facts_ok = not facts.failed
     sources = [md for md in files if md.suffix == ".md"]
-    pages = [p for p in (_read_page(config, md, where, errors) for md in sources) if p]
+    pages = [p for p in (_read_page(config, md, where, problems) for md in sources) if p]
     if not sources:
-        errors.append(ContentError("a pull request folder needs at least one question page "
+        problems.errors.append(ContentError("a pull request folder needs at least one question page "
                                    "(a .md file)", path, 1))
-    _check_orders(pages, errors)
+    _check_orders(pages, problems)
     if not facts_ok:
         return None
     assert repo and title and head and state and isinstance(number, int)
@@ -310,11 +297,11 @@ def _file_list(f: _Fields) -> tuple[str, ...]:
     return tuple(x.strip().strip("/") for x in files)
 
 
-def _check_orders(pages: list[Page], errors: list[ContentError]) -> None:
+def _check_orders(pages: list[Page], problems: Problems) -> None:
     orders: dict[int, Page] = {}
     for page in sorted(pages, key=lambda p: p.slug):
         if page.order in orders:
-            errors.append(ContentError(f"order {page.order} is also used by "
+            problems.errors.append(ContentError(f"order {page.order} is also used by "
                                        f"{orders[page.order].path.name}", page.path, 1))
         orders[page.order] = page
 
@@ -335,21 +322,21 @@ def split_front_matter(text: str, path: Path) -> tuple[str, str, int]:
 
 
 def _read_page(config: Config, path: Path, pr_key: str,
-               errors: list[ContentError]) -> Page | None:
-    found = len(errors)
+               problems: Problems) -> Page | None:
+    page_check = problems.checkpoint()
     slug = path.stem
     if not SLUG.match(slug):
-        errors.append(ContentError(f"page file name '{path.name}' must be lower-case letters, "
+        problems.errors.append(ContentError(f"page file name '{path.name}' must be lower-case letters, "
                                    "digits and '-', ending in .md (it becomes the URL)", path))
     try:
         front, body, body_line = split_front_matter(read_text(path), path)
     except ContentError as exc:
-        errors.append(exc)
+        problems.errors.append(exc)
         return None
-    data = _load_mapping(path, front, 2, "front matter", errors)
+    data = _load_mapping(path, front, 2, "front matter", problems)
     if data is None:
         return None
-    f = _Fields(data, path, errors, "front matter")
+    f = _Fields(data, path, problems, "front matter")
     f.unknown(_PAGE_FIELDS)
     title, question = f.text("title"), f.text("question")
     status = f.status("status", config, "page")
@@ -359,22 +346,22 @@ def _read_page(config: Config, path: Path, pr_key: str,
     updated = data.get("updated")
     if updated is not None and (not isinstance(updated, dt.date) or isinstance(updated, dt.datetime)):
         f.fail("updated", f"'updated' must be a date like 2026-01-31, found {describe(updated)}")
-    summary = _summary(data, path, errors)
-    if len(errors) > found:
+    summary = _summary(data, path, problems)
+    if page_check.failed:
         return None
     assert title and question and status and isinstance(order, int)
     return Page(path, slug, title, question, order, status, updated, summary, body,
                 body_line, pr_key)
 
 
-def _summary(data: Mapping, path: Path, errors: list[ContentError]) -> Summary:
+def _summary(data: Mapping, path: Path, problems: Problems) -> Summary:
     value = data.get("summary")
     if value is None:
         return Summary()
     if not isinstance(value, Mapping):
-        errors.append(ContentError("'summary' must be a mapping with before, this_pr and "
+        problems.errors.append(ContentError("'summary' must be a mapping with before, this_pr and "
                                    f"status, found {describe(value)}", path, data.line_of("summary")))
         return Summary()
-    f = _Fields(value, path, errors, "summary")
+    f = _Fields(value, path, problems, "summary")
     f.unknown(_SUMMARY_FIELDS)
     return Summary(**{k: f.text(k, required=False) for k in sorted(_SUMMARY_FIELDS)})

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import Config
-from .errors import ContentError
+from .errors import Problems
 
 if TYPE_CHECKING:
     from .content import PullRequest
     from .source import SourceReader
 
-log = logging.getLogger("site_gen")
+
+# A link to check once every page is rendered: its line in the page, then what it names.
+Link = tuple[int | None, str, str, str]
 
 
 @dataclass
@@ -34,23 +35,18 @@ class PageContext:
     # its markdown file in docs_dir ('a/b/12'). None: rendering outside a site.
     page_url: str | None = None
     page_dir: str = ""
-    errors: list[ContentError] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    problems: Problems = field(default_factory=Problems)
     # Checked after rendering, never cached as results (other files may appear or go):
-    # links with a #fragment (where, page URL, id, href) and links to files in docs_dir
-    # (where, "link" or "image", href, docs-relative path).
-    anchors: list[tuple[str, str, str, str]] = field(default_factory=list)
-    targets: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # links with a #fragment (line, page URL, id, href) and links to files in docs_dir
+    # (line, "link" or "image", href, docs-relative path).
+    anchors: list[Link] = field(default_factory=list)
+    targets: list[Link] = field(default_factory=list)
 
     def error(self, message: str, line: int | None) -> None:
-        self.errors.append(ContentError(message, self.path, line))
-
-    def where(self, line: int | None) -> str:
-        """`path:line` of the author's text, as messages start."""
-        return str(ContentError("", self.path, line))[:-2]
+        self.problems.error(message, self.path, line)
 
     def warn(self, message: str, line: int | None) -> None:
-        self.warnings.append(f"{self.where(line)}: {message}")
+        self.problems.warn(message, self.path, line)
 
     def line(self, token_map: list[int] | None, offset: int = 0) -> int | None:
         """The file line of a token's first line (plus `offset` lines inside it)."""

@@ -8,33 +8,12 @@ import unicodedata
 
 from markdown_it import MarkdownIt
 from mdit_py_plugins.anchors import anchors_plugin
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
 
-from .blocks import badge, callout, diff, flow, links, refs
+from .blocks import badge, callout, flow, links, proposal, refs
 from .config import Config, default_config
 from .context import ENV_KEY, PageContext
+from .highlight import highlight_code
 from .templates import template_env
-
-_HTML_FORMATTER = HtmlFormatter(nowrap=True)
-
-
-def highlight_code(code: str, lang: str, _attrs: str = "") -> str:
-    """markdown-it's `highlight` option: Pygments by the fence's language, if it knows it."""
-    if not lang:
-        return ""
-    try:
-        lexer = get_lexer_by_name(lang)
-    except ClassNotFound:
-        return ""
-    body = highlight(code, lexer, _HTML_FORMATTER)
-    return f'<pre class="highlight"><code class="language-{_attr(lang)}">{body}</code></pre>\n'
-
-
-def _attr(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_+-]", "", text)
 
 
 def slugify(title: str) -> str:
@@ -52,10 +31,10 @@ def make_markdown(config: Config) -> MarkdownIt:
     templates = template_env(config)
     anchors_plugin(md, min_level=2, max_level=4, slug_func=slugify, permalink=True,
                    permalinkSymbol="#", permalinkBefore=False)
-    refs.refs_plugin(md)
+    refs.refs_plugin(md, templates=templates)
     links.links_plugin(md)
     flow.flow_plugin(md, templates=templates)
-    diff.diff_plugin(md, templates=templates)
+    proposal.proposal_plugin(md, templates=templates)
     callout.callout_plugin(md, templates=templates)
     badge.badge_plugin(md, templates=templates)
     return md

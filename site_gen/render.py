@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import posixpath
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -11,10 +10,13 @@ from urllib.parse import urlsplit
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
-from .config import Config, Status
+from .config import Config
 from .content import Page, PullRequest, Site
+from .errors import Problems
+from .statuses import Status
 from .styles import ReviewDark, ReviewLight
 from .templates import template_env
+from .urls import relative_url, url_file
 
 CSS_PATH = "assets/site.css"
 LIGHT_STYLE, DARK_STYLE = ReviewLight, ReviewDark
@@ -51,19 +53,7 @@ class Renderer:
         self.latest = max(dates).isoformat() if dates else EPOCH
 
     def _file(self, target: str) -> str:
-        """What a link to `target` names: a folder ('' or 'x/y/'), or its index.html when
-        use_directory_urls is off."""
-        if (not target or target.endswith("/")) and not self.config.use_directory_urls:
-            return target + "index.html"
-        return target
-
-    def _url(self, here: str, target: str) -> str:
-        """A link from the folder `here` ('' or 'a/b/') to `target` ('' or 'x/y/' or 'f.css')."""
-        target = self._file(target)
-        rel = posixpath.relpath("/" + target, "/" + here)
-        if not target or target.endswith("/"):
-            rel = "./" if rel == "." else rel + "/"
-        return rel
+        return url_file(target, self.config.use_directory_urls)
 
     def commit_url(self, pr: PullRequest) -> str:
         """The code host's page of the PR's head commit."""
@@ -80,7 +70,7 @@ class Renderer:
 
         def url(target: str) -> str:
             if here is not None:
-                return self._url(here, target)
+                return relative_url(here, target, self.config.use_directory_urls)
             return self.root_path() + self._file(target)
 
         return {
@@ -88,6 +78,29 @@ class Renderer:
             "commit_url": self.commit_url, "statuses_used": self.statuses_used,
             "canonical": self.absolute(canonical) if self.config.site_url else None,
         }
+
+    def other_pages(self, problems: Problems) -> dict[str, str]:
+        """Every output but the question pages: PR pages, home, 404, status and search pages,
+        assets, and (with site_url) the sitemap and feed."""
+        outputs = {pr.url + "index.html": self.pr(pr) for pr in self.site.prs}
+        outputs["index.html"] = self.home()
+        outputs["404.html"] = self.not_found()
+        for status in self.statuses_used:
+            outputs[f"status/{status.key}/index.html"] = self.status(status)
+        outputs["search/index.html"] = self.search()
+        outputs[SEARCH_JS] = self.search_js()
+        outputs[CSS_PATH] = self.css()
+        if self.config.site_url:
+            pages = sorted(name.removesuffix("index.html") for name in outputs
+                           if name.endswith("index.html") and not name.startswith("search/"))
+            pages = sorted(pages + [page.url for page in self.site.pages])
+            outputs["sitemap.xml"] = self.sitemap(pages)
+            outputs["feed.xml"] = self.feed()
+        else:
+            problems.warn("site_url is not set, so sitemap.xml and feed.xml are skipped; set it "
+                          f"in {self.config.config_file.name} (for example site_url: "
+                          "!ENV [SITE_URL, 'https://example.org/'])")
+        return outputs
 
     def home(self) -> str:
         groups: dict[str, list[PullRequest]] = {}
@@ -104,11 +117,15 @@ class Renderer:
         return self.env.get_template("pr.html").render(
             **self._common(pr.url, f"{pr.repo}#{pr.number}: {pr.title}", pr.url), pr=pr)
 
-    def page(self, page: Page, pr: PullRequest, body: str) -> str:
+    def page_context(self, page: Page, pr: PullRequest) -> dict[str, Any]:
+        """Everything the page template receives but the body (the page cache keys on it)."""
         series = Series(pr.pages.index(page), pr.pages)
+        return {**self._common(page.url, page.title, page.url), "page": page, "pr": pr,
+                "series": series}
+
+    def page(self, page: Page, pr: PullRequest, body: str) -> str:
         return self.env.get_template("page.html").render(
-            **self._common(page.url, page.title, page.url), page=page, pr=pr,
-            body=Markup(body), series=series)
+            **self.page_context(page, pr), body=Markup(body))
 
     def status(self, status: Status) -> str:
         """The page listing every question page with `status`, by pull request."""

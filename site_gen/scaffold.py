@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 from .config import Config
-from .content import REPO, SHA
 from .errors import ContentError, SiteGenError
+from .source import REPO, SHA
 
 TARGET = re.compile(r"^(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#(?P<number>[1-9][0-9]*)$")
 

@@ -1,9 +1,15 @@
-"""Reading a local git checkout through one `git cat-file --batch-command` process."""
+"""Reading a local git checkout through one `git cat-file --batch-command` process, and
+checking what a page says against what a commit holds."""
 
 from __future__ import annotations
 
+import re
 import subprocess
+from collections.abc import Iterable
 from pathlib import Path
+
+SHA = re.compile(r"^[0-9a-f]{7,40}$")
+REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
 class SourceReader:
@@ -65,6 +71,42 @@ class SourceReader:
             self._trees[commit] = tuple(sorted(p.decode() for p in out.stdout.split(b"\0") if p))
         return self._trees[commit]
 
+    def verify(self, commit: str, path: str, start: int | None, end: int | None,
+               quote: str | None, what: str) -> tuple[str | None, str | None]:
+        """Check that `path` has lines `start`-`end` at `commit`, holding `quote` if given.
+
+        Returns (the full commit, None), or (None, what is wrong, naming `what`).
+        """
+        full = self.commit(commit)
+        if full is None:
+            return None, f"commit {commit} of {what} is not in the checkout {self.checkout}"
+        lines = self.lines(full, path)
+        if lines is None:
+            return None, f"'{path}' of {what} does not exist at commit {commit}"
+        if start is not None and end is not None and end > len(lines):
+            return None, (f"{what} points past the end of {path}, which has {len(lines)} lines "
+                          f"at commit {commit}")
+        if quote:
+            shown = lines[start - 1:end] if start is not None else lines
+            if _squash(quote) not in _squash("\n".join(shown)):
+                actual = " / ".join(s.strip() for s in shown)[:160] if start else "(whole file)"
+                return None, (f"the quote \"{quote}\" of {what} is not on those lines at commit "
+                              f"{commit}; they read: {actual}")
+        return full, None
+
+    def compare(self, commit: str, path: str, expected: Iterable[tuple[int, str]]) -> str | None:
+        """The first of `expected` (line number, text) that `path` at `commit` does not hold,
+        described; "" when every line matches; None when the file is not there to compare."""
+        lines = self.lines(commit, path)
+        if lines is None:
+            return None
+        for number, text in expected:
+            actual = lines[number - 1] if number <= len(lines) else None
+            if actual != text:
+                found = "the end of the file" if actual is None else f"'{actual.strip()}'"
+                return f"{path} line {number} should read '{text.strip()}' but reads {found}"
+        return ""
+
     def close(self) -> None:
         if self._process is not None:
             assert self._process.stdin and self._process.stdout
@@ -72,3 +114,8 @@ class SourceReader:
             self._process.wait()
             self._process.stdout.close()
             self._process = None
+
+
+def _squash(text: str) -> str:
+    """Whitespace folded, so a quote matches however the code was indented or wrapped."""
+    return " ".join(text.split())

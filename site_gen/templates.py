@@ -1,12 +1,20 @@
-"""The jinja2 environment: the site's templates, autoescape on, strict about undefined names."""
+"""The jinja2 environment: the site's templates, autoescape on, strict about undefined names.
+
+A broken template is an error at its own file and line, like any other input.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
 
 import jinja2
 
 from .config import PACKAGE_TEMPLATES, Config
+from .errors import TemplateError
 
 
 @functools.lru_cache(maxsize=4)
@@ -26,3 +34,31 @@ def _environment(custom_dir: str) -> jinja2.Environment:
 def template_env(config: Config) -> jinja2.Environment:
     """One environment per templates folder; templates missing there come from site_gen's own."""
     return _environment(str(config.custom_dir))
+
+
+@contextlib.contextmanager
+def template_errors() -> Iterator[None]:
+    """Turn jinja's exceptions into a TemplateError at the template's file and line."""
+    try:
+        yield
+    except jinja2.TemplateSyntaxError as exc:
+        path = Path(exc.filename or exc.name or "<template>")
+        raise TemplateError(f"template syntax error: {exc.message}", path, exc.lineno) from None
+    except jinja2.TemplateNotFound as exc:
+        raise TemplateError(f"template '{exc.name}' not found; expected it in the theme's "
+                            "custom_dir or among site_gen's templates", Path(str(exc.name))) from None
+    except jinja2.TemplateError as exc:
+        path, line = _template_frame(exc.__traceback__)
+        raise TemplateError(f"template error: {exc.message}", path, line) from None
+
+
+def _template_frame(tb: TracebackType | None) -> tuple[Path, int | None]:
+    """The innermost template file and line in a traceback (jinja rewrites its frames so
+    that they point at the template source)."""
+    found: tuple[Path, int | None] = (Path("<template>"), None)
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if not filename.endswith(".py") and not filename.startswith("<"):
+            found = (Path(filename), tb.tb_lineno)
+        tb = tb.tb_next
+    return found

@@ -6,6 +6,7 @@ import datetime as dt
 
 from site_gen.config import load_config
 from site_gen.content import discover
+from site_gen.errors import Problems, sort_key
 
 from .conftest import Project
 
@@ -13,8 +14,9 @@ PAGE_CRLF = b"---\r\ntitle: T\r\nquestion: q\r\nstatus: open\r\n---\r\nbody\r\n"
 
 
 def read(project: Project) -> tuple[object, list[str]]:
-    site, errors = discover(load_config(project.root / "mkdocs.yml"))
-    return site, [str(e) for e in errors]
+    problems = Problems()
+    site = discover(load_config(project.root / "mkdocs.yml"), problems)
+    return site, [str(e) for e in sorted(problems.errors, key=sort_key)]
 
 
 def test_reads_pr_and_page(project: Project) -> None:

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from markdown_it.utils import read_fixture_file
 
-from site_gen.blocks.diff import _changed, lexer_for, parse_proposal
+from site_gen.blocks.proposal import _changed, parse_proposal
 from site_gen.config import default_config
 from site_gen.context import PageContext
+from site_gen.highlight import lexer_for
 
 from .blockutil import render
 from .conftest import Project, Run
@@ -48,7 +49,7 @@ def parse(text: str) -> tuple[object, list[str]]:
     ctx = PageContext(default_config())
     lines = text.split("\n")[1:-2]
     model = parse_proposal(ctx, lines, 2)
-    return model, [f"{e.line}: {e.message}" for e in ctx.errors]
+    return model, [f"{e.line}: {e.message}" for e in ctx.problems.errors]
 
 
 def test_parser_reads_header_hunks_sections_and_positions() -> None:

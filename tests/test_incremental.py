@@ -66,7 +66,9 @@ def test_rebuilds_after_every_kind_of_change_equal_clean_builds(big: Project, cl
                    for name in after_delete)
 
     big.write("templates/blocks/badge.html",
-              '<span class="badge badge-custom tone-{{ status.tone }}">{{ status.label }}</span>\n')
+              '{% macro badge(status, kind="badge") %}'
+              '<span class="{{ kind }} badge-custom tone-{{ status.tone }}">{{ status.label }}</span>\n'
+              '{% endmacro %}\n')
     big.write("mkdocs.yml", (big.root / "mkdocs.yml").read_text() + "theme:\n  custom_dir: templates\n")
     themed = assert_same_as_clean(big, cli, "--no-search")
     assert all(b"badge-custom" in html for name, html in themed.items()

@@ -9,8 +9,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from site_gen.blocks.diff import parse_proposal
 from site_gen.blocks.flow import parse_flow
+from site_gen.blocks.proposal import parse_proposal
 from site_gen.blocks.refs import resolve
 from site_gen.config import default_config
 from site_gen.content import split_front_matter
@@ -44,7 +44,7 @@ def ctx() -> PageContext:
 
 def lines_ok(context: PageContext) -> bool:
     return all(isinstance(e, ContentError) and e.line is not None and e.line >= 1
-               for e in context.errors)
+               for e in context.problems.errors)
 
 
 @SETTINGS

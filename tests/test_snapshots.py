@@ -33,7 +33,7 @@ def built_pages() -> dict[str, str]:
     """The real site's HTML pages, built in memory with no site_url from the environment."""
     saved = os.environ.pop("SITE_URL", None)
     try:
-        outputs = render_site(load_config(ROOT / "mkdocs.yml"))
+        outputs = render_site(load_config(ROOT / "mkdocs.yml")).outputs
     finally:
         if saved is not None:
             os.environ["SITE_URL"] = saved

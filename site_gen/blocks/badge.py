@@ -50,13 +50,13 @@ def _resolve(state: StateCore) -> None:
 
 def badge_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     """Register `:badge[STATUS]` (templates/blocks/badge.html)."""
-    template = templates.get_template("blocks/badge.html")
+    badge = templates.get_template("blocks/badge.html").module.badge  # type: ignore[attr-defined]
 
     def render(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
         status = tokens[idx].meta.get("status")
         if status is None:
             return str(escape(f":badge[{tokens[idx].content}]"))
-        return template.render(status=status).rstrip("\n")
+        return str(badge(status)).rstrip("\n")
 
     md.inline.ruler.before("link", "status_badge", _badge_rule)
     md.core.ruler.after("inline", "status_badge_resolve", _resolve)

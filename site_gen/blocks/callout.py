@@ -20,10 +20,10 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 
-from ..content import find_status
-from ..context import context_of
+from ..context import PageContext, context_of
+from ..statuses import find_status
 from . import render_inline
-from .refs import render_ref, resolve
+from .refs import ref_label, resolve
 
 REVIEW = re.compile(r"^review(?:\s+(?P<severity>[\w-]+))?(?:\s+\[\[(?P<ref>[^\]]+)\]\])?\s*(?P<rest>.*)$")
 
@@ -33,20 +33,24 @@ def _parse(state: StateCore) -> None:
     ctx = context_of(state.env)
     for token in state.tokens:
         if token.type == "container_review_open":
-            line = ctx.line(token.map)
-            m = REVIEW.match(token.info.strip())
-            if not m or not m["severity"] or m["rest"]:
-                ctx.error(f"malformed review callout '::: {token.info.strip()}'; expected "
-                          "'::: review SEVERITY [[file:line]]'", line)
-                continue
-            token.meta = {
-                "severity": find_status(ctx.config, m["severity"], "callout", ctx.path, line,
-                                        ctx.errors),
-                "ref": m["ref"], "line": line,
-            }
+            _review(ctx, token)
         elif token.type == "container_aside_open":
             token.meta = {"title": token.info.strip()[len("aside"):].strip(),
                           "line": ctx.line(token.map)}
+
+
+def _review(ctx: PageContext, token: Token) -> None:
+    line = ctx.line(token.map)
+    m = REVIEW.match(token.info.strip())
+    if not m or not m["severity"] or m["rest"]:
+        ctx.error(f"malformed review callout '::: {token.info.strip()}'; expected "
+                  "'::: review SEVERITY [[file:line]]'", line)
+        return
+    severity = find_status(ctx.config.statuses, m["severity"], "callout",
+                           lambda message: ctx.error(message, line))
+    ref = resolve(ctx, m["ref"], line) if m["ref"] else None
+    label = ref_label(ref, m["ref"]) if m["ref"] else None
+    token.meta = {"severity": severity, "ref": ref, "label": label}
 
 
 def callout_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
@@ -57,10 +61,9 @@ def callout_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         token = tokens[idx]
         if token.nesting == -1:
             return str(macros.close())  # type: ignore[attr-defined]
-        ctx = context_of(env)
-        ref_text = token.meta.get("ref")
-        ref = render_ref(resolve(ctx, ref_text, token.meta["line"]), ref_text) if ref_text else None
-        return str(macros.review(token.meta.get("severity"), ref))  # type: ignore[attr-defined]
+        meta = token.meta
+        return str(macros.review(meta.get("severity"), meta.get("ref"),  # type: ignore[attr-defined]
+                                 meta.get("label")))
 
     def aside(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
         token = tokens[idx]

@@ -23,12 +23,12 @@ from typing import Any
 import jinja2
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from markupsafe import Markup
 
-from ..config import Status
-from ..content import find_status
-from ..context import PageContext, context_of
+from ..context import PageContext
+from ..statuses import Status, find_status
 from . import block_renderer, fence_parser, render_inline
-from .refs import render_ref, resolve
+from .refs import CodeRef, ref_label, resolve
 
 LINE = re.compile(r"^(?P<kind>title|lane|step|note|outcome|source)"
                   r"(?:\s+(?P<lane>[\w-]+))?\s*:\s*(?P<text>.*)$")
@@ -61,20 +61,31 @@ class Outcome:
 
 
 @dataclass
+class Source:
+    """The code a flow is about: a reference, and the code it quotes (checked when resolved)."""
+
+    text: str
+    code: str
+    line: int
+    ref: CodeRef | None = None
+    label: Markup = Markup()
+
+
+@dataclass
 class Flow:
     title: str | None
     lanes: dict[str, tuple[str, int]]
     rows: list[Row]
     outcomes: dict[str, Outcome]
-    source: tuple[str, str, int] | None
+    source: Source | None
     # Lanes named by any step or outcome line, valid or not, so one mistake is one error.
     stepped: bool = False
     tried_outcomes: set[str] = field(default_factory=set)
 
 
 def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
-    """Parse a flow block's lines; every problem goes to `ctx` with its line."""
-    errors = len(ctx.errors)
+    """Parse a flow block's lines and resolve its source; every problem goes to `ctx`."""
+    check = ctx.problems.checkpoint()
     flow = Flow(None, {}, [], {}, None)
     last: Step | None = None
     for i, raw in enumerate(lines):
@@ -87,7 +98,19 @@ def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
             continue
         last = _line(ctx, flow, m["kind"], m["lane"], m["text"].strip(), line, last)
     _check(ctx, flow, first)
-    return flow if len(ctx.errors) == errors else None
+    if check.failed:
+        return None
+    if flow.source:
+        _resolve_source(ctx, flow.source)
+    return flow
+
+
+def _resolve_source(ctx: PageContext, source: Source) -> None:
+    text = source.text
+    if source.code and not any(c in text + source.code for c in '"|'):
+        text = f'{text} "{source.code}"'  # the quoted code is checked like any quote
+    source.ref = resolve(ctx, text, source.line)
+    source.label = ref_label(source.ref, text)
 
 
 def _line(ctx: PageContext, flow: Flow, kind: str, lane: str | None, text: str, line: int,
@@ -168,7 +191,8 @@ def _outcome(ctx: PageContext, flow: Flow, lane: str, text: str, line: int) -> N
         ctx.error(f"lane '{lane}' has two outcomes (first on line {flow.outcomes[lane].line})",
                   line)
         return
-    status = find_status(ctx.config, verdict, "verdict", ctx.path, line, ctx.errors)
+    status = find_status(ctx.config.statuses, verdict, "verdict",
+                         lambda message: ctx.error(message, line))
     if status is not None:
         flow.outcomes[lane] = Outcome(status, rest.strip(), line)
 
@@ -179,7 +203,7 @@ def _source(ctx: PageContext, flow: Flow, text: str, line: int) -> None:
         ctx.error(f"malformed source line '{text}'; expected 'source: [[file:line]] quoted code'",
                   line)
         return
-    flow.source = (m["ref"], m["code"].strip(), line)
+    flow.source = Source(m["ref"], m["code"].strip(), line)
 
 
 def _check(ctx: PageContext, flow: Flow, first: int) -> None:
@@ -211,19 +235,10 @@ def flow_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     template = templates.get_template("blocks/flow.html")
 
     def render(token: Token, env: dict[str, Any]) -> str:
-        flow: Flow = token.meta["model"]
-        ctx = context_of(env)
-
         def inline(text: str, line: int | None) -> Any:
             return render_inline(md, env, text, line)
 
-        source = None
-        if flow.source:
-            ref_text, code, line = flow.source
-            if code and not any(c in ref_text + code for c in '"|'):
-                ref_text = f'{ref_text} "{code}"'
-            source = (render_ref(resolve(ctx, ref_text, line), ref_text), code)
-        return template.render(flow=flow, inline=inline, source=source)
+        return template.render(flow=token.meta["model"], inline=inline)
 
     fence_parser(md, "flow", "flow_block", parse_flow)
     block_renderer(md, "flow_block", render)

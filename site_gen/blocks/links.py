@@ -16,6 +16,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from ..context import PageContext, context_of
+from ..urls import relative_url
 
 REFUSED = ("javascript", "vbscript", "data", "file")
 _INVISIBLE = re.compile(r"[\x00-\x20\x7f]+")
@@ -31,7 +32,7 @@ def _check(ctx: PageContext, token: Token, attr: str, line: int | None) -> None:
         token.attrSet(attr, "#refused")
         return
     if href.startswith("#") and len(href) > 1 and ctx.page_url is not None:
-        ctx.anchors.append((ctx.where(line), ctx.page_url, href[1:], href))
+        ctx.anchors.append((line, ctx.page_url, href[1:], href))
         return
     if scheme or href.startswith(("#", "/", "//")) or ctx.page_url is None or not href:
         return
@@ -41,14 +42,12 @@ def _check(ctx: PageContext, token: Token, attr: str, line: int | None) -> None:
         ctx.error(f"{what} to '{href}' climbs out of docs_dir; expected a file inside it", line)
         token.attrSet(attr, "#refused")
         return
-    ctx.targets.append((ctx.where(line), what, href, target))  # checked after rendering
+    ctx.targets.append((line, what, href, target))  # checked after rendering
     url = target[:-3] + "/" if target.endswith(".md") else target
-    rel = posixpath.relpath(url, ctx.page_url.rstrip("/") or ".")
-    if url.endswith("/"):
-        rel += "/"
+    rel = relative_url(ctx.page_url, url, ctx.config.use_directory_urls)
     token.attrSet(attr, rel + (f"#{parts.fragment}" if parts.fragment else ""))
     if parts.fragment and url.endswith("/"):
-        ctx.anchors.append((ctx.where(line), url, parts.fragment, href))
+        ctx.anchors.append((line, url, parts.fragment, href))
 
 
 def _links(state: StateCore) -> None:

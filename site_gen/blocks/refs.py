@@ -11,17 +11,17 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
+import jinja2
 from markdown_it import MarkdownIt
-from markdown_it.renderer import RendererProtocol
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
-from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import Markup, escape
 
-from ..content import SHA
 from ..context import PageContext, context_of
+from ..source import SHA
 
 REF = re.compile(
     r'^\s*(?P<target>(?P<path>[^\s:@"|]+)'
@@ -157,31 +157,10 @@ def _by_basename(known: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: int | None,
             quote: str | None, text: str, line: int | None) -> str | None:
     assert ctx.source is not None
-    full = ctx.source.commit(commit)
-    if full is None:
-        ctx.error(f"commit {commit} of '[[{text}]]' is not in the checkout "
-                  f"{ctx.source.checkout}", line)
-        return None
-    lines = ctx.source.lines(full, path)
-    if lines is None:
-        ctx.error(f"'{path}' of '[[{text}]]' does not exist at commit {commit}", line)
-        return None
-    if start is not None and end is not None and end > len(lines):
-        ctx.error(f"'[[{text}]]' points past the end of {path}, which has {len(lines)} lines "
-                  f"at commit {commit}", line)
-        return None
-    if quote:
-        shown = lines[start - 1:end] if start is not None else lines
-        if _squash(quote) not in _squash("\n".join(shown)):
-            actual = " / ".join(s.strip() for s in shown)[:160] if start else "(whole file)"
-            ctx.error(f"the quote \"{quote}\" of '[[{text}]]' is not on those lines at commit "
-                      f"{commit}; they read: {actual}", line)
-            return None
+    full, problem = ctx.source.verify(commit, path, start, end, quote, f"'[[{text}]]'")
+    if problem:
+        ctx.error(problem, line)
     return full
-
-
-def _squash(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _ref_rule(state: StateInline, silent: bool) -> bool:
@@ -222,25 +201,25 @@ def _check_links(state: StateCore) -> None:
                          "commit SHA, or write a [[file:line]] reference", ctx.line(block.map))
 
 
-def render_ref(ref: CodeRef | None, text: str) -> Markup:
-    """The HTML of one reference (plain code when it could not be resolved)."""
+def ref_label(ref: CodeRef | None, text: str) -> Markup:
+    """What a reference shows: its label as code, or as written after '|' (when resolved)."""
     if ref is None:
-        label = REF.match(text)
-        shown = label["label"] or label["target"] if label else text
+        m = REF.match(text)
+        shown = m["label"] or m["target"] if m else text
         return Markup("<code>{}</code>").format(shown)
-    inner = escape(ref.label) if ref.custom_label else Markup("<code>{}</code>").format(ref.label)
-    return Markup('<a class="ref" href="{}" title="{}">{}</a>').format(ref.url, ref.title, inner)
+    return escape(ref.label) if ref.custom_label else Markup("<code>{}</code>").format(ref.label)
 
 
-def _render(self: RendererProtocol, tokens: list[Token], idx: int, options: OptionsDict,
-            env: EnvType) -> str:
-    token = tokens[idx]
-    return str(render_ref(token.meta.get("ref"), token.content))
+def refs_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
+    """Register the `[[...]]` inline rule, its resolution, and its renderer
+    (templates/blocks/ref.html, the one look of every link to pinned code)."""
+    code_ref = templates.get_template("blocks/ref.html").module.code_ref  # type: ignore[attr-defined]
 
+    def render(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+        ref = tokens[idx].meta.get("ref")
+        return str(code_ref(ref, ref_label(ref, tokens[idx].content)))
 
-def refs_plugin(md: MarkdownIt) -> None:
-    """Register the `[[...]]` inline rule, its resolution, and its renderer."""
     md.inline.ruler.before("link", "code_ref", _ref_rule)
     md.core.ruler.after("inline", "code_ref_resolve", _resolve_all)
     md.core.ruler.after("code_ref_resolve", "unpinned_links", _check_links)
-    md.add_render_rule("code_ref", _render)
+    md.add_render_rule("code_ref", render)

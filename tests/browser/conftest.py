@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from site_gen.build import render_site, write_site
+from site_gen.build import render_site
 from site_gen.config import load_config
+from site_gen.output import write_site
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -35,7 +36,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @functools.cache
 def _build(folder: Path) -> Path:
-    write_site(folder, render_site(load_config(ROOT / "mkdocs.yml")))
+    write_site(folder, render_site(load_config(ROOT / "mkdocs.yml")).outputs)
     return folder
 
 

@@ -10,8 +10,9 @@ from urllib.parse import urldefrag
 import pytest
 from playwright.sync_api import Browser, Page
 
-from site_gen.build import render_site, write_site
+from site_gen.build import render_site
 from site_gen.config import load_config
+from site_gen.output import write_site
 
 from .audit import visit
 from .conftest import ROOT, serve
@@ -48,7 +49,7 @@ def crawl(tab: Page, start: str, root: str) -> tuple[set[str], list[str]]:
 def test_every_link_and_asset_resolves_under_a_sub_path(tmp_path: Path, tab: Page) -> None:
     config = dataclasses.replace(load_config(ROOT / "mkdocs.yml"),
                                  site_url="https://owner.github.io/repo/")
-    write_site(tmp_path / "repo", render_site(config))
+    write_site(tmp_path / "repo", render_site(config).outputs)
     server, url = serve(tmp_path)
     try:
         root = url + "repo/"
@@ -66,7 +67,7 @@ def test_every_link_and_asset_resolves_under_a_sub_path(tmp_path: Path, tab: Pag
 
 def test_the_site_opened_from_disk(tmp_path: Path, tab: Page) -> None:
     config = dataclasses.replace(load_config(ROOT / "mkdocs.yml"), use_directory_urls=False)
-    write_site(tmp_path / "site", render_site(config), search=False)
+    write_site(tmp_path / "site", render_site(config).outputs, search=False)
     start = (tmp_path / "site" / "index.html").as_uri()
     root = (tmp_path / "site").as_uri() + "/"
     pages, problems = crawl(tab, start, root)

@@ -17,8 +17,6 @@
 from __future__ import annotations
 
 import difflib
-import functools
-import html
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -29,13 +27,10 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 from pygments.lexer import Lexer
-from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
-from pygments.token import STANDARD_TYPES, _TokenType
-from pygments.util import ClassNotFound
 
-from ..config import Status
-from ..content import find_status
 from ..context import PageContext, context_of
+from ..highlight import lex_lines, lexer_for, line_html
+from ..statuses import Status, find_status
 from . import block_renderer, fence_parser, render_inline
 from .refs import CodeRef, resolve
 
@@ -79,6 +74,9 @@ class Hunk:
     symbol: str | None
     line: int
     sections: list[Section] = field(default_factory=list)
+    # Resolved at parse time: the file at the pinned commit, and each `L` range of the header.
+    file_ref: CodeRef | None = None
+    range_refs: list[tuple[str, CodeRef | None]] = field(default_factory=list)
 
 
 @dataclass
@@ -90,11 +88,14 @@ class Proposal:
     hunks: list[Hunk] = field(default_factory=list)
     saw_file_line: bool = False
     skipping: bool = False  # after a malformed 'file:' line, until the next one
+    # None: not checked; "": applies at the pinned commit; else the first mismatch.
+    applies: str | None = None
 
 
 def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal | None:
-    """Parse a proposal block; every problem goes to `ctx` with its line."""
-    errors = len(ctx.errors)
+    """Parse a proposal block, resolve its files and check that it applies at the pinned
+    commit; every problem goes to `ctx` with its line."""
+    check = ctx.problems.checkpoint()
     proposal = Proposal(line=first - 1)
     for i, raw in enumerate(lines):
         _line(ctx, proposal, raw, first + i)
@@ -107,7 +108,22 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
     if not proposal.saw_file_line:
         ctx.error("a proposal needs at least one 'file: PATH Lstart-Lend · symbol' line "
                   "followed by diff lines", first - 1)
-    return proposal if len(ctx.errors) == errors else None
+    if check.failed:
+        return None
+    _resolve(ctx, proposal)
+    return proposal
+
+
+def _resolve(ctx: PageContext, proposal: Proposal) -> None:
+    for hunk in proposal.hunks:
+        hunk.file_ref = resolve(ctx, hunk.path, hunk.line)
+        hunk.range_refs = [(f"L{a}" if a == b else f"L{a}-L{b}",
+                            resolve(ctx, f"{hunk.path}:{a}-{b}", hunk.line))
+                           for a, b in hunk.ranges]
+    proposal.applies = check_applies(ctx, proposal)
+    if proposal.applies:
+        ctx.warn(f"the proposed change does not apply at the pinned commit: {proposal.applies}",
+                 proposal.line)
 
 
 def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
@@ -156,7 +172,8 @@ def _header(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
         return
     text = m["text"].strip()
     if m["key"] == "status":
-        proposal.status = find_status(ctx.config, text, "page", ctx.path, line, ctx.errors)
+        proposal.status = find_status(ctx.config.statuses, text, "page",
+                                      lambda message: ctx.error(message, line))
     else:
         setattr(proposal, m["key"], text)
 
@@ -187,51 +204,6 @@ def _number(ctx: PageContext, section: Section) -> None:
                   section.line)
 
 
-def lexer_for(path: str, languages: dict[str, str]) -> Lexer:
-    """The Pygments lexer for `path`: a configured override by ending, else by file name."""
-    for ending, name in languages.items():
-        if path.endswith("." + ending) or path == ending:
-            return _lexer_by_name(name)
-    return _lexer_by_file_name(path.rsplit("/", 1)[-1])
-
-
-@functools.lru_cache(maxsize=256)
-def _lexer_by_name(name: str) -> Lexer:
-    lexer: Lexer = get_lexer_by_name(name, stripnl=False, ensurenl=False)
-    return lexer
-
-
-@functools.lru_cache(maxsize=256)
-def _lexer_by_file_name(file_name: str) -> Lexer:
-    # Pygments tries every lexer's file patterns; remembering the answer per name matters.
-    try:
-        lexer: Lexer = get_lexer_for_filename(file_name, stripnl=False, ensurenl=False)
-        return lexer
-    except ClassNotFound:
-        plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
-        return plain
-
-
-def _css_class(ttype: _TokenType) -> str:
-    known: _TokenType | None = ttype
-    while known is not None and known not in STANDARD_TYPES:
-        known = known.parent
-    return STANDARD_TYPES[known] if known is not None else ""
-
-
-def _lex_lines(lexer: Lexer, lines: list[str]) -> list[list[tuple[str, str]]]:
-    """Lex `lines` as one text (so strings spanning lines are right); tokens per line."""
-    result: list[list[tuple[str, str]]] = [[]]
-    for ttype, value in lexer.get_tokens("\n".join(lines) + "\n"):
-        parts = value.split("\n")
-        for k, part in enumerate(parts):
-            if k:
-                result.append([])
-            if part:
-                result[-1].append((_css_class(ttype), part))
-    return result[: len(lines)] + [[] for _ in range(len(lines) - len(result))]
-
-
 WORD = re.compile(r"\w+|\s+|[^\w\s]")
 
 
@@ -257,33 +229,6 @@ def _changed(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[int,
     return old_ranges, new_ranges
 
 
-def _html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> Markup:
-    """Highlighted HTML of one line, each run of characters in `ranges` in one <mark>."""
-    if not ranges:
-        return Markup("".join(_span(css, value) for css, value in tokens))
-    cuts = sorted({p for r in ranges for p in r})
-    pieces: list[tuple[bool, str]] = []
-    pos = 0
-    for css, value in tokens:
-        end = pos + len(value)
-        start = pos
-        for point in [p for p in cuts if pos < p < end] + [end]:
-            marked = any(a <= start < b for a, b in ranges)
-            pieces.append((marked, _span(css, value[start - pos: point - pos])))
-            start = point
-        pos = end
-    out = []
-    for marked, group in itertools.groupby(pieces, key=lambda piece: piece[0]):
-        html = "".join(span for _, span in group)
-        out.append(f"<mark>{html}</mark>" if marked else html)
-    return Markup("".join(out))
-
-
-def _span(css: str, text: str) -> str:
-    escaped = html.escape(text, quote=False)
-    return f'<span class="{css}">{escaped}</span>' if css else escaped
-
-
 @dataclass
 class RenderedLine:
     kind: str
@@ -300,7 +245,7 @@ def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
     new_side = [dl for dl in flat if dl.kind in " +"]
     tokens: dict[tuple[int, str], list[tuple[str, str]]] = {}
     for side, name in ((old_side, "old"), (new_side, "new")):
-        for dl, toks in zip(side, _lex_lines(lexer, [d.text for d in side]), strict=True):
+        for dl, toks in zip(side, lex_lines(lexer, [d.text for d in side]), strict=True):
             tokens[(id(dl), name)] = toks
     marks = _pair_marks(flat)
     rendered = []
@@ -311,7 +256,7 @@ def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
             rendered.append(RenderedLine("…", Markup(""), None, None))
             continue
         toks = tokens[(id(dl), "old" if dl.kind == "-" else "new")]
-        rendered.append(RenderedLine(dl.kind, _html(toks, marks.get(id(dl), [])), dl.old, dl.new))
+        rendered.append(RenderedLine(dl.kind, line_html(toks, marks.get(id(dl), [])), dl.old, dl.new))
     return rendered
 
 
@@ -335,7 +280,7 @@ def _pair_marks(flat: list[DiffLine]) -> dict[int, list[tuple[int, int]]]:
     return marks
 
 
-def check_applies(ctx: PageContext, proposal: Proposal, refs: dict[int, CodeRef | None]) -> str | None:
+def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
     """Compare removed and context lines with the pinned commit, as `git apply --check` would.
 
     Returns None when there is nothing to check, "" when it applies, or what does not match.
@@ -344,49 +289,34 @@ def check_applies(ctx: PageContext, proposal: Proposal, refs: dict[int, CodeRef 
         return None
     checked = False
     for hunk in proposal.hunks:
-        ref = refs.get(id(hunk))
-        if ref is None:
-            continue
-        lines = ctx.source.lines(ref.commit, ref.path)
         for section in hunk.sections:
-            if section.old_start is None or lines is None:
+            if hunk.file_ref is None or section.old_start is None:
                 continue
-            checked = True
-            for dl in section.lines:
-                if dl.old is None:
-                    continue
-                actual = lines[dl.old - 1] if dl.old <= len(lines) else None
-                if actual != dl.text:
-                    found = "the end of the file" if actual is None else f"'{actual.strip()}'"
-                    return (f"{ref.path} line {dl.old} should read '{dl.text.strip()}' "
-                            f"but reads {found}")
+            expected = [(dl.old, dl.text) for dl in section.lines if dl.old is not None]
+            found = ctx.source.compare(hunk.file_ref.commit, hunk.file_ref.path, expected)
+            if found:
+                return found
+            checked = checked or found is not None
     return "" if checked else None
 
 
-def diff_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
+def proposal_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     """Register the ```` ```proposal ```` block and its renderer (templates/blocks/proposal.html)."""
     template = templates.get_template("blocks/proposal.html")
 
     def render(token: Token, env: dict[str, Any]) -> str:
         proposal: Proposal = token.meta["model"]
         ctx = context_of(env)
-        hunks, refs = [], {}
-        for hunk in proposal.hunks:
-            file_ref = resolve(ctx, hunk.path, hunk.line)
-            refs[id(hunk)] = file_ref
-            ranges = [(f"L{a}" if a == b else f"L{a}-L{b}",
-                       resolve(ctx, f"{hunk.path}:{a}-{b}", hunk.line)) for a, b in hunk.ranges]
-            lexer = lexer_for(file_ref.path if file_ref else hunk.path, ctx.config.languages)
-            hunks.append((hunk, file_ref, ranges, render_hunk_lines(hunk, lexer)))
-        applies = check_applies(ctx, proposal, refs)
-        if applies:
-            ctx.warn(f"the proposed change does not apply at the pinned commit: {applies}",
-                     proposal.line)
+        hunks = [(hunk, render_hunk_lines(hunk, _lexer(ctx, hunk))) for hunk in proposal.hunks]
         commit = ctx.pr.head[:7] if ctx.pr else ""
         return template.render(
-            proposal=proposal, hunks=hunks, applies=applies, commit=commit,
+            proposal=proposal, hunks=hunks, commit=commit,
             inline=lambda text, line: render_inline(md, env, text, line),
         )
 
     fence_parser(md, "proposal", "proposal_block", parse_proposal)
     block_renderer(md, "proposal_block", render)
+
+
+def _lexer(ctx: PageContext, hunk: Hunk) -> Lexer:
+    return lexer_for(hunk.file_ref.path if hunk.file_ref else hunk.path, ctx.config.languages)

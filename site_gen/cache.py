@@ -1,0 +1,103 @@
+"""What a build depends on, as digests: the up-to-date check, and rendered pages kept
+between builds under a key of everything their template receives."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .config import PACKAGE_TEMPLATES, Config, output_settings
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def build_fingerprint(config: Config) -> str:
+    """A digest of site_gen's version and code, the templates, and the settings that can
+    change a page (not `site_dir` or `strict`)."""
+    digest = hashlib.sha256(f"site_gen {__version__}\n{output_settings(config)}\n".encode())
+    for folder, pattern in ((PACKAGE_DIR, "**/*.py"), (PACKAGE_TEMPLATES, "**/*"),
+                            (config.custom_dir, "**/*")):
+        for path in sorted(folder.glob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(f"{path.relative_to(folder)}\n".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def input_digest(config: Config, fingerprint: str, search: bool) -> str:
+    """A digest of everything a build reads: the fingerprint and every content file."""
+    digest = hashlib.sha256(f"{fingerprint}\nsearch={search}\n".encode())
+    docs = config.docs_dir
+    for path in sorted(docs.rglob("*")) if docs.is_dir() else ():
+        # Every entry counts, not only readable files: a folder or a broken link where a
+        # page was must make the next build look (and fail) again.
+        digest.update(f"{path.relative_to(docs)}\n".encode())
+        if path.is_symlink():
+            digest.update(b"link:" + os.fsencode(os.readlink(path)))
+        if path.is_file():
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        elif path.is_dir():
+            digest.update(b"folder")
+    return digest.hexdigest()
+
+
+def page_key(fingerprint: str, context: Mapping[str, Any], body: str) -> str:
+    """A page's cache key: the build's fingerprint, every value its template receives
+    (functions are made from the settings, already in the fingerprint), and its text."""
+    values = [f"{name}={_stable(value)}" for name, value in sorted(context.items())
+              if not callable(value)]
+    text = "\n".join([fingerprint, *values, body])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _stable(value: Any) -> str:
+    return output_settings(value) if isinstance(value, Config) else repr(value)
+
+
+def cache_dir(config: Config) -> Path:
+    """Where rendered pages are kept between builds."""
+    return config.root / ".cache" / "site-gen"
+
+
+class PageCache:
+    """Rendered pages on disk, one JSON file per key; pruned to what the last build used."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.used: set[str] = set()
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The data stored under `key` (None when there is none, or it cannot be read)."""
+        self.used.add(key)
+        try:
+            data = json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def put(self, key: str, data: dict[str, Any]) -> None:
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        tmp.replace(path)
+
+    def prune(self) -> None:
+        """Forget entries the last build did not ask for (deleted or changed pages).
+
+        Another build may prune or write at the same time: files that vanish are fine."""
+        for path in self.folder.glob("*/*.json"):
+            if path.stem not in self.used:
+                path.unlink(missing_ok=True)
+        for folder in self.folder.glob("*/"):
+            with contextlib.suppress(OSError):  # not empty, or already gone
+                folder.rmdir()

@@ -1,0 +1,112 @@
+"""Pygments highlighting: fenced code blocks, and code split into lines (for diffs).
+
+Fences plug in through markdown-it's `highlight` option; diff lines are lexed one side
+at a time as one text, so strings and comments that span lines are coloured right.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import itertools
+import re
+
+from markupsafe import Markup
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
+from pygments.token import STANDARD_TYPES, _TokenType
+from pygments.util import ClassNotFound
+
+_HTML_FORMATTER = HtmlFormatter(nowrap=True)
+
+
+def highlight_code(code: str, lang: str, _attrs: str = "") -> str:
+    """markdown-it's `highlight` option: Pygments by the fence's language, if it knows it."""
+    if not lang:
+        return ""
+    try:
+        lexer = get_lexer_by_name(lang)
+    except ClassNotFound:
+        return ""
+    body = highlight(code, lexer, _HTML_FORMATTER)
+    return f'<pre class="highlight"><code class="language-{_attr(lang)}">{body}</code></pre>\n'
+
+
+def _attr(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_+-]", "", text)
+
+
+def lexer_for(path: str, languages: dict[str, str]) -> Lexer:
+    """The Pygments lexer for `path`: a configured override by ending, else by file name."""
+    for ending, name in languages.items():
+        if path.endswith("." + ending) or path == ending:
+            return _lexer_by_name(name)
+    return _lexer_by_file_name(path.rsplit("/", 1)[-1])
+
+
+@functools.lru_cache(maxsize=256)
+def _lexer_by_name(name: str) -> Lexer:
+    lexer: Lexer = get_lexer_by_name(name, stripnl=False, ensurenl=False)
+    return lexer
+
+
+@functools.lru_cache(maxsize=256)
+def _lexer_by_file_name(file_name: str) -> Lexer:
+    # Pygments tries every lexer's file patterns; remembering the answer per name matters.
+    try:
+        lexer: Lexer = get_lexer_for_filename(file_name, stripnl=False, ensurenl=False)
+        return lexer
+    except ClassNotFound:
+        plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
+        return plain
+
+
+def _css_class(ttype: _TokenType) -> str:
+    known: _TokenType | None = ttype
+    while known is not None and known not in STANDARD_TYPES:
+        known = known.parent
+    return STANDARD_TYPES[known] if known is not None else ""
+
+
+def lex_lines(lexer: Lexer, lines: list[str]) -> list[list[tuple[str, str]]]:
+    """Lex `lines` as one text (so strings spanning lines are right); tokens per line."""
+    result: list[list[tuple[str, str]]] = [[]]
+    for ttype, value in lexer.get_tokens("\n".join(lines) + "\n"):
+        parts = value.split("\n")
+        for k, part in enumerate(parts):
+            if k:
+                result.append([])
+            if part:
+                result[-1].append((_css_class(ttype), part))
+    return result[: len(lines)] + [[] for _ in range(len(lines) - len(result))]
+
+
+def line_html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> Markup:
+    """Highlighted HTML of one line, each run of characters in `ranges` in one <mark>."""
+    if not ranges:
+        return Markup("".join(_span(css, value) for css, value in tokens))
+    cuts = sorted({p for r in ranges for p in r})
+    pieces: list[tuple[bool, str]] = []
+    pos = 0
+    for css, value in tokens:
+        end = pos + len(value)
+        start = pos
+        for point in [p for p in cuts if pos < p < end] + [end]:
+            marked = any(a <= start < b for a, b in ranges)
+            pieces.append((marked, _span(css, value[start - pos: point - pos])))
+            start = point
+        pos = end
+    out = []
+    for marked, group in itertools.groupby(pieces, key=lambda piece: piece[0]):
+        inner = "".join(span for _, span in group)
+        out.append(f"<mark>{inner}</mark>" if marked else inner)
+    return Markup("".join(out))
+
+
+def _span(css: str, text: str) -> str:
+    escaped = html.escape(text, quote=False)
+    return f'<span class="{css}">{escaped}</span>' if css else escaped
+
+

@@ -1,0 +1,60 @@
+"""The status vocabulary: one word per state, how it reads, and where it may be used.
+
+One vocabulary serves PR states (`pr`), question statuses (`page`), review callout
+severities (`callout`) and flow verdicts (`verdict`); mkdocs.yml may add or restyle words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+TONES = ("danger", "warning", "success", "info", "neutral")
+USES = ("pr", "page", "callout", "verdict")
+USE_NAMES = {"pr": "PR state", "page": "status", "callout": "severity", "verdict": "verdict"}
+
+
+@dataclass(frozen=True)
+class Status:
+    """One word of the status vocabulary: how it reads and where it may be used."""
+
+    key: str
+    label: str
+    tone: str
+    icon: str
+    uses: tuple[str, ...]  # sorted, so reprs (and build fingerprints) never vary
+
+
+def _status(key: str, label: str, tone: str, icon: str, *uses: str) -> Status:
+    return Status(key, label, tone, icon, tuple(sorted(uses)))
+
+
+DEFAULT_STATUSES: dict[str, Status] = {
+    s.key: s
+    for s in (
+        _status("open", "Open", "danger", "●", "pr", "page"),
+        _status("draft", "Draft", "neutral", "◌", "pr"),
+        _status("merged", "Merged", "success", "✔", "pr"),
+        _status("closed", "Closed", "neutral", "✕", "pr"),
+        _status("fixed", "Fixed in this PR", "success", "✔", "page"),
+        _status("proposed", "Proposed, not in the PR", "warning", "◆", "page"),
+        _status("wontfix", "Won't fix", "neutral", "–", "page"),
+        _status("blocking", "Blocking", "danger", "●", "callout"),
+        _status("suggestion", "Suggestion", "warning", "◆", "callout"),
+        _status("note", "Note", "info", "ℹ", "callout"),
+        _status("right", "right", "success", "✓", "verdict"),
+        _status("wrong", "wrong", "danger", "✗", "verdict"),
+        _status("luck", "right only by luck", "warning", "⚠", "verdict"),
+    )
+}
+
+
+def find_status(statuses: dict[str, Status], name: str, use: str,
+                report: Callable[[str], None]) -> Status | None:
+    """Look `name` up among the words allowed for `use`; else report the allowed ones."""
+    status = statuses.get(name.strip())
+    if status is None or use not in status.uses:
+        allowed = ", ".join(k for k, s in statuses.items() if use in s.uses)
+        report(f"unknown {USE_NAMES[use]} '{name}'; expected one of: {allowed}")
+        return None
+    return status

@@ -1,0 +1,27 @@
+"""The one URL function: how a page or file of the site is linked from another page.
+
+Every link site_gen writes (templates, body links, the 404 page) goes through here, so
+`use_directory_urls: false` gives `index.html` links everywhere and the site works from disk.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+
+def url_file(target: str, use_directory_urls: bool) -> str:
+    """What a link to `target` names: the folder (`''`, `'x/y/'`) or, when
+    use_directory_urls is off, its index.html; a file (`'f.css'`) as it is."""
+    if (not target or target.endswith("/")) and not use_directory_urls:
+        return target + "index.html"
+    return target
+
+
+def relative_url(here: str, target: str, use_directory_urls: bool) -> str:
+    """A link from the folder `here` (`''` or `'a/b/'`) to `target` (`''`, `'x/y/'` or
+    `'f.css'`), relative, so the site works under any path and from disk."""
+    target = url_file(target, use_directory_urls)
+    rel = posixpath.relpath("/" + target, "/" + here)
+    if not target or target.endswith("/"):
+        rel = "./" if rel == "." else rel + "/"
+    return rel
