@@ -10,11 +10,13 @@ collected as objects and given to the caller (the CLI prints them).
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from html import unescape as html_unescape
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import PageCache, build_fingerprint, cache_dir, input_digest
@@ -67,8 +69,7 @@ def build(config: Config, *, jobs: int = 1, cache: bool = True, search: bool = T
     page_cache = PageCache(cache_dir(config)) if cache else None
     site = render_site(config, fingerprint=fingerprint, jobs=jobs, cache=page_cache,
                        progress=progress)
-    record = {"inputs": inputs, "pages": site.pages,
-              "warnings": [[str(w.path or ""), w.line, w.message] for w in site.warnings]}
+    record = {"inputs": inputs, "pages": site.pages, "warnings": _recorded(config, site.warnings)}
     changed = write_site(config.site_dir, site.outputs, search=search, extra=record)
     if page_cache:
         page_cache.prune()
@@ -116,6 +117,14 @@ def _stop_on_errors(config: Config, problems: Problems, *, strict: bool = False)
         errors = [SiteGenError(f"aborted: {count} warning(s) in strict mode")]
     if errors:
         raise BuildFailed(errors, tuple(warnings), len(config.warnings))
+
+
+def _recorded(config: Config, warnings: tuple[ContentWarning, ...]) -> list[list[Any]]:
+    """Warnings as the site's marker keeps them: paths relative to the project folder."""
+    def relative(path: Path | None) -> str:
+        return "" if path is None else os.path.relpath(path, config.root)
+
+    return [[relative(w.path), w.line, w.message] for w in warnings]
 
 
 def _up_to_date(config: Config, previous: dict[str, Any], started: float) -> BuildResult:

@@ -53,12 +53,15 @@ def template_errors() -> Iterator[None]:
 
 
 def _template_frame(tb: TracebackType | None) -> tuple[Path, int | None]:
-    """The innermost template file and line in a traceback (jinja rewrites its frames so
-    that they point at the template source)."""
+    """The innermost template file and line in a traceback: a frame of compiled template
+    code maps its line back to the source; a frame jinja already rewrote points at it."""
     found: tuple[Path, int | None] = (Path("<template>"), None)
     while tb is not None:
+        template = tb.tb_frame.f_globals.get("__jinja_template__")
         filename = tb.tb_frame.f_code.co_filename
-        if not filename.endswith(".py") and not filename.startswith("<"):
+        if isinstance(template, jinja2.Template) and template.filename:
+            found = (Path(template.filename), template.get_corresponding_lineno(tb.tb_lineno))
+        elif not filename.endswith(".py") and not filename.startswith("<"):
             found = (Path(filename), tb.tb_lineno)
         tb = tb.tb_next
     return found

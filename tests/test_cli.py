@@ -136,3 +136,33 @@ def test_an_up_to_date_build_repeats_each_warning_once(project: Project, cli: CL
     assert second.out.startswith(f"{project.site} is up to date")
     assert second.err == first.err
     assert len(second.err.splitlines()) == 2
+
+
+@pytest.mark.parametrize(("template", "message"), [
+    ("{% extends 'base.html' %}\n{% block main %}\n{% if %}\n{% endblock %}\n",
+     "templates/home.html:3: template syntax error: Expected an expression, got 'end of "
+     "statement block'"),
+    ("{% extends 'base.html' %}\n{% block main %}\n<p>\n{{ no_such_name.title }}\n</p>\n"
+     "{% endblock %}\n",
+     "templates/home.html:4: template error: 'no_such_name' is undefined"),
+])
+def test_a_broken_template_is_an_error_at_its_line(project: Project, cli: CLI, template: str,
+                                                   message: str) -> None:
+    assert cli("build").code == 0
+    before = project.snapshot_site()
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
+                  + "theme:\n  custom_dir: templates\n")
+    project.write("templates/home.html", template)
+    result = cli("build")
+    assert (result.code, result.err) == (1, message + "\n")
+    assert project.snapshot_site() == before
+
+
+def test_a_broken_block_template_names_its_file(project: Project, cli: CLI) -> None:
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
+                  + "theme:\n  custom_dir: templates\n")
+    project.write("templates/blocks/ref.html",
+                  "{% macro code_ref(ref, inner) %}\n{{ ref.nope() }}\n{% endmacro %}\n")
+    result = cli("build")
+    assert result.code == 1
+    assert result.err.startswith("templates/blocks/ref.html:2: template error: ")

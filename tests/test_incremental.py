@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from benchmarks.sample import write_site
-from site_gen.pages import PARALLEL_MIN
+from site_gen.pages import PARALLEL_MIN, _Worker
 
 from .conftest import Project, Run, tree
 
@@ -93,3 +93,25 @@ def test_a_status_used_for_the_first_time_reaches_every_cached_page(project: Pro
     second = assert_same_as_clean(project, cli, "--no-search")
     page = "acme/widgets/12/cache-bug/index.html"
     assert first[page] != second[page] and b'href="../../../../status/wontfix/"' in second[page]
+
+
+def test_a_build_into_another_folder_keeps_the_page_cache(project: Project, cli: CLI,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A preview, a --site-dir or a strict build renders nothing the normal build has cached,
+    and prunes none of it."""
+    cache = project.root / ".cache/site-gen"
+    assert cli("build", "--no-search").code == 0
+    entries = sorted(cache.rglob("*.json"))
+    rendered: list[str] = []
+    original = _Worker.render
+    monkeypatch.setattr(_Worker, "render",
+                        lambda self, task: rendered.append(str(task)) or original(self, task))
+    for flags in (["--site-dir", "elsewhere"], ["--site-dir", "strict", "--strict"]):
+        result = cli("build", "--no-search", *flags)
+        assert result.code == 0, result.err
+        assert rendered == []
+        assert sorted(cache.rglob("*.json")) == entries
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  (project.root / "content/acme/widgets/12/cache-bug.md").read_text() + "More.\n")
+    assert cli("build", "--no-search").code == 0
+    assert len(rendered) == 1

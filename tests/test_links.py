@@ -72,3 +72,23 @@ def test_a_cached_page_does_not_keep_a_stale_warning(project: Project, cli: CLI)
                   "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\nText.\n")
     second = cli("build", "--no-search")
     assert (second.code, second.err) == (0, "")
+
+
+def test_body_links_and_navigation_agree_without_directory_urls(project: Project,
+                                                                 cli: CLI) -> None:
+    """A site opened from disk needs index.html in every link, the body's included."""
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
+                  + "use_directory_urls: false\n")
+    project.write("content/acme/widgets/12/other.md",
+                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\n# Why\n")
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n"
+                  "[other](other.md) [why](other.md#why) ![d](diagram.png)\n")
+    (project.root / "content/acme/widgets/12/diagram.png").write_bytes(b"\x89PNG")
+    result = cli("build")
+    assert result.code == 0, result.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert '<a href="../other/index.html">other</a>' in html
+    assert '<a href="../other/index.html#why">why</a>' in html
+    assert '<img src="../diagram.png" alt="d" />' in html
+    assert '<a rel="next" href="../other/index.html">' in html  # the navigation's own link
