@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from .cache import PageCache, build_fingerprint, cache_dir, input_digest
 from .config import Config
 from .content import discover
-from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, sort_key
-from .output import Outputs, check_site_dir, read_marker, write_site
+from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display_path, sort_key
+from .output import Outputs, check_site_dir, read_marker, site_lock, write_site
 from .templates import template_errors
 
 if TYPE_CHECKING:
@@ -61,6 +61,12 @@ def build(config: Config, *, jobs: int = 1, cache: bool = True, search: bool = T
     """
     started = time.perf_counter()
     check_site_dir(config)
+    with site_lock(config.site_dir):  # one build at a time into one folder
+        return _build(config, started, jobs=jobs, cache=cache, search=search, progress=progress)
+
+
+def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bool,
+           progress: Progress | None) -> BuildResult:
     fingerprint = build_fingerprint(config)
     inputs = input_digest(config, fingerprint, search) if cache else None
     previous = read_marker(config.site_dir)
@@ -102,9 +108,33 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
         check_links(config, results, outputs, problems)
         _stop_on_errors(config, problems)
         outputs.update(renderer.other_pages(problems))
-    outputs.update({asset.target: asset.source for asset in site.assets})
+    sources = {result.url + "index.html": result.path for result in results}
+    sources.update({pr.url + "index.html": pr.path for pr in site.prs})
+    for asset in site.assets:
+        if asset.target in outputs:
+            problems.error(f"would be published at '{asset.target}', where site_gen writes "
+                           f"{_made_from(sources.get(asset.target))}; rename or move it", asset.source)
+        else:
+            outputs[asset.target] = sources[asset.target] = asset.source
+    _check_folders(outputs, sources, problems)
     _stop_on_errors(config, problems, strict=config.strict)
     return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)))
+
+
+def _made_from(source: Path | None) -> str:
+    return f"the page made from {display_path(source)}" if source else "a page of its own"
+
+
+def _check_folders(outputs: Outputs, sources: dict[str, Path | None], problems: Problems) -> None:
+    """No name of the site may be both a file and a folder of other files."""
+    for name in sorted(outputs):
+        parent = name.rpartition("/")[0]
+        while parent and parent not in outputs:
+            parent = parent.rpartition("/")[0]
+        if parent:
+            source = sources.get(name) or sources.get(parent) or Path("<site>")
+            problems.error(f"'{parent}' would be both a file of the site ({_made_from(sources.get(parent))}) "
+                           f"and the folder of '{name}'; rename one of them", source)
 
 
 def _stop_on_errors(config: Config, problems: Problems, *, strict: bool = False) -> None:

@@ -76,19 +76,23 @@ class PageCache:
         return self.folder / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
-        """The data stored under `key` (None when there is none, or it cannot be read)."""
+        """The data stored under `key`; None when there is none, or when the entry is not
+        one this cache wrote for that key (a damaged or foreign file is never used)."""
         self.used.add(key)
         try:
-            data = json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            entry = json.loads(self._path(key).read_text(encoding="utf-8"))
+            data = entry["data"]
+            valid = entry["key"] == key and entry["digest"] == _entry_digest(key, data)
+        except (OSError, ValueError, KeyError, TypeError):
             return None
-        return data if isinstance(data, dict) else None
+        return data if valid and isinstance(data, dict) else None
 
     def put(self, key: str, data: dict[str, Any]) -> None:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
+        entry = {"key": key, "digest": _entry_digest(key, data), "data": data}
+        tmp.write_text(json.dumps(entry), encoding="utf-8")
         tmp.replace(path)
 
     def prune(self) -> None:
@@ -101,3 +105,9 @@ class PageCache:
         for folder in self.folder.glob("*/"):
             with contextlib.suppress(OSError):  # not empty, or already gone
                 folder.rmdir()
+
+
+def _entry_digest(key: str, data: Any) -> str:
+    """Binds an entry's data to its key: a file copied under another key, or edited, fails."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(f"{key}\n{text}".encode()).hexdigest()

@@ -15,6 +15,7 @@ from pathlib import Path
 from .build import build, render_site
 from .config import Config, load_config
 from .errors import BuildFailed, ContentWarning, SiteGenError, display_path
+from .processes import Terminated, stop_on_sigterm
 
 log = logging.getLogger("site_gen")
 
@@ -59,7 +60,9 @@ def _common(command: argparse.ArgumentParser) -> None:
 
 class _Plain(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        return f"warning: {record.getMessage()}"
+        if record.levelno >= logging.WARNING:
+            return f"warning: {record.getMessage()}"
+        return record.getMessage()
 
 
 class Progress:
@@ -87,9 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_Plain())
     log.addHandler(handler)
+    log.setLevel(logging.INFO)
     log.propagate = False
     try:
         return COMMANDS[args.command](args)
+    except (KeyboardInterrupt, Terminated) as stop:
+        print("Interrupted" + ("; the site was not changed." if args.command == "build" else "."),
+              file=sys.stderr)
+        return 130 if isinstance(stop, KeyboardInterrupt) else 143
     except BuildFailed as failed:
         _show(failed.warnings)
         for error in failed.errors:
@@ -199,4 +207,5 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def run() -> None:
     """Console-script entry point."""
+    stop_on_sigterm()
     sys.exit(main())

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from .errors import BuildFailed, ConfigError, ContentError, ContentWarning, SiteGenError
 from .statuses import DEFAULT_STATUSES, TONES, USES, Status
-from .yamlfile import Mapping, describe, load_yaml
+from .yamlfile import Mapping, describe, forbidden_character, load_yaml
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -30,7 +32,20 @@ _MKDOCS_IGNORED = {
     "dev_addr", "watch", "hooks", "validation", "exclude_docs", "draft_docs", "not_in_nav",
     "google_analytics",
 }
-_OWN_KEYS = {"code_host", "checkout", "raw_html", "statuses", "languages"}
+_OWN_KEYS = {"code_host", "checkout", "raw_html", "publish_html", "statuses", "languages"}
+
+
+# The fields each code-host pattern may name; nothing else is ever substituted.
+HOST_FIELDS = {"permalink": ("repo", "commit", "path", "lines"), "lines": ("start", "end"),
+               "line": ("start",), "commit": ("repo", "commit")}
+_FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+def fill(pattern: str, **values: object) -> str:
+    """`pattern` with each `{name}` of `values` replaced; other braces stay as they are.
+
+    Unlike str.format, it evaluates nothing: `{repo.__class__}` is just text."""
+    return _FIELD.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], pattern)
 
 
 @dataclass(frozen=True)
@@ -69,6 +84,7 @@ class Config:
     code_host: CodeHost = CodeHost()
     checkout: Path | None = None
     raw_html: bool = False
+    publish_html: bool = False  # publish .html and .svg files of docs_dir (they can run script)
     statuses: dict[str, Status] = field(default_factory=lambda: dict(DEFAULT_STATUSES))
     languages: dict[str, str] = field(default_factory=dict)
     # What loading mkdocs.yml found worth a warning; counted by every build (--strict).
@@ -78,6 +94,16 @@ class Config:
     def root(self) -> Path:
         """The folder holding mkdocs.yml; relative paths in it start here."""
         return self.config_file.parent
+
+
+STATUS_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def web_url(value: str) -> bool:
+    """An absolute http(s) address with a host, whose path has no empty segment (a path
+    starting '//' names another host to a browser resolving links against it)."""
+    parts = urlsplit(value.strip())
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and "//" not in parts.path
 
 
 def output_settings(config: Config) -> str:
@@ -111,7 +137,7 @@ def load_config(path: Path, *, strict: bool | None = None, site_dir: Path | None
     except (OSError, UnicodeDecodeError) as exc:
         raise BuildFailed([ConfigError(f"cannot read config file: {_reason(exc)}", path)]) from None
     try:
-        data = load_yaml(text, path)
+        data = load_yaml(text, path, settings=True)
     except ContentError as exc:
         raise BuildFailed([ConfigError(exc.message, path, exc.line)]) from None
     if not isinstance(data, Mapping):
@@ -157,6 +183,11 @@ class _Validator:
 
     def text(self, mapping: Mapping, key: str, prefix: str = "") -> str | None:
         value: str | None = self.get(mapping, key, str, "text", prefix)
+        bad = forbidden_character(value) if value else None
+        if bad:
+            self.error(mapping, key, f"'{prefix}{key}' contains the control character {bad}, "
+                       "which pages and feeds cannot hold; expected plain text")
+            return None
         return value
 
     def config(self, strict: bool | None, site_dir: Path | None) -> Config:
@@ -177,13 +208,22 @@ class _Validator:
             "strict": strict or bool(self.get(data, "strict", bool, "true or false")),
             "use_directory_urls": self._flag(data, "use_directory_urls", True),
             "extra": self.get(data, "extra", dict, "a mapping") or {},
-            **{k: self.text(data, k) for k in
-               ("site_url", "site_description", "site_author", "repo_url", "copyright")},
+            **{k: self.text(data, k) for k in ("site_description", "site_author", "copyright")},
+            **{k: self._url(data, k) for k in ("site_url", "repo_url")},
             **own,
         }
         if self.errors:
             raise BuildFailed(sorted(self.errors, key=lambda e: getattr(e, "line", 0) or 0))
         return Config(**values, warnings=tuple(self.warnings))
+
+    def _url(self, data: Mapping, key: str) -> str | None:
+        """An address every page links to: http(s) only (never javascript: or data:)."""
+        value = self.text(data, key)
+        if value is not None and not web_url(value):
+            self.error(data, key, f"'{key}' must be an http:// or https:// address, like "
+                       f"'https://example.org/reviews/'; found {describe(value)}")
+            return None
+        return value
 
     def _flag(self, mapping: Mapping, key: str, default: bool, prefix: str = "") -> bool:
         value = self.get(mapping, key, bool, "true or false", prefix)
@@ -223,7 +263,9 @@ class _Validator:
         if own is None:
             return {}
         self._unknown_keys(own, _OWN_KEYS, "site_gen.")
-        values: dict[str, Any] = {"raw_html": self._flag(own, "raw_html", False, "site_gen.")}
+        values: dict[str, Any] = {"raw_html": self._flag(own, "raw_html", False, "site_gen."),
+                                  "publish_html": self._flag(own, "publish_html", False,
+                                                             "site_gen.")}
         checkout = self.text(own, "checkout", "site_gen.")
         if checkout:
             values["checkout"] = self.path.parent / checkout
@@ -245,13 +287,29 @@ class _Validator:
         keys = ("permalink", "lines", "line", "commit")
         self._unknown_keys(host, set(keys), prefix)
         fields = {k: self.text(host, k, prefix) for k in keys}
-        permalink = fields["permalink"]
-        if permalink is not None:
-            missing = [p for p in ("{repo}", "{commit}", "{path}", "{lines}") if p not in permalink]
-            if missing:
-                self.error(host, "permalink", f"'{prefix}permalink' must contain "
-                           f"{', '.join(missing)}; found {describe(permalink)}")
+        for key, pattern in fields.items():
+            if pattern is not None and not self._host_pattern(host, key, pattern, prefix):
+                fields[key] = None
         return CodeHost(**{k: v for k, v in fields.items() if v is not None})
+
+    def _host_pattern(self, host: Mapping, key: str, pattern: str, prefix: str) -> bool:
+        """Check a code-host pattern: the fields it names, and (for pages) an http(s) URL."""
+        allowed = HOST_FIELDS[key]
+        names = "{" + "}, {".join(allowed) + "}"
+        unknown = [name for name in _FIELD.findall(pattern) if name not in allowed]
+        missing = [name for name in ("repo", "commit", "path", "lines") if key == "permalink"
+                   and "{" + name + "}" not in pattern]
+        problem = None
+        if unknown:
+            problem = f"names the unknown field '{{{unknown[0]}}}'; expected only {names}"
+        elif missing:
+            problem = f"must contain {', '.join('{' + m + '}' for m in missing)}"
+        elif key in ("permalink", "commit") and not web_url(fill(pattern, repo="o/r", commit="0",
+                                                                   path="p", lines="")):
+            problem = "must be an http:// or https:// address"
+        if problem:
+            self.error(host, key, f"'{prefix}{key}' {problem}; found {describe(pattern)}")
+        return problem is None
 
     def _statuses(self, own: Mapping) -> dict[str, Status]:
         statuses = dict(DEFAULT_STATUSES)
@@ -259,6 +317,11 @@ class _Validator:
                          "{label, tone, icon, for}", "site_gen.")
         for key, entry in (given or {}).items():
             prefix = f"site_gen.statuses.{key}."
+            if not STATUS_NAME.match(key):
+                self.error(given, key, f"status name '{key}' must be lower-case letters, digits, "
+                           "'-' and '_', starting with a letter or digit (it becomes the URL "
+                           "of its status page)")
+                continue
             if not isinstance(entry, Mapping):
                 self.error(given, key, f"'site_gen.statuses.{key}' must be a mapping with "
                            f"label, tone, icon and for; found {describe(entry)}")

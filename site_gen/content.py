@@ -9,9 +9,9 @@ from pathlib import Path
 
 from .config import Config
 from .errors import ContentError, Problems
-from .source import REPO, SHA
+from .source import REPO, REPO_PATH, SHA
 from .statuses import Status, find_status
-from .yamlfile import Mapping, describe, load_yaml
+from .yamlfile import Mapping, describe, forbidden_character, load_yaml
 
 PR_FILE = "pr.yml"
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -145,11 +145,39 @@ def discover(config: Config, problems: Problems) -> Site:
         if file.suffix == ".md":
             problems.errors.append(ContentError(f"page outside a pull request folder; expected it "
                                        f"beside a {PR_FILE}", file))
-        else:
+        elif _publishable(config, file, problems):
             assets.append(Asset(file, file.relative_to(docs).as_posix()))
     _check_unique(prs, problems)
     ordered = _ordered(config, prs, problems)
     return Site(tuple(ordered), tuple(assets))
+
+
+# The files of docs_dir besides pages and pr.yml that are published as they are: images,
+# documents, data and media. HTML and SVG run script on the site's origin: only with
+# `site_gen.publish_html: true`.
+PUBLISHED = frozenset({
+    "png", "jpg", "jpeg", "gif", "webp", "avif", "bmp", "ico", "pdf", "txt", "csv", "tsv",
+    "json", "patch", "diff", "log", "mp4", "webm", "mp3", "ogg", "wav", "woff", "woff2",
+})
+ACTIVE = frozenset({"html", "htm", "xhtml", "svg", "svgz", "xml", "js", "mjs"})
+
+
+def _publishable(config: Config, file: Path, problems: Problems) -> bool:
+    """Whether `file` is published as it is; a file of another type is an error."""
+    ending = file.suffix.lower().lstrip(".")
+    if ending in PUBLISHED or (ending in ACTIVE and config.publish_html):
+        if not file.is_file():  # a broken or looping link where a file should be
+            problems.error("cannot be read (a broken link?); expected a file", file)
+            return False
+        return True
+    if ending in ACTIVE:
+        problems.error(f"'.{ending}' files can run script on the site, so they are not published; "
+                       "set site_gen.publish_html: true in mkdocs.yml to publish them, or remove it",
+                       file)
+    else:
+        problems.error(f"'{file.name}' is not a page, a pr.yml or a file type site_gen publishes "
+                       f"({', '.join(sorted(PUBLISHED))}); move it out of docs_dir", file)
+    return False
 
 
 def _links_outside(files: list[Path], docs: Path) -> set[Path]:
@@ -204,6 +232,11 @@ class _Fields:
             value = str(value)
         if not isinstance(value, str) or not value.strip():
             self.fail(key, f"'{key}' must be text, found {describe(value)}")
+            return None
+        bad = forbidden_character(value)
+        if bad:
+            self.fail(key, f"'{key}' contains the control character {bad}, which pages and feeds "
+                           "cannot hold; expected plain text")
             return None
         return value.strip()
 
@@ -294,7 +327,13 @@ def _file_list(f: _Fields) -> tuple[str, ...]:
         f.fail("files", "'files' must be a list of paths in the repository, "
                         "like 'src/pkg/module.py'")
         return ()
-    return tuple(x.strip().strip("/") for x in files)
+    paths = tuple(x.strip().strip("/") for x in files)
+    for path in paths:
+        if not REPO_PATH.match(path):
+            f.fail("files", f"'files' entry {path!r} is not a path inside the repository; expected "
+                            "a path like 'src/pkg/module.py' (no control characters, no '..')")
+            return ()
+    return paths
 
 
 def _check_orders(pages: list[Page], problems: Problems) -> None:

@@ -7,6 +7,7 @@ import re
 import unicodedata
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from mdit_py_plugins.anchors import anchors_plugin
 
 from .blocks import badge, callout, flow, links, proposal, refs
@@ -24,6 +25,30 @@ def slugify(title: str) -> str:
     return slug or "section"
 
 
+HEADING_LEVELS = ("h2", "h3", "h4")
+
+
+def _heading_ids(state: StateCore) -> None:
+    """Give headings their ids before the anchors plugin does: the same ids (a repeated
+    title gets -1, -2, ...), found in linear time where the plugin's search is quadratic."""
+    used = {str(t.attrGet("id")) for t in state.tokens if t.type == "heading_open" and t.attrGet("id")}
+    tried: dict[str, int] = {}  # per slug, the suffix to try next: lower ones are taken
+    for index, token in enumerate(state.tokens):
+        if token.type != "heading_open" or token.tag not in HEADING_LEVELS or token.attrGet("id"):
+            continue
+        children = state.tokens[index + 1].children or []
+        base = slugify("".join(c.content for c in children if c.type in ("text", "code_inline")))
+        slug, i = base, tried.get(base, 1)
+        if slug in used:
+            slug = f"{base}-{i}"
+            while slug in used:
+                i += 1
+                slug = f"{base}-{i}"
+            tried[base] = i + 1
+        used.add(slug)
+        token.attrSet("id", slug)
+
+
 def make_markdown(config: Config) -> MarkdownIt:
     """Build the site's MarkdownIt with every block plugin registered."""
     md = MarkdownIt("commonmark", {"html": config.raw_html, "highlight": highlight_code})
@@ -31,6 +56,7 @@ def make_markdown(config: Config) -> MarkdownIt:
     templates = template_env(config)
     anchors_plugin(md, min_level=2, max_level=4, slug_func=slugify, permalink=True,
                    permalinkSymbol="#", permalinkBefore=False)
+    md.core.ruler.before("anchor", "heading_ids", _heading_ids)
     refs.refs_plugin(md, templates=templates)
     links.links_plugin(md)
     flow.flow_plugin(md, templates=templates)

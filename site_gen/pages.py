@@ -15,7 +15,7 @@ from .content import Site
 from .context import Link, PageContext
 from .errors import ContentError, ContentWarning
 from .markdown import render_body
-from .processes import die_with_parent
+from .processes import start_worker_process
 from .render import Renderer
 from .source import SourceReader
 from .templates import template_errors
@@ -50,7 +50,9 @@ class PageResult:
         try:
             warnings = tuple(ContentWarning(str(m), Path(p) if p else None, ln)
                              for p, ln, m in data["warnings"])
-            return cls(str(data["url"]), str(data["html"]), (), warnings, Path(data["path"]),
+            if not isinstance(data["html"], str):
+                return None
+            return cls(str(data["url"]), data["html"], (), warnings, Path(data["path"]),
                        tuple(_link(a) for a in data["anchors"]),
                        tuple(_link(t) for t in data["targets"]))
         except (KeyError, TypeError, ValueError):
@@ -94,7 +96,7 @@ _worker: _Worker | None = None  # one per worker process, set by its initializer
 def _start_worker(config: Config, site: Site, *, in_pool: bool = True) -> _Worker:
     global _worker
     if in_pool:
-        die_with_parent()
+        start_worker_process()
     source = SourceReader(config.checkout) if config.checkout else None
     _worker = _Worker(config, site, Renderer(config, site), source)
     return _worker
@@ -119,8 +121,9 @@ def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint:
         for task in tasks:
             data = cache.get(keys[task])
             hit = PageResult.from_data(data) if data is not None else None
-            if hit is not None:
-                results[task] = hit
+            page = site.prs[task[0]].pages[task[1]]
+            if hit is not None and hit.url == page.url and hit.path == page.path:
+                results[task] = hit  # an entry for another page is never written here
     missing = [t for t in tasks if t not in results]
     for done, (task, result) in enumerate(zip(missing, _run(config, site, missing, jobs),
                                               strict=True), len(results) + 1):

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
-from .config import Config
+from .config import Config, fill
 from .content import Page, PullRequest, Site
 from .errors import Problems
 from .statuses import Status
@@ -57,7 +57,7 @@ class Renderer:
 
     def commit_url(self, pr: PullRequest) -> str:
         """The code host's page of the PR's head commit."""
-        return self.config.code_host.commit.format(repo=pr.repo, commit=pr.head)
+        return fill(self.config.code_host.commit, repo=pr.repo, commit=pr.head)
 
     def root_path(self) -> str:
         """The site's path on its host, from site_url ('/' when unset)."""

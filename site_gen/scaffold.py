@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import unicodedata
 from pathlib import Path
 
 from .config import Config
@@ -110,6 +111,11 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
     if not SHA.match(head.lower()):
         raise SiteGenError(f"--head '{head}' is not a commit SHA; expected 7 to 40 hex digits "
                            "(a branch or tag name would drift)")
+    for flag, text in (("--title", title), ("--question", question)):
+        bad = next((c for c in text or "" if unicodedata.category(c) in ("Cc", "Zl", "Zp")), None)
+        if bad is not None:
+            raise SiteGenError(f"{flag} contains the control character U+{ord(bad):04X}; "
+                               "expected one line of plain text")
     folder = config.docs_dir / m["repo"] / m["number"]
     question = question or "the first question"
     files = {

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from urllib.parse import unquote
 
 from markupsafe import escape
+
+from .processes import Terminated
 
 RELOAD_PATH = "/__site_gen/"
 RELOAD_SCRIPT = """\
@@ -32,6 +36,7 @@ RELOAD_SCRIPT = """\
 })();
 """
 TAG = f'<script src="{RELOAD_PATH}reload.js"></script>'
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class LiveState:
@@ -69,6 +74,21 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+    def parse_request(self) -> bool:
+        """Refuse what a browser on this machine would never send: a Host other than the
+        preview's own (DNS rebinding would let another site read the preview), and paths
+        with control characters (a NUL makes the file system calls fail)."""
+        if not super().parse_request():
+            return False
+        port = getattr(self.server, "server_port", 0)
+        if self.headers.get("Host", "") not in (f"127.0.0.1:{port}", f"localhost:{port}"):
+            self.send_error(421, "Misdirected request: this preview answers only to its own address")
+            return False
+        if CONTROL.search(unquote(self.path)):
+            self.send_error(400, "Bad request: control characters in the path")
+            return False
+        return True
 
     def do_GET(self) -> None:
         if self.path.startswith(RELOAD_PATH):
@@ -132,8 +152,8 @@ def serve(folder: Path, port: int, rebuild: Callable[[], list[str]], watch: Iter
         for _ in watch_changes(*[p for p in watch if p.exists()], stop_event=stop,
                                debounce=200, step=50):
             state.publish(rebuild())
-    except KeyboardInterrupt:
-        pass
+    except (KeyboardInterrupt, Terminated):
+        pass  # Ctrl-C or SIGTERM: stop serving, and let the caller clean up
     finally:
         server.shutdown()
         server.server_close()

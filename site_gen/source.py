@@ -9,7 +9,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 SHA = re.compile(r"^[0-9a-f]{7,40}$")
-REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+# A file path inside a repository: no control characters, no '.' or '..' segment, not absolute.
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+ANSWER = re.compile(r"^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)\n$")
+REPO_PATH = re.compile(r"^(?!/)(?!.*(?:^|/)\.{1,2}(?:/|$))[^\x00-\x1f\x7f]+$")
+# owner/name; neither part may be "." or "..", which would climb out of folders and URLs
+REPO = re.compile(r"^(?!\.\.?/)[A-Za-z0-9_.-]+/(?!\.\.?$)[A-Za-z0-9_.-]+$")
 
 
 class SourceReader:
@@ -31,21 +36,30 @@ class SourceReader:
         return self._process
 
     def _ask(self, command: str) -> tuple[list[str], bytes | None]:
+        """git's answer to one command: (object id, type, size) and for `contents` the data;
+        ([], None) for anything missing or malformed.
+
+        A name with a control character is never sent (a newline would be a second command),
+        and an answer is read by its exact form, so the two sides never fall out of step."""
+        if CONTROL.search(command):
+            return [], None
         git = self._git()
         assert git.stdin and git.stdout
         git.stdin.write(command.encode() + b"\n")
         git.stdin.flush()
-        header = git.stdout.readline().decode().split()
-        if len(header) == 3 and command.startswith("contents "):
-            data = git.stdout.read(int(header[2]) + 1)[:-1]
-            return header, data
-        return header, None
+        header = ANSWER.match(git.stdout.readline().decode("utf-8", "replace"))
+        if header is None:
+            return [], None  # "<name> missing" or "ambiguous": one line, nothing follows
+        if command.startswith("contents "):
+            data = git.stdout.read(int(header[3]) + 1)[:-1]
+            return list(header.groups()), data
+        return list(header.groups()), None
 
     def commit(self, sha: str) -> str | None:
         """The full SHA of commit `sha` (abbreviated or full), or None if it is not there."""
         if sha not in self._commits:
             header, _ = self._ask(f"info {sha}^{{commit}}")
-            self._commits[sha] = header[0] if len(header) == 3 and header[1] == "commit" else None
+            self._commits[sha] = header[0] if header and header[1] == "commit" else None
         return self._commits[sha]
 
     def lines(self, commit: str, path: str) -> list[str] | None:
@@ -101,7 +115,7 @@ class SourceReader:
         if lines is None:
             return None
         for number, text in expected:
-            actual = lines[number - 1] if number <= len(lines) else None
+            actual = lines[number - 1] if 1 <= number <= len(lines) else None
             if actual != text:
                 found = "the end of the file" if actual is None else f"'{actual.strip()}'"
                 return f"{path} line {number} should read '{text.strip()}' but reads {found}"

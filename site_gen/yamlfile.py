@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,26 +27,38 @@ _BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~
 
 
 class _Loader(_BASE):  # type: ignore[misc,valid-type]
-    """SafeLoader whose mappings are `Mapping`s and which knows `!ENV`."""
+    """SafeLoader whose mappings are `Mapping`s; content files (pr.yml, front matter)."""
 
     line_offset = 0
 
 
+class _SettingsLoader(_Loader):
+    """The loader for mkdocs.yml, which also knows MkDocs' `!ENV`."""
+
+
+_MERGE = "tag:yaml.org,2002:merge"
+
+
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> Mapping:
-    loader.flatten_mapping(node)
+    explicit = sum(1 for key_node, _ in node.value if key_node.tag != _MERGE)
+    loader.flatten_mapping(node)  # pairs merged in with `<<` come first, then the node's own
+    merged = len(node.value) - explicit
     result = Mapping()
     result.line = node.start_mark.line + 1 + loader.line_offset
     result.key_lines = {}
-    for key_node, value_node in node.value:
+    own: set[str] = set()
+    for index, (key_node, value_node) in enumerate(node.value):
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, str):
             raise yaml.constructor.ConstructorError(
                 None, None, f"keys must be text, found {key!r}", key_node.start_mark
             )
-        if key in result:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key '{key}'", key_node.start_mark
-            )
+        if index >= merged:  # a key written here may override a merged one, not itself
+            if key in own:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key '{key}'", key_node.start_mark
+                )
+            own.add(key)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1 + loader.line_offset
     return result
@@ -69,8 +82,28 @@ def _construct_env(loader: _Loader, node: yaml.Node) -> Any:
     for name in names:
         value = os.environ.get(str(name))
         if value is not None:
-            return yaml.safe_load(value) if value else value
+            try:
+                return yaml.safe_load(value) if value else value
+            except (yaml.YAMLError, ValueError):
+                return value  # not YAML (or a number too long to be one): the text itself
     return default
+
+
+def _no_env(loader: _Loader, node: yaml.Node) -> Any:
+    raise yaml.constructor.ConstructorError(
+        None, None, "!ENV is read in mkdocs.yml only, so that no environment variable (a token, "
+        "say) can end up in a page; expected the value itself", node.start_mark,
+    )
+
+
+def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> Any:
+    """YAML integers, with one too long to be a number of anything as an error at its line."""
+    if len(str(node.value)) > MAX_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"the number {str(node.value)[:20]}... has {len(str(node.value))} digits; "
+            f"expected at most {MAX_DIGITS}", node.start_mark,
+        )
+    return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
 
 
 def _construct_timestamp(loader: _Loader, node: yaml.ScalarNode) -> Any:
@@ -83,17 +116,25 @@ def _construct_timestamp(loader: _Loader, node: yaml.ScalarNode) -> Any:
         ) from None
 
 
+MAX_DIGITS = 18  # any count, line or number in this project fits; int() refuses 4,300
+MAX_VALUES = 100_000  # values a document may hold once its aliases are expanded
+
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
-_Loader.add_constructor("!ENV", _construct_env)
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_Loader.add_constructor("!ENV", _no_env)
+_SettingsLoader.add_constructor("!ENV", _construct_env)
 
 
-def load_yaml(text: str, path: Path, first_line: int = 1) -> Any:
-    """Parse `text` (found at `first_line` of `path`); YAML errors become ContentErrors."""
-    loader = _Loader(text)
+def load_yaml(text: str, path: Path, first_line: int = 1, *, settings: bool = False) -> Any:
+    """Parse `text` (found at `first_line` of `path`); YAML errors become ContentErrors.
+
+    `settings` (mkdocs.yml) allows `!ENV`; aliases may not expand beyond MAX_VALUES values.
+    """
+    loader = (_SettingsLoader if settings else _Loader)(text)
     loader.line_offset = first_line - 1
     try:
-        return loader.get_single_data()
+        data = loader.get_single_data()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = first_line + mark.line if mark else first_line
@@ -103,6 +144,40 @@ def load_yaml(text: str, path: Path, first_line: int = 1) -> Any:
         raise ContentError(f"invalid YAML: {exc}", path, first_line) from None
     finally:
         loader.dispose()
+    _check_size(data, path, first_line)
+    return data
+
+
+def _check_size(data: Any, path: Path, first_line: int) -> None:
+    """Refuse a document whose aliases expand it beyond MAX_VALUES values (a "billion
+    laughs"): PyYAML shares the aliased objects, but anything that walks them does not."""
+    sizes: dict[int, int] = {}
+
+    def size(value: Any) -> int:
+        if not isinstance(value, (dict, list)):
+            return 1
+        if id(value) not in sizes:
+            sizes[id(value)] = 0  # a value that contains itself counts once
+            children = value.values() if isinstance(value, dict) else value
+            sizes[id(value)] = min(MAX_VALUES + 1, 1 + sum(size(child) for child in children))
+        return sizes[id(value)]
+
+    if size(data) > MAX_VALUES:
+        line = first_line
+        if isinstance(data, Mapping):
+            line = next((data.line_of(k) for k, v in data.items() if size(v) > MAX_VALUES), line)
+        raise ContentError(f"the YAML aliases here expand to more than {MAX_VALUES:,} values; "
+                           "expected plain values", path, line)
+
+
+# Characters XML 1.0 forbids (feeds and sitemaps must parse) and lone surrogates.
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def forbidden_character(text: str) -> str | None:
+    """The first character of `text` that no page, feed or sitemap may hold, as U+XXXX."""
+    m = _FORBIDDEN.search(text)
+    return f"U+{ord(m[0]):04X}" if m else None
 
 
 def describe(value: Any) -> str:

@@ -64,15 +64,15 @@ class Project:
         return self.root / "site"
 
     def snapshot_site(self) -> dict[str, bytes]:
-        """Every file of the built site and its bytes."""
-        return tree(self.site, marker=True)
+        """Every file of the built site and its bytes, and site_gen's record of it."""
+        record = self.root / ".site.site-gen"
+        return {**tree(self.site), **({"<record>": record.read_bytes()} if record.exists() else {})}
 
 
-def tree(folder: Path, *, marker: bool = False) -> dict[str, bytes]:
-    """Every file below `folder` and its bytes (site_gen's marker file only if asked)."""
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file below `folder` and its bytes."""
     return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*"))
-            if p.is_file() and (marker or p.name != ".site-gen")}
+            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture

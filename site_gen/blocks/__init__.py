@@ -7,6 +7,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markupsafe import Markup
 
@@ -53,3 +54,33 @@ def block_renderer(md: MarkdownIt, token_type: str,
         return render(tokens[idx], env)
 
     md.add_render_rule(token_type, rule)
+
+
+def line_find(state: StateInline, mark: str, start: int) -> int:
+    """Where `mark` next stands at or after `start` on the same line, or -1.
+
+    markdown-it tries an inline rule at every position; looking ahead afresh from each
+    would make a line full of openers quadratic, so each search is remembered per text."""
+    found = _next(state, mark, start)
+    newline = _next(state, "\n", start)
+    return found if found >= 0 and (newline < 0 or newline > found) else -1
+
+
+def _next(state: StateInline, text: str, start: int) -> int:
+    memo: dict[tuple[str, str], tuple[int, int]] = state.env.setdefault("_site_gen_find", {})
+    searched_from, found = memo.get((state.src, text), (-1, -1))
+    if not (0 <= searched_from <= start and (found < 0 or found >= start)):
+        searched_from, found = start, state.src.find(text, start)
+        memo[(state.src, text)] = (searched_from, found)
+    return found
+
+
+def line_offset(state: StateInline, pos: int) -> int:
+    """How many lines of the inline text come before `pos` (counted on from the last ask)."""
+    memo: dict[str, tuple[int, int]] = state.env.setdefault("_site_gen_lines", {})
+    at, lines = memo.get(state.src, (0, 0))
+    if pos < at:
+        at, lines = 0, 0
+    lines += state.src.count("\n", at, pos)
+    memo[state.src] = (pos, lines)
+    return lines

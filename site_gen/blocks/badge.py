@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import jinja2
@@ -16,21 +15,22 @@ from markdown_it.token import Token
 from markupsafe import escape
 
 from ..context import context_of
+from . import line_find, line_offset
 
-BADGE = re.compile(r":badge\[([^\]\n]*)\]")
+OPEN = ":badge["
 
 
 def _badge_rule(state: StateInline, silent: bool) -> bool:
-    if not state.src.startswith(":badge[", state.pos):
+    if not state.src.startswith(OPEN, state.pos):
         return False
-    m = BADGE.match(state.src, state.pos)
-    if not m:
+    end = line_find(state, "]", state.pos + len(OPEN))
+    if end < 0:
         return False
     if not silent:
         token = state.push("status_badge", "", 0)
-        token.content = m[1].strip()
-        token.meta = {"offset": state.src.count("\n", 0, state.pos)}
-    state.pos = m.end()
+        token.content = state.src[state.pos + len(OPEN):end].strip()
+        token.meta = {"offset": line_offset(state, state.pos)}
+    state.pos = end + 1
     return True
 
 

@@ -130,10 +130,11 @@ def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
     if raw.startswith("file") and re.match(r"^file\s*:", raw):
         proposal.saw_file_line = True
         m = FILE.match(raw)
-        proposal.skipping = not m
         if not m:
             ctx.error(f"malformed hunk header '{raw}'; expected 'file: PATH Lstart-Lend · symbol'",
                       line)
+        proposal.skipping = not m or _too_large(ctx, m["lines"] or "", line)
+        if not m or proposal.skipping:
             return
         ranges = [(int(a), int(b or a)) for a, b in RANGE.findall(m["lines"] or "")]
         proposal.hunks.append(Hunk(m["path"], ranges, m["lines"], m["symbol"], line,
@@ -146,9 +147,13 @@ def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
         return
     hunk = proposal.hunks[-1]
     position = POSITION.match(raw)
-    if position:
+    if position and not _too_large(ctx, raw, line):
         a, c = int(position["a"]), int(position["c"])
         section = Section(line, a, int(position["b"] or 1), c, int(position["d"] or 1))
+        for side, start, count in (("-", a, section.old_count), ("+", c, section.new_count)):
+            if start == 0 and count:
+                ctx.error(f"'{raw.strip()}' starts the {side} side at line 0; lines count from 1 "
+                          f"('{side}0,0' is for a side with no lines)", line)
         if hunk.sections[-1].lines or hunk.sections[-1].old_start is not None:
             hunk.sections.append(section)
         else:
@@ -160,6 +165,14 @@ def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
     else:
         ctx.error(f"'{raw}' is not a diff line; expected a line starting with ' ', '+' or '-', "
                   "'...' for lines left out, or '@@ -a,b +c,d @@'", line)
+
+
+def _too_large(ctx: PageContext, text: str, line: int) -> bool:
+    """Record an error for a line number no file has (int() of 4,300 digits would fail)."""
+    m = re.search(r"\d{10,}", text)
+    if m:
+        ctx.error(f"line number {m[0][:12]}... is too large; expected at most 999,999,999", line)
+    return m is not None
 
 
 def _header(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
@@ -205,6 +218,7 @@ def _number(ctx: PageContext, section: Section) -> None:
 
 
 WORD = re.compile(r"\w+|\s+|[^\w\s]")
+MAX_WORDS = 200  # per line; a code line rarely has more than 80
 
 
 def _changed(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -214,6 +228,8 @@ def _changed(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[int,
     rewritten expression is marked whole instead of as scattered letters.
     """
     old_words, new_words = WORD.findall(old), WORD.findall(new)
+    if max(len(old_words), len(new_words)) > MAX_WORDS:
+        return [], []  # matching is quadratic or worse: such a line is marked whole
     matcher = difflib.SequenceMatcher(None, old_words, new_words, autojunk=False)
     if matcher.ratio() < 0.5:
         return [], []

@@ -20,16 +20,20 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
+from ..config import fill
 from ..context import PageContext, context_of
-from ..source import SHA
+from ..source import REPO_PATH, SHA
+from . import line_find, line_offset
 
+# Possessive quantifiers (*+, ++): no backtracking, so any text is matched in linear time.
 REF = re.compile(
-    r'^\s*(?P<target>(?P<path>[^\s:@"|]+)'
-    r"(?:(?::|\s+L)(?P<start>\d+)(?:-L?(?P<end>\d+))?)?)"
-    r"(?:@(?P<commit>[^\s\"|]+))?"
-    r'(?:\s+"(?P<quote>[^"]*)")?'
-    r"\s*(?:\|\s*(?P<label>[^|]*?)\s*)?$"
+    r'^\s*+(?P<target>(?P<path>[^\s:@"|]++)'
+    r"(?:(?::|\s++L)(?P<start>\d++)(?:-L?(?P<end>\d++))?)?)"
+    r"(?:@(?P<commit>[^\s\"|]++))?"
+    r'(?:\s++"(?P<quote>[^"]*+)")?'
+    r"\s*+(?:\|(?P<label>[^|]*+))?$"
 )
+MAX_LINE = 999_999_999  # no file has more lines; int() of a longer number would fail
 SYNTAX = ("[[file:line]], [[file:start-end]] or [[file Lstart-Lend]], then optionally "
           "@commit, \"quoted code\" and |label")
 
@@ -66,6 +70,10 @@ def resolve(ctx: PageContext, text: str, line: int | None) -> CodeRef | None:
     if not m:
         ctx.error(f"malformed code reference '[[{text}]]'; expected {SYNTAX}", line)
         return None
+    if any(len(m[g] or "") > 9 for g in ("start", "end")):
+        ctx.error(f"line number in '[[{_short(text)}]]' is too large; expected at most {MAX_LINE:,}",
+                  line)
+        return None
     start = int(m["start"]) if m["start"] else None
     end = int(m["end"]) if m["end"] else start
     if start is not None and (start < 1 or end is None or end < start):
@@ -83,8 +91,8 @@ def resolve(ctx: PageContext, text: str, line: int | None) -> CodeRef | None:
         if verified is None:
             return None
         commit = verified
-    label = m["label"] or m["target"]
-    return CodeRef(path, start, end, commit, label, bool(m["label"]),
+    label = (m["label"] or "").strip() or m["target"]
+    return CodeRef(path, start, end, commit, label, bool((m["label"] or "").strip()),
                    permalink(ctx, path, commit, start, end))
 
 
@@ -94,9 +102,9 @@ def permalink(ctx: PageContext, path: str, commit: str, start: int | None,
     host = ctx.config.code_host
     lines = ""
     if start is not None:
-        lines = (host.line if end in (None, start) else host.lines).format(start=start, end=end)
+        lines = fill(host.line if end in (None, start) else host.lines, start=start, end=end)
     assert ctx.pr is not None
-    return host.permalink.format(repo=ctx.pr.repo, commit=commit, path=path, lines=lines)
+    return fill(host.permalink, repo=ctx.pr.repo, commit=commit, path=path, lines=lines)
 
 
 def _commit(ctx: PageContext, given: str | None, text: str, line: int | None) -> str | None:
@@ -118,6 +126,10 @@ def _commit(ctx: PageContext, given: str | None, text: str, line: int | None) ->
 
 def _path(ctx: PageContext, name: str, commit: str, text: str, line: int | None) -> str | None:
     assert ctx.pr is not None
+    if not REPO_PATH.match(name.strip("/")):
+        ctx.error(f"'{name}' in '[[{_short(text)}]]' is not a path inside the repository; "
+                  "expected a path like 'src/module.py' (no '..')", line)
+        return None
     known = ctx.pr.files
     if ctx.source is not None and not _matches(known, name):
         full = ctx.source.commit(commit)
@@ -166,13 +178,13 @@ def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: in
 def _ref_rule(state: StateInline, silent: bool) -> bool:
     if not state.src.startswith("[[", state.pos):
         return False
-    end = state.src.find("]]", state.pos + 2)
-    if end < 0 or "\n" in state.src[state.pos:end]:
+    end = line_find(state, "]]", state.pos + 2)
+    if end < 0:
         return False
     if not silent:
         token = state.push("code_ref", "", 0)
         token.content = state.src[state.pos + 2:end]
-        token.meta = {"offset": state.src.count("\n", 0, state.pos)}
+        token.meta = {"offset": line_offset(state, state.pos)}
     state.pos = end + 2
     return True
 
@@ -205,7 +217,7 @@ def ref_label(ref: CodeRef | None, text: str) -> Markup:
     """What a reference shows: its label as code, or as written after '|' (when resolved)."""
     if ref is None:
         m = REF.match(text)
-        shown = m["label"] or m["target"] if m else text
+        shown = (m["label"] or "").strip() or m["target"] if m else text
         return Markup("<code>{}</code>").format(shown)
     return escape(ref.label) if ref.custom_label else Markup("<code>{}</code>").format(ref.label)
 
@@ -223,3 +235,8 @@ def refs_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     md.core.ruler.after("inline", "code_ref_resolve", _resolve_all)
     md.core.ruler.after("code_ref_resolve", "unpinned_links", _check_links)
     md.add_render_rule("code_ref", render)
+
+
+def _short(text: str) -> str:
+    """Author text quoted in a message, cut to a readable length."""
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,91 @@
+"""Time grows about linearly with the input on hostile inputs (a ratio, not a clock).
+
+Each case is timed at 1x and 4x size, best of three; linear growth gives a ratio near 4,
+the quadratic behaviour these guard against gave 16 or more.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from site_gen.blocks.proposal import _changed
+from site_gen.cache import build_fingerprint
+from site_gen.config import load_config
+from site_gen.errors import BuildFailed
+
+from .blockutil import render
+
+MAX_RATIO = 8.0
+
+
+def _seconds(run: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _words(n: int) -> None:
+    old = " ".join(f"value_{i} + other_{i}" for i in range(n))
+    _changed(old, old.replace("other_1", "changed_1"))
+
+
+def _laughs(levels: int, folder: Path) -> Callable[[], object]:
+    """mkdocs.yml whose `extra` is an alias tree: ten times more values at each level."""
+    lines = ["site_name: R", "extra:", "  a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"  a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, levels)]
+    path = folder / f"mkdocs-{levels}.yml"
+    path.write_text("\n".join(lines) + "\n")
+
+    def run() -> None:
+        with contextlib.suppress(BuildFailed):
+            build_fingerprint(load_config(path))  # the fingerprint walks every value
+    return run
+
+
+def _body(make: Callable[[int], str]) -> Callable[[int], object]:
+    def run(n: int) -> object:
+        text = make(n)
+        return lambda: render(text)
+    return run
+
+
+CASES: dict[str, tuple[Callable[[int], object], int]] = {
+    "word marks of one long changed line": (lambda n: lambda: _words(n), 2_000),
+    "spaces inside a reference label": (
+        _body(lambda n: "[[checkpoint.py:1|" + " " * n + "|]]\n"), 20_000),
+    "unclosed badges": (_body(lambda n: ":badge[" * n + "\n"), 1_000),
+    "closed badges": (_body(lambda n: ":badge[open] " * n + "\n"), 2_000),
+    "unclosed references": (_body(lambda n: "[[" * n + "\n"), 5_000),
+    "one title repeated as headings": (_body(lambda n: "## Same\n\n" * n), 1_000),
+}
+
+
+def _ratio(small: Callable[[], object], large: Callable[[], object]) -> float:
+    return _seconds(large) / max(_seconds(small), 1e-4)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_time_grows_about_linearly(name: str) -> None:
+    make, size = CASES[name]
+    small, large = make(size), make(4 * size)
+    assert callable(small) and callable(large)
+    ratio = _ratio(small, large)
+    assert ratio < MAX_RATIO, f"{name}: 4x the input took {ratio:.1f}x the time"
+
+
+def test_an_alias_tree_in_the_settings_is_refused_in_linear_time(tmp_path: Path) -> None:
+    ratio = _ratio(_laughs(5, tmp_path), _laughs(20, tmp_path))
+    assert ratio < MAX_RATIO, f"4x the alias levels took {ratio:.1f}x the time"
+    with pytest.raises(BuildFailed) as failed:
+        load_config(tmp_path / "mkdocs-20.yml")
+    assert [str(e) for e in failed.value.errors] == [
+        f"{tmp_path}/mkdocs-20.yml:2: the YAML aliases here expand to more than 100,000 values; "
+        "expected plain values"]
