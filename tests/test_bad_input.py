@@ -225,6 +225,8 @@ def apply(project: Project, files: dict[str, object]) -> None:
             path.mkdir()
         elif content == "<dangling>":
             path.symlink_to(project.root / "no-such-target.md")
+        elif content == "<loop>":
+            path.symlink_to(path)
         elif content == "<outside>":
             (project.root / "secret.md").write_text(FM)
             path.symlink_to(project.root / "secret.md")

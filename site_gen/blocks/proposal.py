@@ -147,7 +147,9 @@ def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
         return
     hunk = proposal.hunks[-1]
     position = POSITION.match(raw)
-    if position and not _too_large(ctx, raw, line):
+    if position and _too_large(ctx, raw, line):
+        return
+    if position:
         a, c = int(position["a"]), int(position["c"])
         section = Section(line, a, int(position["b"] or 1), c, int(position["d"] or 1))
         for side, start, count in (("-", a, section.old_count), ("+", c, section.new_count)):

@@ -1,0 +1,338 @@
+"""Hostile content and hostile conditions: nothing is written outside site_dir, no script
+comes from content, no traceback, and the old site survives; one test per defect found."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from site_gen.errors import SiteGenError
+from site_gen.output import check_names
+
+from .conftest import Project, Run, tree
+from .test_bad_input import FM, GOOD_M, GOOD_R, PROPOSAL, M, P, R, apply
+
+CLI = Callable[..., Run]
+BIG = "9" * 5000  # int() refuses numbers over 4,300 digits
+
+HOSTILE: list[tuple[str, dict[str, object], list[str]]] = [
+    # 1. values that become paths
+    ("status-escapes-site", {M: GOOD_M + "site_gen:\n  statuses:\n    ../../escaped: {for: page}\n",
+                             P: FM.replace("status: open", "status: ../../escaped")},
+     [f"{M}:6: status name '../../escaped' must be lower-case letters, digits, '-' and '_', "
+      "starting with a letter or digit (it becomes the URL of its status page)"]),
+    ("status-dot-dot", {M: GOOD_M + "site_gen:\n  statuses:\n    '..': {for: page}\n"},
+     [f"{M}:6: status name '..' must be lower-case letters, digits, '-' and '_', starting with "
+      "a letter or digit (it becomes the URL of its status page)"]),
+    ("repo-climbs", {R: GOOD_R.replace("acme/widgets", "../..")},
+     [f"{R}:1: 'repo' must be 'owner/name', found '../..'"]),
+    ("file-and-folder", {"content/search/index.html/1/pr.yml":
+                         GOOD_R.replace("acme/widgets", "search/index.html")
+                         .replace("number: 12", "number: 1"),
+                         "content/search/index.html/1/q.md": FM},
+     ["content/search/index.html/1/pr.yml: 'search/index.html' would be both a file of the site "
+      "(a page of its own) and the folder of 'search/index.html/1/index.html'; rename one of "
+      "them",
+      "content/search/index.html/1/q.md: 'search/index.html' would be both a file of the site "
+      "(a page of its own) and the folder of 'search/index.html/1/q/index.html'; rename one of "
+      "them"]),
+    # 2. files of content/ that could run script, or replace a page
+    ("html-in-content", {"content/acme/widgets/12/x.html": "<script>alert(1)</script>"},
+     ["content/acme/widgets/12/x.html: '.html' files can run script on the site, so they are "
+      "not published; set site_gen.publish_html: true in mkdocs.yml to publish them, or remove "
+      "it"]),
+    ("svg-in-content", {"content/logo.svg": "<svg onload='alert(1)'/>"},
+     ["content/logo.svg: '.svg' files can run script on the site, so they are not published; "
+      "set site_gen.publish_html: true in mkdocs.yml to publish them, or remove it"]),
+    ("unknown-file-type", {"content/acme/widgets/12/tool.exe": b"MZ"},
+     ["content/acme/widgets/12/tool.exe: 'tool.exe' is not a page, a pr.yml or a file type "
+      "site_gen publishes (avif, bmp, csv, diff, gif, ico, jpeg, jpg, json, log, mp3, mp4, ogg, "
+      "patch, pdf, png, tsv, txt, wav, webm, webp, woff, woff2); move it out of docs_dir"]),
+    ("content-replaces-home", {M: GOOD_M + "site_gen:\n  publish_html: true\n",
+                               "content/index.html": "<p>mine</p>"},
+     ["content/index.html: would be published at 'index.html', where site_gen writes a page of "
+      "its own; rename or move it"]),
+    ("content-replaces-page", {"content/acme/widgets/12/cache-bug/index.txt": "x",
+                               M: GOOD_M + "site_gen:\n  publish_html: true\n",
+                               "content/acme/widgets/12/cache-bug/index.html": "<p>mine</p>"},
+     ["content/acme/widgets/12/cache-bug/index.html: would be published at "
+      "'acme/widgets/12/cache-bug/index.html', where site_gen writes the page made from "
+      "content/acme/widgets/12/cache-bug.md; rename or move it"]),
+    # 3. !ENV reads the environment: mkdocs.yml only
+    ("env-in-pr-yml", {R: GOOD_R.replace("title: T", "title: !ENV HOME")},
+     [f"{R}:3: invalid YAML: !ENV is read in mkdocs.yml only, so that no environment variable "
+      "(a token, say) can end up in a page; expected the value itself"]),
+    ("env-in-front-matter", {P: FM.replace("title: T", "title: !ENV [HOME, x]")},
+     [f"{P}:2: invalid YAML: !ENV is read in mkdocs.yml only, so that no environment variable "
+      "(a token, say) can end up in a page; expected the value itself"]),
+    # 5. numbers too long for int()
+    ("huge-number-yaml", {R: GOOD_R.replace("number: 12", f"number: {BIG}")},
+     [f"{R}:2: invalid YAML: the number 99999999999999999999... has 5000 digits; expected at "
+      "most 18"]),
+    ("huge-number-settings", {M: GOOD_M + f"extra:\n  n: {BIG}\n"},
+     [f"{M}:5: invalid YAML: the number 99999999999999999999... has 5000 digits; expected at "
+      "most 18"]),
+    ("huge-ref-line", {P: FM + f"[[core.py:{BIG}]]\n"},
+     [f"{P}:6: line number in '[[core.py:{BIG[:69]}...]]' is too large; expected at most "
+      "999,999,999"]),
+    ("huge-hunk-position", {P: FM + PROPOSAL.format(f"@@ -{BIG},1 +1,1 @@\n-a\n+b")},
+     [f"{P}:8: line number 999999999999... is too large; expected at most 999,999,999"]),
+    ("huge-hunk-range", {P: FM + PROPOSAL.replace("L1", f"L{BIG}").format("-a\n+b")},
+     [f"{P}:7: line number 999999999999... is too large; expected at most 999,999,999"]),
+    # 5. code-host patterns substitute their fields and evaluate nothing
+    ("code-host-attribute", {M: GOOD_M + "site_gen:\n  code_host:\n    permalink: "
+                             "'https://x.org/{repo.__class__}/{repo}/{commit}/{path}{lines}'\n"},
+     [f"{M}:6: 'site_gen.code_host.permalink' names the unknown field '{{repo.__class__}}'; "
+      "expected only {repo}, {commit}, {path}, {lines}; found "
+      "'https://x.org/{repo.__class__}/{repo}/{commit}/{path}{lines}'"]),
+    # 5. links in content that lead nowhere
+    ("looping-link", {"content/acme/widgets/12/loop.png": "<loop>"},
+     ["content/acme/widgets/12/loop.png: cannot be read (a broken link?); expected a file"]),
+    # 8. characters XML forbids
+    ("control-in-title", {P: FM.replace("title: T", 'title: "T\\x01"')},
+     [f"{P}:2: 'title' contains the control character U+0001, which pages and feeds cannot "
+      "hold; expected plain text"]),
+    ("control-in-summary", {P: FM.replace("---\n\n", "").replace(
+        "status: open\n", 'status: open\nsummary:\n  before: "\\e"\n')},
+     [f"{P}:6: 'before' contains the control character U+001B, which pages and feeds cannot "
+      "hold; expected plain text"]),
+    ("noncharacter-in-site-name", {M: GOOD_M.replace("site_name: R", 'site_name: "R\\uFFFE"')},
+     [f"{M}:1: 'site_name' contains the control character U+FFFE, which pages and feeds cannot "
+      "hold; expected plain text"]),
+    # 9. addresses every page links to
+    ("repo-url-script", {M: GOOD_M + "repo_url: javascript:alert(1)\n"},
+     [f"{M}:4: 'repo_url' must be an http:// or https:// address, like "
+      "'https://example.org/reviews/'; found 'javascript:alert(1)'"]),
+    ("site-url-data", {M: GOOD_M.replace("https://x.org/", "data:text/html,x")},
+     [f"{M}:2: 'site_url' must be an http:// or https:// address, like "
+      "'https://example.org/reviews/'; found 'data:text/html,x'"]),
+    ("site-url-other-host", {M: GOOD_M.replace("https://x.org/", "https://x.org//evil.example/")},
+     [f"{M}:2: 'site_url' must be an http:// or https:// address, like "
+      "'https://example.org/reviews/'; found 'https://x.org//evil.example/'"]),
+    ("commit-url-script", {M: GOOD_M + "site_gen:\n  code_host:\n    commit: "
+                           "'javascript:alert(\"{repo}\")'\n"},
+     [f"{M}:6: 'site_gen.code_host.commit' must be an http:// or https:// address; found "
+      "'javascript:alert(\"{repo}\")'"]),
+    # 10. the git reader is only asked for plain paths
+    ("newline-in-files", {R: GOOD_R.replace("files: [", "files: [\"a.py\\ncontents HEAD:x\", ")},
+     [f"{R}:6: 'files' entry 'a.py\\ncontents HEAD:x' is not a path inside the repository; "
+      "expected a path like 'src/pkg/module.py' (no control characters, no '..')"]),
+    # 11. small ones
+    ("hunk-line-zero", {P: FM + PROPOSAL.format("@@ -0,1 +1,1 @@\n-a\n+b")},
+     [f"{P}:8: '@@ -0,1 +1,1 @@' starts the - side at line 0; lines count from 1 ('-0,0' is "
+      "for a side with no lines)"]),
+    ("ref-climbs", {P: FM + "[[../../etc/passwd:1]]\n"},
+     [f"{P}:6: '../../etc/passwd' in '[[../../etc/passwd:1]]' is not a path inside the "
+      "repository; expected a path like 'src/module.py' (no '..')"]),
+]
+
+
+@pytest.mark.parametrize(("files", "expected"), [c[1:] for c in HOSTILE],
+                         ids=[c[0] for c in HOSTILE])
+def test_hostile_input(project: Project, cli: CLI, files: dict[str, object],
+                       expected: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/secret-token")
+    project.write(M, GOOD_M)
+    project.write(R, GOOD_R)
+    assert cli("build", "--no-search").code == 0
+    before = project.snapshot_site()
+    apply(project, files)
+    result = cli("build", "--no-search")
+    assert result.code == 1
+    assert "Traceback" not in result.err
+    messages = [line for line in result.err.splitlines()
+                if not line.startswith(("warning: ", "Build failed: "))]
+    assert messages == expected
+    assert project.snapshot_site() == before
+    assert not (project.root / "escaped").exists()
+
+
+def test_html_is_published_only_when_allowed(project: Project, cli: CLI) -> None:
+    project.write("content/acme/widgets/12/demo.html", "<p>demo</p>")
+    project.write(M, GOOD_M + "site_gen:\n  publish_html: true\n")
+    assert cli("build", "--no-search").code == 0
+    assert (project.site / "acme/widgets/12/demo.html").read_text() == "<p>demo</p>"
+
+
+def test_yaml_merge_keys_may_be_overridden(project: Project, cli: CLI) -> None:
+    project.write(M, GOOD_M + "extra:\n  base: &base {a: 1, c: 3}\n  over:\n    <<: *base\n"
+                              "    a: 2\n")
+    assert cli("build", "--no-search").code == 0
+    from site_gen.config import load_config
+
+    assert load_config(project.root / M).extra["over"] == {"a": 2, "c": 3}
+    project.write(M, GOOD_M + "extra:\n  over:\n    a: 1\n    a: 2\n")
+    result = cli("build", "--no-search")
+    assert (result.code, result.err.splitlines()[0]) == (
+        1, f"{M}:7: invalid YAML: duplicate key 'a'")
+
+
+@pytest.mark.parametrize("name", ["../escaped.html", "/etc/x", "a//b", "a/./b", "a/../../b",
+                                  "a\nb", "a\\b"])
+def test_no_output_name_leaves_the_site_folder(name: str) -> None:
+    with pytest.raises(SiteGenError, match="is not a plain path inside the site folder"):
+        check_names({"index.html": "", name: ""})
+
+
+def test_site_dir_inside_docs_dir_is_refused(project: Project, cli: CLI) -> None:
+    result = cli("build", "--site-dir", "content/site")
+    assert (result.code, result.err.splitlines()[0]) == (
+        1, "mkdocs.yml: site_dir 'content/site' is inside docs_dir, so every build would "
+           "publish the last one again; expected a folder outside it")
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS])
+def test_a_full_or_read_only_disk_is_one_line(project: Project, cli: CLI,
+                                              monkeypatch: pytest.MonkeyPatch, code: int) -> None:
+    assert cli("build", "--no-search").code == 0
+    before = project.snapshot_site()
+    project.write(P, FM + "Changed.\n")
+
+    def fail(*args: object) -> None:
+        raise OSError(code, os.strerror(code), str(project.root / ".site.new-1/index.html"))
+
+    monkeypatch.setattr("site_gen.output._fill", fail)
+    result = cli("build", "--no-search")
+    assert result.code == 1
+    assert result.err == (f"cannot write the site: {os.strerror(code)} "
+                          f"({project.root}/.site.new-1/index.html); the site in "
+                          f"{project.site} was not changed\n")
+    assert project.snapshot_site() == before
+    assert [p.name for p in project.root.iterdir() if ".new-" in p.name] == []
+
+
+def _cache_files(project: Project) -> list[Path]:
+    return sorted((project.root / ".cache/site-gen").rglob("*.json"))
+
+
+@pytest.mark.parametrize("damage", ["[1, 2]", "{}", '{"key": 1}', "not json", "<swap>",
+                                    "<inject>"])
+def test_a_damaged_or_foreign_cache_entry_is_never_used(project: Project, cli: CLI,
+                                                        damage: str) -> None:
+    project.write("content/acme/widgets/12/other.md",
+                  "---\ntitle: Other\nquestion: q2\nstatus: open\norder: 2\n---\nOther.\n")
+    assert cli("build", "--no-search").code == 0
+    clean = tree(project.site)
+    first, second = _cache_files(project)
+    if damage == "<swap>":  # a valid entry, stored under another page's key
+        second.write_bytes(first.read_bytes())
+    elif damage == "<inject>":  # valid JSON of the right shape, with other HTML
+        first.write_text(first.read_text().replace("<main", "<script>alert(1)</script><main"))
+    else:
+        first.write_text(damage)
+    result = cli("build", "--no-search", "--site-dir", "again")
+    assert result.code == 0, result.err
+    assert tree(project.root / "again") == clean
+
+
+def _slow_build(project: Project) -> subprocess.Popen[str]:
+    from benchmarks.sample import write_site
+
+    write_site(project.root, 240)  # several seconds of work: the signal comes in the middle
+    return subprocess.Popen([sys.executable, "-m", "site_gen", "build", "--no-cache", "--jobs", "2"],
+                            cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_and_sigterm_stop_cleanly(project: Project, sig: int, code: int) -> None:
+    build = _slow_build(project)
+    time.sleep(1.0)  # started: settings read, pages rendering
+    build.send_signal(sig)
+    out, err = build.communicate(timeout=60)
+    assert (build.returncode, err.splitlines()[-1]) == (
+        code, "Interrupted; the site was not changed."), err
+    assert "Traceback" not in err
+    assert not project.site.exists()
+    assert [p.name for p in project.root.iterdir() if ".new-" in p.name] == []
+
+
+def test_concurrent_builds_into_one_folder_both_succeed(project: Project, cli: CLI) -> None:
+    from benchmarks.sample import write_site
+
+    write_site(project.root, 30)
+    page = sorted((project.root / "content").rglob("p-*.md"))[0]
+    for round_ in range(4):
+        page.write_text(page.read_text() + f"\nRound {round_}.\n")
+        builds = [subprocess.Popen([sys.executable, "-m", "site_gen", "build", "--no-search"],
+                                   cwd=project.root, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        for build in builds:
+            out, err = build.communicate(timeout=120)
+            assert build.returncode == 0, err
+    assert cli("build", "--no-search", "--no-cache", "--site-dir", "clean").code == 0
+    assert tree(project.site) == tree(project.root / "clean")
+
+
+def test_new_refuses_paths_and_control_characters(project: Project, cli: CLI) -> None:
+    climb = cli("new", "../..#1", "--head", "1234567")
+    assert (climb.code, climb.err) == (1, "'../..#1' is not a pull request; expected "
+                                          "OWNER/REPO#NUMBER, like NVIDIA-NeMo/RL#4607\n")
+    control = cli("new", "acme/gears#2", "--head", "1234567", "--title", "A\x01B")
+    assert (control.code, control.err) == (1, "--title contains the control character U+0001; "
+                                              "expected one line of plain text\n")
+    assert not (project.root / "content/acme/gears").exists()
+
+
+def test_the_git_reader_stays_in_step(checkout: tuple[Path, str, str]) -> None:
+    from site_gen.source import SourceReader
+
+    repo, first, second = checkout
+    reader = SourceReader(repo)
+    try:
+        for hostile in ("src/widgets/core.py\ncontents HEAD:README.md", "a b missing",
+                        "no/such x blob 5", "src\x00x"):
+            assert reader.lines(second, hostile) is None
+        assert reader.lines(second, "README.md") == ["# Widgets"]
+        assert reader.lines(second, "src/widgets/core.py")[9] == "key = make_key(user, scope)"
+        assert reader.commit("1234567\ninfo HEAD") is None
+        assert reader.commit(second[:10]) == second
+    finally:
+        reader.close()
+
+
+def test_the_preview_answers_only_its_own_host_and_plain_paths(tmp_path: Path,
+                                                               capfd: pytest.CaptureFixture[str]) -> None:
+    import http.client
+    import threading
+
+    from site_gen.serve import serve
+
+    (tmp_path / "index.html").write_text("<p>home</p></body>")
+    stop = threading.Event()
+    ready: list[str] = []
+    thread = threading.Thread(target=serve, args=(tmp_path, 0, lambda: [], []),
+                              kwargs={"ready": ready.append, "stop": stop}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not ready and time.monotonic() < deadline:
+        time.sleep(0.02)
+    port = int(ready[0].split(":")[2].split("/")[0])
+
+    def get(path: str, host: str) -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.putrequest("GET", path, skip_host=True)
+        connection.putheader("Host", host)
+        connection.endheaders()
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    try:
+        assert get("/", f"127.0.0.1:{port}") == 200
+        assert get("/", f"localhost:{port}") == 200
+        assert get("/", "evil.example") == 421  # a rebound DNS name reads nothing
+        assert get("/%00.html", f"127.0.0.1:{port}") == 400
+        assert get("/a%0ab/", f"127.0.0.1:{port}") == 400
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert "Traceback" not in capfd.readouterr().err
