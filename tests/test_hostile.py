@@ -336,3 +336,17 @@ def test_the_preview_answers_only_its_own_host_and_plain_paths(tmp_path: Path,
         stop.set()
         thread.join(timeout=10)
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_code_host_patterns_take_stray_braces_literally(project: Project, cli: CLI) -> None:
+    from site_gen.config import fill
+
+    assert fill("https://x.org/{repo}/{{a}/{", repo="o/r", start=1) == "https://x.org/o/r/{{a}/{"
+    assert fill("{repo.__class__}{path}", repo="o/r") == "{repo.__class__}{path}"
+    project.write(M, GOOD_M + "site_gen:\n  code_host:\n    permalink: "
+                              "'https://x.org/{repo}/{commit}/{path}{lines}?{'\n")
+    project.write(R, GOOD_R)
+    result = cli("build", "--no-search")
+    assert result.code == 0, result.err
+    assert ('href="https://x.org/acme/widgets/1234567/src/widgets/core.py#L10?{"'
+            in (project.site / "acme/widgets/12/cache-bug/index.html").read_text())
