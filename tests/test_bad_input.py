@@ -240,6 +240,13 @@ def apply(project: Project, files: dict[str, object]) -> None:
 @pytest.mark.parametrize(("files", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_bad_input(project: Project, cli: CLI, files: dict[str, object],
                    expected: list[str]) -> None:
+    assert_refused(project, cli, files, expected)
+
+
+def assert_refused(project: Project, cli: CLI, files: dict[str, object],
+                   expected: list[str]) -> None:
+    """After a good build, `files` make the next build fail with exactly `expected`
+    (`{root}` is the project folder), no traceback, and the old site untouched."""
     project.write(M, GOOD_M)
     project.write(R, GOOD_R)
     assert cli("build", "--no-search").code == 0

@@ -18,7 +18,7 @@ from site_gen.errors import SiteGenError
 from site_gen.output import check_names
 
 from .conftest import Project, Run, tree
-from .test_bad_input import FM, GOOD_M, GOOD_R, PROPOSAL, M, P, R, apply
+from .test_bad_input import FM, GOOD_M, GOOD_R, PROPOSAL, M, P, R, assert_refused
 
 CLI = Callable[..., Run]
 BIG = "9" * 5000  # int() refuses numbers over 4,300 digits
@@ -140,18 +140,7 @@ HOSTILE: list[tuple[str, dict[str, object], list[str]]] = [
 def test_hostile_input(project: Project, cli: CLI, files: dict[str, object],
                        expected: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", "/secret-token")
-    project.write(M, GOOD_M)
-    project.write(R, GOOD_R)
-    assert cli("build", "--no-search").code == 0
-    before = project.snapshot_site()
-    apply(project, files)
-    result = cli("build", "--no-search")
-    assert result.code == 1
-    assert "Traceback" not in result.err
-    messages = [line for line in result.err.splitlines()
-                if not line.startswith(("warning: ", "Build failed: "))]
-    assert messages == expected
-    assert project.snapshot_site() == before
+    assert_refused(project, cli, files, expected)
     assert not (project.root / "escaped").exists()
 
 
