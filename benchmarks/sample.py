@@ -25,7 +25,8 @@ def write_site(project: Path, pages: int, *, site_url: str = "https://bench.exam
             folder.mkdir(parents=True, exist_ok=True)
             (folder / "pr.yml").write_text(
                 facts.replace("repo: NVIDIA-NeMo/RL", f"repo: org{pr % 7}/repo{pr % 13}")
-                .replace("number: 4607", f"number: {pr + 1}"), encoding="utf-8")
+                .replace("number: 4607", f"number: {pr + 1}")
+                + "code_unavailable: a copy of the model PR for benchmarks\n", encoding="utf-8")
         page_front = (front.replace("order: 1", f"order: {order + 1}")
                       .replace("status: open", f"status: {STATUSES[n % 4]}")
                       .replace("question: the async_save tag bug", f"question: question {n}")

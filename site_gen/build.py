@@ -24,6 +24,7 @@ from .config import Config
 from .content import discover
 from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display_path, sort_key
 from .output import Outputs, check_site_dir, read_marker, site_lock, write_site
+from .sources import check_code
 from .templates import template_errors
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
     problems = Problems()
     with template_errors():
         site = discover(config, problems)
-        renderer = Renderer(config, site)
+        renderer = Renderer(config, site, check_code(config, site, problems))
         results = render_pages(config, site, renderer, jobs=jobs, cache=cache, progress=progress,
                                fingerprint=fingerprint or build_fingerprint(config))
         outputs: Outputs = {}

@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import os
+import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -31,8 +32,9 @@ def build_fingerprint(config: Config) -> str:
 
 
 def input_digest(config: Config, fingerprint: str, search: bool) -> str:
-    """A digest of everything a build reads: the fingerprint and every content file."""
-    digest = hashlib.sha256(f"{fingerprint}\nsearch={search}\n".encode())
+    """A digest of everything a build reads: the fingerprint, what the code stores hold,
+    and every content file."""
+    digest = hashlib.sha256(f"{fingerprint}\nsearch={search}\n{code_signature(config)}\n".encode())
     docs = config.docs_dir
     for path in sorted(docs.rglob("*")) if docs.is_dir() else ():
         # Every entry counts, not only readable files: a folder or a broken link where a
@@ -45,6 +47,24 @@ def input_digest(config: Config, fingerprint: str, search: bool) -> str:
         elif path.is_dir():
             digest.update(b"folder")
     return digest.hexdigest()
+
+
+def code_signature(config: Config) -> str:
+    """What the clones and fetched repositories hold, cheaply: an emptied or replaced
+    checkout at the same path, or a fetch, changes it (the page keys themselves hold the
+    commits each page was checked against)."""
+    stores = [config.checkout, *config.checkouts.values()]
+    stores += sorted((config.cache_dir / "repos").glob("*/*.git"))
+    lines = []
+    for store in stores:
+        if store is not None:
+            done = subprocess.run(["git", "-C", str(store), "count-objects", "-v"],
+                                  capture_output=True, text=True, check=False)
+            packs = subprocess.run(["git", "-C", str(store), "rev-parse", "--git-path", "objects/pack"],
+                                   capture_output=True, text=True, check=False).stdout.strip()
+            names = sorted(p.name for p in (store / packs).glob("*.pack")) if packs else []
+            lines.append(f"{store.name}:{done.stdout}{names}")
+    return "\n".join(lines)
 
 
 def page_key(fingerprint: str, context: Mapping[str, Any], body: str) -> str:
@@ -62,7 +82,7 @@ def _stable(value: Any) -> str:
 
 def cache_dir(config: Config) -> Path:
     """Where rendered pages are kept between builds."""
-    return config.root / ".cache" / "site-gen"
+    return config.cache_dir / "pages"
 
 
 class PageCache:

@@ -16,6 +16,7 @@ from .build import build, render_site
 from .config import Config, load_config
 from .errors import BuildFailed, ContentWarning, SiteGenError, display_path
 from .processes import Terminated, stop_on_sigterm
+from .source import REPO
 
 log = logging.getLogger("site_gen")
 
@@ -37,7 +38,10 @@ def _parser() -> argparse.ArgumentParser:
     _common(s)
     s.add_argument("-p", "--port", type=int, default=8000, help="port on 127.0.0.1 "
                    "(default 8000; 0 picks a free one)")
+    f = commands.add_parser("fetch", help="fetch the commits every page pins, for checking")
+    _common(f)
     n = commands.add_parser("new", help="start the analysis of a pull request")
+
     n.add_argument("target", metavar="OWNER/REPO#NUMBER")
     n.add_argument("--head", help="the PR head commit every code link pins")
     n.add_argument("--title", help="the pull request's title")
@@ -54,8 +58,17 @@ def _common(command: argparse.ArgumentParser) -> None:
                          help="fail on warnings")
     command.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                          help="worker processes for rendering pages (default: all cores)")
-    command.add_argument("--checkout", type=Path,
-                         help="a local git clone to verify every code reference against")
+    command.add_argument("--checkout", action="append", default=[], type=_checkout,
+                         metavar="[OWNER/REPO=]PATH",
+                         help="a local git clone to check the pages against: for every "
+                              "repository, or (OWNER/REPO=PATH, repeatable) for one")
+
+
+def _checkout(value: str) -> tuple[str | None, Path]:
+    repo, sep, path = value.partition("=")
+    if sep and REPO.match(repo):
+        return repo, Path(path)
+    return None, Path(value)
 
 
 class _Plain(logging.Formatter):
@@ -68,13 +81,14 @@ class _Plain(logging.Formatter):
 class Progress:
     """`pages done / all` on a terminal, rewritten in place; nothing when not a terminal."""
 
-    def __init__(self) -> None:
+    def __init__(self, at_least: int = 20) -> None:
         self.active = sys.stderr.isatty()
         self.shown = False
+        self.at_least = at_least  # fewer steps than this finish before they need showing
 
-    def __call__(self, done: int, total: int) -> None:
-        if self.active and total >= 20:
-            sys.stderr.write(f"\rRendering pages: {done}/{total}")
+    def __call__(self, done: int, total: int, what: str = "Rendering pages") -> None:
+        if self.active and total >= self.at_least:
+            sys.stderr.write(f"\r\033[K{what}: {done}/{total}")
             sys.stderr.flush()
             self.shown = True
 
@@ -121,8 +135,13 @@ def _show(warnings: Iterable[ContentWarning]) -> None:
 
 def _config(args: argparse.Namespace, site_dir: Path | None = None) -> Config:
     """The settings, their warnings shown once (every build counts them, for --strict)."""
+    every = [path for repo, path in args.checkout if repo is None]
+    if len(every) > 1:
+        raise SiteGenError("--checkout PATH names a clone for every repository, so it can be "
+                           "given once; for several, write --checkout OWNER/REPO=PATH")
     config = load_config(args.config_file, strict=args.strict, site_dir=site_dir,
-                         checkout=args.checkout)
+                         checkout=every[0] if every else None,
+                         checkouts={repo: path for repo, path in args.checkout if repo})
     _show(config.warnings)
     return config
 
@@ -189,6 +208,29 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fetch(args: argparse.Namespace) -> int:
+    from .content import discover
+    from .errors import Problems
+    from .sources import describe_report, fetch
+
+    config = _config(args)
+    progress = Progress(at_least=1)
+
+    def show(repo: str, done: int, total: int) -> None:
+        progress(done, total, f"Fetching {repo}")
+
+    try:
+        reports = fetch(config, discover(config, Problems()), show)
+    finally:
+        progress.clear()
+    for report in reports:
+        print(describe_report(report))
+    failed: list[SiteGenError] = [error for report in reports for error in report.failed]
+    if failed:
+        raise BuildFailed(failed)
+    return 0
+
+
 def _new(args: argparse.Namespace) -> int:
     from .scaffold import new_pr
 
@@ -201,7 +243,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "build": _build, "check": _check, "serve": _serve, "new": _new,
+    "build": _build, "check": _check, "serve": _serve, "fetch": _fetch, "new": _new,
 }
 
 

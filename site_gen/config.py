@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .errors import BuildFailed, ConfigError, ContentError, ContentWarning, SiteGenError
+from .source import CONTROL, REPO
 from .statuses import DEFAULT_STATUSES, TONES, USES, Status
 from .yamlfile import Mapping, describe, forbidden_character, load_yaml
 
@@ -19,6 +20,8 @@ GITHUB_PERMALINK = "https://github.com/{repo}/blob/{commit}/{path}{lines}"
 GITHUB_LINES = "#L{start}-L{end}"
 GITHUB_LINE = "#L{start}"
 GITHUB_COMMIT = "https://github.com/{repo}/commit/{commit}"
+GITHUB_CLONE = "https://github.com/{repo}.git"
+GITHUB_PULL_REF = "refs/pull/{number}/head"
 
 # MkDocs keys that site_gen reads, each with the type it expects.
 _MKDOCS_KEYS = {
@@ -32,12 +35,13 @@ _MKDOCS_IGNORED = {
     "dev_addr", "watch", "hooks", "validation", "exclude_docs", "draft_docs", "not_in_nav",
     "google_analytics",
 }
-_OWN_KEYS = {"code_host", "checkout", "raw_html", "publish_html", "statuses", "languages"}
+_OWN_KEYS = {"code_host", "checkout", "sources", "raw_html", "publish_html", "statuses", "languages"}
 
 
 # The fields each code-host pattern may name; nothing else is ever substituted.
 HOST_FIELDS = {"permalink": ("repo", "commit", "path", "lines"), "lines": ("start", "end"),
-               "line": ("start",), "commit": ("repo", "commit")}
+               "line": ("start",), "commit": ("repo", "commit"), "clone": ("repo",),
+               "pull_ref": ("number",)}
 _FIELD = re.compile(r"\{([^{}]*)\}")
 
 
@@ -56,6 +60,8 @@ class CodeHost:
     lines: str = GITHUB_LINES
     line: str = GITHUB_LINE
     commit: str = GITHUB_COMMIT
+    clone: str = GITHUB_CLONE  # where `site-gen fetch` gets a repository not in `sources`
+    pull_ref: str = GITHUB_PULL_REF  # a PR's head ref: how an abbreviated SHA is found
 
 
 # Settings that decide how a build runs but not what any page holds: they stay out of
@@ -82,7 +88,11 @@ class Config:
     use_directory_urls: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
     code_host: CodeHost = CodeHost()
-    checkout: Path | None = None
+    # Where the code of each repository is read (what a page says is checked against it):
+    # a clone for every repository, clones by repository, and fetch sources by repository.
+    checkout: Path | None = field(default=None, metadata=BUILD_ONLY)
+    checkouts: dict[str, Path] = field(default_factory=dict, metadata=BUILD_ONLY)
+    sources: dict[str, str] = field(default_factory=dict, metadata=BUILD_ONLY)
     raw_html: bool = False
     publish_html: bool = False  # publish .html and .svg files of docs_dir (they can run script)
     statuses: dict[str, Status] = field(default_factory=lambda: dict(DEFAULT_STATUSES))
@@ -94,6 +104,11 @@ class Config:
     def root(self) -> Path:
         """The folder holding mkdocs.yml; relative paths in it start here."""
         return self.config_file.parent
+
+    @property
+    def cache_dir(self) -> Path:
+        """Where rendered pages and fetched code are kept between builds."""
+        return self.root / ".cache" / "site-gen"
 
 
 STATUS_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -124,10 +139,11 @@ def default_config(root: Path | None = None) -> Config:
 
 
 def load_config(path: Path, *, strict: bool | None = None, site_dir: Path | None = None,
-                checkout: Path | None = None) -> Config:
+                checkout: Path | None = None, checkouts: dict[str, Path] | None = None) -> Config:
     """Read `path` and validate it; raise BuildFailed with every problem found.
 
-    `strict`, `site_dir` and `checkout` override the file (they come from the CLI).
+    `strict`, `site_dir`, `checkout` (a clone for every repository) and `checkouts` (clones
+    by repository) override the file (they come from the CLI).
     """
     path = path.resolve()
     try:
@@ -145,10 +161,14 @@ def load_config(path: Path, *, strict: bool | None = None, site_dir: Path | None
     config = _Validator(path, data).config(strict, site_dir)
     if checkout is not None:
         config = dataclasses.replace(config, checkout=checkout.resolve())
-    if config.checkout is not None and not _is_git_repository(config.checkout):
-        raise BuildFailed([ConfigError(f"checkout '{config.checkout}' is not a git repository; "
-                                       "expected a local clone of the reviewed repository",
-                                       path)])
+    if checkouts:
+        config = dataclasses.replace(config, checkouts={r: p.resolve() for r, p in checkouts.items()})
+    clones = ([config.checkout] if config.checkout else []) + list(config.checkouts.values())
+    bad = [ConfigError(f"checkout '{clone}' is not a git repository; expected a local clone of "
+                       "the reviewed repository", path) for clone in clones
+           if not _is_git_repository(clone)]
+    if bad:
+        raise BuildFailed(list(bad))
     return config
 
 
@@ -269,6 +289,7 @@ class _Validator:
         checkout = self.text(own, "checkout", "site_gen.")
         if checkout:
             values["checkout"] = self.path.parent / checkout
+        values["sources"] = self._sources(own)
         host = self._code_host(own)
         if host:
             values["code_host"] = host
@@ -279,12 +300,32 @@ class _Validator:
             values["languages"] = self._languages(languages)
         return values
 
+    def _sources(self, own: Mapping) -> dict[str, str]:
+        """`owner/repo: URL or local path` for `site-gen fetch`; paths become file:// URLs."""
+        given = self.get(own, "sources", Mapping, "a mapping of 'owner/repo' to a clone URL or "
+                         "a local path", "site_gen.")
+        sources: dict[str, str] = {}
+        for repo, where in (given or {}).items():
+            if not REPO.match(repo):
+                self.error(given, repo, f"'site_gen.sources' key '{repo}' must be 'owner/name'")
+            elif not isinstance(where, str) or not where.strip():
+                self.error(given, repo, f"'site_gen.sources.{repo}' must be a clone URL or a "
+                           f"local path, found {describe(where)}")
+            elif CONTROL.search(where) or where.startswith("-"):
+                self.error(given, repo, f"'site_gen.sources.{repo}' must be a clone URL or a "
+                           f"local path; found {describe(where)}")
+            elif re.match(r"^[a-z][a-z0-9+.-]*://", where) or re.match(r"^[\w.-]+@[\w.-]+:", where):
+                sources[repo] = where.strip()
+            else:
+                sources[repo] = (self.path.parent / where.strip()).resolve().as_uri()
+        return sources
+
     def _code_host(self, own: Mapping) -> CodeHost | None:
         host = self.get(own, "code_host", Mapping, "a mapping with 'permalink'", "site_gen.")
         if host is None:
             return None
         prefix = "site_gen.code_host."
-        keys = ("permalink", "lines", "line", "commit")
+        keys = tuple(HOST_FIELDS)
         self._unknown_keys(host, set(keys), prefix)
         fields = {k: self.text(host, k, prefix) for k in keys}
         for key, pattern in fields.items():
@@ -304,7 +345,7 @@ class _Validator:
             problem = f"names the unknown field '{{{unknown[0]}}}'; expected only {names}"
         elif missing:
             problem = f"must contain {', '.join('{' + m + '}' for m in missing)}"
-        elif key in ("permalink", "commit") and not web_url(fill(pattern, repo="o/r", commit="0",
+        elif key in ("permalink", "commit", "clone") and not web_url(fill(pattern, repo="o/r", commit="0",
                                                                    path="p", lines="")):
             problem = "must be an http:// or https:// address"
         if problem:

@@ -62,6 +62,12 @@ class PullRequest:
     state: Status
     files: tuple[str, ...]
     pages: tuple[Page, ...]
+    code_unavailable: str | None = None  # why the code cannot be had, when it cannot
+    field_lines: tuple[tuple[str, int], ...] = ()  # (field of pr.yml, its line)
+
+    def line_of(self, name: str) -> int:
+        """The line of field `name` in pr.yml (1 when it is not written there)."""
+        return dict(self.field_lines).get(name, 1)
 
     @property
     def key(self) -> str:
@@ -254,7 +260,7 @@ class _Fields:
                            f"{', '.join(sorted(known))}")
 
 
-_PR_FIELDS = {"repo", "number", "title", "head", "base", "state", "files"}
+_PR_FIELDS = {"repo", "number", "title", "head", "base", "state", "files", "code_unavailable"}
 _PAGE_FIELDS = {"title", "question", "order", "status", "updated", "summary"}
 _SUMMARY_FIELDS = {"before", "this_pr", "status"}
 
@@ -288,6 +294,7 @@ def _read_pr(config: Config, folder: Path, files: list[Path],
     f.unknown(_PR_FIELDS)
     repo, title, head = f.text("repo"), f.text("title"), f.text("head")
     base = f.text("base", required=False)
+    unavailable = f.text("code_unavailable", required=False)
     state = f.status("state", config, "pr")
     number = data.get("number")
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
@@ -316,7 +323,8 @@ def _read_pr(config: Config, folder: Path, files: list[Path],
     assert repo and title and head and state and isinstance(number, int)
     pages.sort(key=lambda p: (p.order, p.slug))
     return PullRequest(path, repo, number, title, head.lower(), base and base.lower(), state,
-                       file_list, tuple(pages))
+                       file_list, tuple(pages), unavailable,
+                       tuple(sorted((k, data.line_of(k)) for k in data)))
 
 
 def _file_list(f: _Fields) -> tuple[str, ...]:

@@ -5,19 +5,20 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .cache import PageCache, page_key
 from .config import Config
-from .content import Site
+from .content import PullRequest, Site
 from .context import Link, PageContext
 from .errors import ContentError, ContentWarning
 from .markdown import render_body
 from .processes import start_worker_process
 from .render import Renderer
 from .source import SourceReader
+from .sources import CodeCheck
 from .templates import template_errors
 
 # Below this many pages to render, starting worker processes costs more than it saves.
@@ -66,17 +67,26 @@ def _link(item: Any) -> Link:
 
 @dataclass
 class _Worker:
-    """What one worker process keeps between pages: the site, its renderer, a git reader."""
+    """What one worker process keeps between pages: the site, its renderer, git readers."""
 
     config: Config
     site: Site
     renderer: Renderer
-    source: SourceReader | None
+    readers: dict[Path, SourceReader] = field(default_factory=dict)
+
+    def source(self, pr: PullRequest) -> SourceReader | None:
+        """The code of `pr` when its pages are checked against it (else nothing to check)."""
+        check = self.renderer.checks.get(pr.key)
+        if check is None or not check.checked or check.git_dir is None:
+            return None
+        if check.git_dir not in self.readers:
+            self.readers[check.git_dir] = SourceReader(check.git_dir)
+        return self.readers[check.git_dir]
 
     def render(self, task: tuple[int, int]) -> PageResult:
         pr = self.site.prs[task[0]]
         page = pr.pages[task[1]]
-        ctx = PageContext(self.config, page.path, pr, page.body_line, self.source,
+        ctx = PageContext(self.config, page.path, pr, page.body_line, self.source(pr),
                           page_url=page.url, page_dir=pr.key)
         with template_errors():
             body = render_body(ctx, page.body)
@@ -86,19 +96,19 @@ class _Worker:
                           tuple(ctx.targets))
 
     def close(self) -> None:
-        if self.source is not None:
-            self.source.close()
+        for reader in self.readers.values():
+            reader.close()
 
 
 _worker: _Worker | None = None  # one per worker process, set by its initializer
 
 
-def _start_worker(config: Config, site: Site, *, in_pool: bool = True) -> _Worker:
+def _start_worker(config: Config, site: Site, checks: dict[str, CodeCheck], *,
+                  in_pool: bool = True) -> _Worker:
     global _worker
     if in_pool:
         start_worker_process()
-    source = SourceReader(config.checkout) if config.checkout else None
-    _worker = _Worker(config, site, Renderer(config, site), source)
+    _worker = _Worker(config, site, Renderer(config, site, checks))
     return _worker
 
 
@@ -125,7 +135,8 @@ def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint:
             if hit is not None and hit.url == page.url and hit.path == page.path:
                 results[task] = hit  # an entry for another page is never written here
     missing = [t for t in tasks if t not in results]
-    for done, (task, result) in enumerate(zip(missing, _run(config, site, missing, jobs),
+    for done, (task, result) in enumerate(zip(missing, _run(config, site, renderer.checks,
+                                                            missing, jobs),
                                               strict=True), len(results) + 1):
         results[task] = result
         if cache and not result.errors and result.html is not None:
@@ -141,11 +152,11 @@ def _key(renderer: Renderer, site: Site, task: tuple[int, int], fingerprint: str
     return page_key(fingerprint, renderer.page_context(page, pr), page.body)
 
 
-def _run(config: Config, site: Site, tasks: list[tuple[int, int]],
+def _run(config: Config, site: Site, checks: dict[str, CodeCheck], tasks: list[tuple[int, int]],
          jobs: int) -> Iterator[PageResult]:
     """Results in task order, as they are ready."""
     if jobs <= 1 or len(tasks) < PARALLEL_MIN:
-        worker = _start_worker(config, site, in_pool=False)
+        worker = _start_worker(config, site, checks, in_pool=False)
         try:
             yield from (worker.render(t) for t in tasks)
         finally:
@@ -154,5 +165,5 @@ def _run(config: Config, site: Site, tasks: list[tuple[int, int]],
     chunk = max(1, min(16, len(tasks) // (jobs * 8)))
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(config, site)) as pool:
+                             initargs=(config, site, checks)) as pool:
         yield from pool.map(_render_in_worker, tasks, chunksize=chunk)

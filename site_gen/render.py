@@ -13,6 +13,7 @@ from pygments.formatters import HtmlFormatter
 from .config import Config, fill
 from .content import Page, PullRequest, Site
 from .errors import Problems
+from .sources import CodeCheck
 from .statuses import Status
 from .styles import ReviewDark, ReviewLight
 from .templates import template_env
@@ -43,9 +44,11 @@ class Series:
 class Renderer:
     """Renders the site's templates; every page gets links relative to itself."""
 
-    def __init__(self, config: Config, site: Site) -> None:
+    def __init__(self, config: Config, site: Site,
+                 checks: dict[str, CodeCheck] | None = None) -> None:
         self.config = config
         self.site = site
+        self.checks = checks or {}
         self.env = template_env(config)
         used = {page.status.key for page in site.pages}
         self.statuses_used = [s for key, s in config.statuses.items() if key in used]
@@ -121,7 +124,7 @@ class Renderer:
         """Everything the page template receives but the body (the page cache keys on it)."""
         series = Series(pr.pages.index(page), pr.pages)
         return {**self._common(page.url, page.title, page.url), "page": page, "pr": pr,
-                "series": series}
+                "series": series, "check": self.checks.get(pr.key)}
 
     def page(self, page: Page, pr: PullRequest, body: str) -> str:
         return self.env.get_template("page.html").render(

@@ -56,11 +56,35 @@ class SourceReader:
         return list(header.groups()), None
 
     def commit(self, sha: str) -> str | None:
-        """The full SHA of commit `sha` (abbreviated or full), or None if it is not there."""
+        """The full SHA of commit `sha` (abbreviated or full), or None if it is not there
+        (or an abbreviation names more than one commit: see `candidates`)."""
         if sha not in self._commits:
             header, _ = self._ask(f"info {sha}^{{commit}}")
             self._commits[sha] = header[0] if header and header[1] == "commit" else None
         return self._commits[sha]
+
+    def candidates(self, prefix: str) -> list[str]:
+        """Every commit whose SHA starts with `prefix`: one, none, or (ambiguous) several."""
+        if not SHA.match(prefix):
+            return []
+        done = subprocess.run(["git", "-C", str(self.checkout), "rev-parse",
+                               f"--disambiguate={prefix}"], capture_output=True, text=True,
+                              check=False)
+        found = [oid for oid in done.stdout.split() if self._type(oid) == "commit"]
+        return sorted(found)
+
+    def _type(self, oid: str) -> str | None:
+        header, _ = self._ask(f"info {oid}")
+        return header[1] if header else None
+
+    def ambiguity(self, sha: str) -> str | None:
+        """'names N commits: a, b' when the abbreviation `sha` is ambiguous here, else None."""
+        if self.commit(sha) is not None or len(sha) >= 40:
+            return None
+        found = self.candidates(sha)
+        if len(found) < 2:
+            return None
+        return f"names {len(found)} commits: {', '.join(c[:12] for c in found)}"
 
     def lines(self, commit: str, path: str) -> list[str] | None:
         """The lines of `path` at full SHA `commit`, or None when the file is not there."""
@@ -93,7 +117,11 @@ class SourceReader:
         """
         full = self.commit(commit)
         if full is None:
-            return None, f"commit {commit} of {what} is not in the checkout {self.checkout}"
+            ambiguous = self.ambiguity(commit)
+            if ambiguous:
+                return None, f"commit {commit} of {what} is ambiguous: it {ambiguous}; write more digits"
+            return None, (f"commit {commit} of {what} is not in the code here; run 'site-gen "
+                          "fetch' (it fetches every commit the pages pin)")
         lines = self.lines(full, path)
         if lines is None:
             return None, f"'{path}' of {what} does not exist at commit {commit}"

@@ -24,6 +24,7 @@ number: 12
 title: Make widgets faster
 head: 1234567abcdef
 state: open
+code_unavailable: a made-up pull request of the tests
 files:
   - src/widgets/core.py
   - src/widgets/util.py

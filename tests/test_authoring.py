@@ -119,7 +119,7 @@ def test_progress_on_a_terminal_and_one_line_otherwise(project: Project) -> None
     shown = os.read(leader, 65536).decode()
     os.close(leader)
     assert done.returncode == 0
-    assert "\rRendering pages: 1/31" in shown and "\rRendering pages: 31/31" in shown  # 30 + 1
+    assert "\r\033[KRendering pages: 1/31" in shown and "Rendering pages: 31/31" in shown  # 30 + 1
     assert shown.endswith("\r\x1b[K")
 
 

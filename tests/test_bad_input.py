@@ -17,7 +17,8 @@ P = "content/acme/widgets/12/cache-bug.md"
 FM = "---\ntitle: T\nquestion: q\nstatus: open\n---\n"  # the body starts on line 6
 GOOD_M = "site_name: R\nsite_url: https://x.org/\ndocs_dir: content\n"
 GOOD_R = ("repo: acme/widgets\nnumber: 12\ntitle: T\nhead: 1234567\nstate: open\n"
-          "files: [src/widgets/core.py, src/widgets/util.py, src/gears/util.py]\n")
+          "files: [src/widgets/core.py, src/widgets/util.py, src/gears/util.py]\n"
+          "code_unavailable: a made-up pull request\n")
 FLOW = "```flow\nlane a: A\nlane b: B\n{}\n```\n"
 PROPOSAL = "```proposal\nfile: core.py L1\n{}\n```\n"
 
@@ -88,7 +89,8 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
                                     "src/gears/util.py]", "files: core.py")},
      [f"{R}:6: 'files' must be a list of paths in the repository, like 'src/pkg/module.py'"]),
     ("pr-unknown-field", {R: GOOD_R + "reviewer: ana\n"},
-     [f"{R}:7: unknown field 'reviewer' in pr.yml; expected one of: base, files, head, number, "
+     [f"{R}:8: unknown field 'reviewer' in pr.yml; expected one of: base, code_unavailable, "
+      "files, head, number, "
       "repo, state, title"]),
     ("pr-wrong-folder", {R: GOOD_R.replace("number: 12", "number: 13")},
      [f"{R}:1: acme/widgets#13 belongs in the folder 'acme/widgets/13', found 'acme/widgets/12'"]),

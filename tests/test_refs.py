@@ -10,10 +10,13 @@ from .conftest import Project, Run
 
 CLI = Callable[..., Run]
 
-def page_with(project: Project, body: str, head: str, files: str = "") -> None:
+def page_with(project: Project, body: str, head: str, files: str = "", *,
+              code: bool = False) -> None:
+    """A page on acme/widgets#12; with `code`, its commits are expected to be there."""
+    unavailable = "" if code else "code_unavailable: made up for the test\n"
     project.write("content/acme/widgets/12/pr.yml",
                   f"repo: acme/widgets\nnumber: 12\ntitle: T\nhead: {head}\nbase: {head}\n"
-                  f"state: open\n{files}")
+                  f"state: open\n{unavailable}{files}")
     project.write("content/acme/widgets/12/cache-bug.md",
                   "---\ntitle: T\nquestion: q\nstatus: open\n---\n" + body)
 
@@ -90,7 +93,7 @@ def test_verified_against_a_checkout(project: Project, cli: CLI,
                                      checkout: tuple[Path, str, str]) -> None:
     repo, first, second = checkout
     page_with(project, '[[core.py:10 "make_key(user)"]] and [[widgets/util.py:1-2]]\n',
-              first[:7])
+              first[:7], code=True)
     assert cli("build", "--checkout", str(repo)).code == 0
     base = "https://github.com/acme/widgets/blob"
     assert [link[0] for link in links(project)] == [
@@ -107,7 +110,7 @@ def test_checkout_errors_name_what_the_commit_has(project: Project, cli: CLI,
         "[[util.py:1]]",
         "[[core.py:1@deadbee]]",
         '[[README.md:1 "# Widgets"]]',
-    ]) + "\n", second[:10])
+    ]) + "\n", second[:10], code=True)
     result = cli("build", "--checkout", str(repo))
     assert result.code == 1
     path = "content/acme/widgets/12/cache-bug.md"
@@ -122,7 +125,8 @@ def test_checkout_errors_name_what_the_commit_has(project: Project, cli: CLI,
         "src/widgets/util.py)",
         f"{path}:9: ambiguous file name 'util.py' in '[[util.py:1]]'; it matches "
         "src/gears/util.py, src/widgets/util.py; write more of the path",
-        f"{path}:10: commit deadbee of '[[core.py:1@deadbee]]' is not in the checkout {repo}",
+        f"{path}:10: commit deadbee of '[[core.py:1@deadbee]]' is not in the code here; run "
+        "'site-gen fetch' (it fetches every commit the pages pin)",
     ]
 
 
