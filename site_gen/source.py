@@ -136,18 +136,19 @@ class SourceReader:
                               f"{commit}; they read: {actual}")
         return full, None
 
-    def compare(self, commit: str, path: str, expected: Iterable[tuple[int, str]]) -> str | None:
-        """The first of `expected` (line number, text) that `path` at `commit` does not hold,
-        described; "" when every line matches; None when the file is not there to compare."""
+    def compare(self, commit: str, path: str,
+                expected: Iterable[tuple[int, str]]) -> list[tuple[int, str | None]] | None:
+        """Each (line number, text) of `expected` that `path` at `commit` does not hold, with
+        what it holds there (None: past its end); None when the file is not there at all."""
         lines = self.lines(commit, path)
         if lines is None:
             return None
+        found = []
         for number, text in expected:
             actual = lines[number - 1] if 1 <= number <= len(lines) else None
             if actual != text:
-                found = "the end of the file" if actual is None else f"'{actual.strip()}'"
-                return f"{path} line {number} should read '{text.strip()}' but reads {found}"
-        return ""
+                found.append((number, actual))
+        return found
 
     def close(self) -> None:
         if self._process is not None:

@@ -72,7 +72,7 @@ def test_check_reports_every_problem_and_writes_nothing(project: Project, cli: C
         "warning: content/acme/widgets/12/cache-bug.md:8: link to '#no-such-heading' names no "
         "heading or element '#no-such-heading' on that page",
         "content/acme/widgets/12/cache-bug.md:6: unknown file 'nope.py' in '[[nope.py:1]]'; it "
-        "is not among the files listed in pr.yml (candidates: src/widgets/core.py, "
+        "is not among the files listed in pr.yml (nearest by name: src/widgets/core.py, "
         "src/widgets/util.py, docs/speed.md)",
         "Check failed: 1 error(s); 1 warning(s).",
     ]

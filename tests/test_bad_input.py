@@ -127,7 +127,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     # code references
     ("ref-unknown", {P: FM + "[[nope.py:1]]\n"},
      [f"{P}:6: unknown file 'nope.py' in '[[nope.py:1]]'; it is not among the files listed in "
-      "pr.yml (candidates: src/widgets/core.py, src/widgets/util.py, src/gears/util.py)"]),
+      "pr.yml (nearest by name: src/widgets/core.py, src/gears/util.py, src/widgets/util.py)"]),
     ("ref-ambiguous", {P: FM + "\ntext [[util.py:2]]\n"},
      [f"{P}:7: ambiguous file name 'util.py' in '[[util.py:2]]'; it matches src/widgets/util.py, "
       "src/gears/util.py; write more of the path"]),
@@ -207,7 +207,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      [f"{P}:4: unknown status 'nope'; expected one of: open, fixed, proposed, wontfix"]),
     ("bom", {P: b"\xef\xbb\xbf" + (FM + "[[nope.py:3]]\n").encode()},
      [f"{P}:6: unknown file 'nope.py' in '[[nope.py:3]]'; it is not among the files listed in "
-      "pr.yml (candidates: src/widgets/core.py, src/widgets/util.py, src/gears/util.py)"]),
+      "pr.yml (nearest by name: src/widgets/core.py, src/gears/util.py, src/widgets/util.py)"]),
     ("duplicate-pr", {"content/acme/widgets/12b/pr.yml": GOOD_R,
                       "content/acme/widgets/12b/x.md": FM},
      ["content/acme/widgets/12b/pr.yml:1: acme/widgets#12 belongs in the folder "

@@ -90,7 +90,7 @@ def test_every_error_of_a_build_in_one_run(project: Project, cli: CLI) -> None:
     assert result.code == 1
     assert result.err.splitlines() == [
         "content/acme/widgets/12/cache-bug.md:6: unknown file 'nope.py' in '[[nope.py:1]]'; it "
-        "is not among the files listed in pr.yml (candidates: src/widgets/core.py, "
+        "is not among the files listed in pr.yml (nearest by name: src/widgets/core.py, "
         "src/widgets/util.py, docs/speed.md)",
         "content/acme/widgets/12/cache-bug.md:6: line range 0-3 in '[[core.py:0-3]]' is empty; "
         "expected the first line not after the last",

@@ -77,8 +77,8 @@ def test_reference_errors(project: Project, cli: CLI) -> None:
         f"{path}:6: ambiguous file name 'util.py' in '[[util.py:1]]'; it matches "
         "src/widgets/util.py, src/gears/util.py; write more of the path",
         f"{path}:7: unknown file 'nothing.py' in '[[nothing.py:1]]'; it is not among the files "
-        "listed in pr.yml (candidates: src/widgets/core.py, src/widgets/util.py, "
-        "src/gears/util.py)",
+        "listed in pr.yml (nearest by name: src/gears/util.py, src/widgets/util.py, "
+        "src/widgets/core.py)",
         f"{path}:8: 'main' in '[[core.py:1@main]]' is not a commit SHA; expected 7 to 40 hex "
         "digits or @base (a branch or tag name drifts)",
         f"{path}:9: line range 9-3 in '[[core.py:9-3]]' is empty; expected the first line not "
@@ -121,8 +121,8 @@ def test_checkout_errors_name_what_the_commit_has(project: Project, cli: CLI,
         f"{path}:7: '[[core.py:20-25]]' points past the end of src/widgets/core.py, which has 20 "
         f"lines at commit {short}",
         f"{path}:8: unknown file 'missing.py' in '[[missing.py:1]]'; it is not among commit "
-        f"{short} (candidates: README.md, src/gears/util.py, src/widgets/core.py, "
-        "src/widgets/util.py)",
+        f"{short} (nearest by name: src/widgets/util.py, src/gears/util.py, "
+        "src/widgets/core.py)",
         f"{path}:9: ambiguous file name 'util.py' in '[[util.py:1]]'; it matches "
         "src/gears/util.py, src/widgets/util.py; write more of the path",
         f"{path}:10: commit deadbee of '[[core.py:1@deadbee]]' is not in the code here; run "

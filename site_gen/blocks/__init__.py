@@ -56,6 +56,12 @@ def block_renderer(md: MarkdownIt, token_type: str,
     md.add_render_rule(token_type, rule)
 
 
+def find_after(state: StateInline, mark: str, start: int) -> int:
+    """Where `mark` next stands at or after `start` in the inline text, or -1 (remembered,
+    like `line_find`)."""
+    return _next(state, mark, start)
+
+
 def line_find(state: StateInline, mark: str, start: int) -> int:
     """Where `mark` next stands at or after `start` on the same line, or -1.
 

@@ -107,8 +107,10 @@ def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
 
 def _resolve_source(ctx: PageContext, source: Source) -> None:
     text = source.text
-    if source.code and not any(c in text + source.code for c in '"|'):
-        text = f'{text} "{source.code}"'  # the quoted code is checked like any quote
+    if source.code and '"' not in text:  # the code is checked like any quote
+        code = source.code.replace("\\", "\\\\").replace('"', '\\"')
+        target, bar, label = text.partition("|")
+        text = f'{target.rstrip()} "{code}"{bar}{label}'
     source.ref = resolve(ctx, text, source.line)
     source.label = ref_label(source.ref, text)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import jinja2
@@ -30,9 +30,11 @@ from pygments.lexer import Lexer
 
 from ..context import PageContext, context_of
 from ..highlight import lex_lines, lexer_for, line_html
-from ..statuses import Status, find_status
+from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
-from .refs import CodeRef, resolve
+from .hunks import DiffLine, Hunk, Proposal, Section
+from .placement import check_applies, check_positions, place
+from .refs import resolve
 
 HEADER = re.compile(r"^(?P<key>title|status|lands)\s*:\s*(?P<text>.*)$")
 FILE = re.compile(
@@ -43,53 +45,6 @@ FILE = re.compile(
 POSITION = re.compile(r"^@@ -(?P<a>\d+)(?:,(?P<b>\d+))? \+(?P<c>\d+)(?:,(?P<d>\d+))? @@\s*$")
 ELISION = re.compile(r"^\s?(\.\.\.|…|⋯)\s*$")
 RANGE = re.compile(r"L(\d+)(?:-L(\d+))?")
-
-
-@dataclass
-class DiffLine:
-    kind: str  # " ", "+", "-", or "…" for an elision
-    text: str
-    line: int
-    old: int | None = None
-    new: int | None = None
-
-
-@dataclass
-class Section:
-    """Lines under one `@@ -a,b +c,d @@` position (or none, when not given)."""
-
-    line: int
-    old_start: int | None = None
-    old_count: int | None = None
-    new_start: int | None = None
-    new_count: int | None = None
-    lines: list[DiffLine] = field(default_factory=list)
-
-
-@dataclass
-class Hunk:
-    path: str
-    ranges: list[tuple[int, int]]
-    lines_text: str | None
-    symbol: str | None
-    line: int
-    sections: list[Section] = field(default_factory=list)
-    # Resolved at parse time: the file at the pinned commit, and each `L` range of the header.
-    file_ref: CodeRef | None = None
-    range_refs: list[tuple[str, CodeRef | None]] = field(default_factory=list)
-
-
-@dataclass
-class Proposal:
-    title: str | None = None
-    status: Status | None = None
-    lands: str | None = None
-    line: int = 0
-    hunks: list[Hunk] = field(default_factory=list)
-    saw_file_line: bool = False
-    skipping: bool = False  # after a malformed 'file:' line, until the next one
-    # None: not checked; "": applies at the pinned commit; else the first mismatch.
-    applies: str | None = None
 
 
 def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal | None:
@@ -120,10 +75,9 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
         hunk.range_refs = [(f"L{a}" if a == b else f"L{a}-L{b}",
                             resolve(ctx, f"{hunk.path}:{a}-{b}", hunk.line))
                            for a, b in hunk.ranges]
+    place(ctx, proposal)
+    check_positions(ctx, proposal)
     proposal.applies = check_applies(ctx, proposal)
-    if proposal.applies:
-        ctx.warn(f"the proposed change does not apply at the pinned commit: {proposal.applies}",
-                 proposal.line)
 
 
 def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
@@ -296,26 +250,6 @@ def _pair_marks(flat: list[DiffLine]) -> dict[int, list[tuple[int, int]]]:
             marks[id(removed)], marks[id(added)] = _changed(removed.text, added.text)
         i = k
     return marks
-
-
-def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
-    """Compare removed and context lines with the pinned commit, as `git apply --check` would.
-
-    Returns None when there is nothing to check, "" when it applies, or what does not match.
-    """
-    if ctx.source is None:
-        return None
-    checked = False
-    for hunk in proposal.hunks:
-        for section in hunk.sections:
-            if hunk.file_ref is None or section.old_start is None:
-                continue
-            expected = [(dl.old, dl.text) for dl in section.lines if dl.old is not None]
-            found = ctx.source.compare(hunk.file_ref.commit, hunk.file_ref.path, expected)
-            if found:
-                return found
-            checked = checked or found is not None
-    return "" if checked else None
 
 
 def proposal_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:

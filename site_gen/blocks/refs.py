@@ -4,10 +4,14 @@ Forms (inside double square brackets):
 
     [[path:489]]  [[path:57-59]]  [[path L57-L59]]  [[path]]
     ... then optionally  @2f6b955 or @base   "quoted code"   |label
+
+A quote may hold `"` and `\\` escaped with a backslash (`"a \"b\""`), and `|` as it is. A
+reference may run over a line break inside a paragraph (the break reads as a space).
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from dataclasses import dataclass
@@ -23,16 +27,17 @@ from markupsafe import Markup, escape
 from ..config import fill
 from ..context import PageContext, context_of
 from ..source import REPO_PATH, SHA
-from . import line_find, line_offset
+from . import find_after, line_offset
 
 # Possessive quantifiers (*+, ++): no backtracking, so any text is matched in linear time.
 REF = re.compile(
     r'^\s*+(?P<target>(?P<path>[^\s:@"|]++)'
     r"(?:(?::|\s++L)(?P<start>\d++)(?:-L?(?P<end>\d++))?)?)"
     r"(?:@(?P<commit>[^\s\"|]++))?"
-    r'(?:\s++"(?P<quote>[^"]*+)")?'
+    r'(?:\s++"(?P<quote>(?:[^"\\]|\\.)*+)")?'
     r"\s*+(?:\|(?P<label>[^|]*+))?$"
 )
+ESCAPE = re.compile(r"\\(.)")  # inside a quote: \" and \\
 MAX_LINE = 999_999_999  # no file has more lines; int() of a longer number would fail
 SYNTAX = ("[[file:line]], [[file:start-end]] or [[file Lstart-Lend]], then optionally "
           "@commit, \"quoted code\" and |label")
@@ -87,7 +92,8 @@ def resolve(ctx: PageContext, text: str, line: int | None) -> CodeRef | None:
     if path is None:
         return None
     if ctx.source is not None:
-        verified = _verify(ctx, path, commit, start, end, m["quote"], text, line)
+        quote = ESCAPE.sub(r"\1", m["quote"]) if m["quote"] else None
+        verified = _verify(ctx, path, commit, start, end, quote, text, line)
         if verified is None:
             return None
         commit = verified
@@ -141,14 +147,23 @@ def _path(ctx: PageContext, name: str, commit: str, text: str, line: int | None)
         return candidates[0]
     if not candidates:
         where = "the files listed in pr.yml" if ctx.source is None else f"commit {commit}"
-        close = [p for p in known if p.rsplit("/", 1)[-1] == name.rsplit("/", 1)[-1]]
-        hint = ", ".join(close or known[:10])
-        ctx.error(f"unknown file '{name}' in '[[{text}]]'; it is not among {where}"
-                  f" (candidates: {hint})", line)
+        ctx.error(f"unknown file '{name}' in '[[{_short(text)}]]'; it is not among {where} "
+                  f"(nearest by name: {', '.join(nearest(name, known))})", line)
     else:
         ctx.error(f"ambiguous file name '{name}' in '[[{text}]]'; it matches "
                   f"{', '.join(candidates)}; write more of the path", line)
     return None
+
+
+def nearest(name: str, known: tuple[str, ...], count: int = 3) -> list[str]:
+    """The `count` paths of `known` most like `name`: by file name first, then by path."""
+    base = name.strip("/").rsplit("/", 1)[-1]
+
+    def likeness(path: str) -> tuple[float, float, str]:
+        return (-difflib.SequenceMatcher(None, base, path.rsplit("/", 1)[-1]).ratio(),
+                -difflib.SequenceMatcher(None, name, path).ratio(), path)
+
+    return sorted(known, key=likeness)[:count]
 
 
 def _matches(known: tuple[str, ...], name: str) -> list[str]:
@@ -178,12 +193,12 @@ def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: in
 def _ref_rule(state: StateInline, silent: bool) -> bool:
     if not state.src.startswith("[[", state.pos):
         return False
-    end = line_find(state, "]]", state.pos + 2)
+    end = find_after(state, "]]", state.pos + 2)  # over soft line breaks too
     if end < 0:
         return False
     if not silent:
         token = state.push("code_ref", "", 0)
-        token.content = state.src[state.pos + 2:end]
+        token.content = state.src[state.pos + 2:end].replace("\n", " ")
         token.meta = {"offset": line_offset(state, state.pos)}
     state.pos = end + 2
     return True

@@ -1,0 +1,164 @@
+"""Where a proposal's sections stand in their files, checked against what the pages say.
+
+- A section written without `@@ -a,b +c,d @@` is found in the file at the pinned commit
+  (when the code is there): once, or it is an error naming what was not found or where
+  it stands more than once.
+- The `L` ranges of a `file:` header must lie among the lines its sections show.
+- A section's new side starts where the old side and the sections before it in the file
+  put it (`+c` = `a` plus the lines added less the lines removed above it).
+- Every removed and context line must read as it does at the pinned commit; each line that
+  does not is an error at its own line, as `git apply --check` would refuse it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..context import PageContext
+from .hunks import DiffLine, Hunk, Proposal, Section
+
+
+def place(ctx: PageContext, proposal: Proposal) -> None:
+    """Find sections without '@@' in the file at the pinned commit (when it is there)."""
+    if ctx.source is None:
+        return
+    for hunk in proposal.hunks:
+        if hunk.file_ref is None or all(s.old_start is not None for s in hunk.sections):
+            continue
+        lines = ctx.source.lines(hunk.file_ref.commit, hunk.file_ref.path)
+        if lines is not None:
+            hunk.sections = [placed for section in hunk.sections
+                             for placed in _place_section(ctx, hunk, section, lines)]
+
+
+def _place_section(ctx: PageContext, hunk: Hunk, section: Section,
+                   lines: list[str]) -> list[Section]:
+    if section.old_start is not None:
+        return [section]
+    runs: list[list[DiffLine]] = [[]]
+    for dl in section.lines:
+        if dl.kind == "…":
+            runs.append([])
+        else:
+            runs[-1].append(dl)
+    placed, cursor = [], 0
+    for run in (r for r in runs if r):
+        at = _find(ctx, hunk, run, lines, cursor)
+        if at is None:
+            return [section]
+        old = sum(1 for dl in run if dl.kind in " -")
+        placed.append(Section(run[0].line, at + 1, old, None,
+                              sum(1 for dl in run if dl.kind in " +"), run, placed=True))
+        cursor = at + old
+    return placed
+
+
+def _find(ctx: PageContext, hunk: Hunk, run: list[DiffLine], lines: list[str],
+          cursor: int) -> int | None:
+    """Where the old side of `run` stands in `lines` (from `cursor`); None, with an error,
+    when it stands nowhere or in several places."""
+    assert hunk.file_ref is not None
+    old = [dl for dl in run if dl.kind in " -"]
+    if not old:
+        ctx.error("a section of only added lines cannot be placed; add '@@ -a,0 +c,d @@' to say "
+                  "where they go", run[0].line)
+        return None
+    starts = [i for i in range(cursor, len(lines)) if lines[i] == old[0].text]
+    full = [i for i in starts if lines[i:i + len(old)] == [dl.text for dl in old]]
+    where = f"{hunk.file_ref.path} at {hunk.file_ref.commit[:7]}"
+    if len(full) == 1:
+        return full[0]
+    if full:
+        shown = ", ".join(str(i + 1) for i in full[:5])
+        ctx.error(f"these lines stand {len(full)} times in {where} (from lines {shown}); add "
+                  "'@@ -a,b +c,d @@' to say which", old[0].line)
+        return None
+    best = max(starts, key=lambda i: _agree(lines, i, old), default=None)
+    wrong = old[_agree(lines, best, old)] if best is not None else old[0]
+    ctx.error(f"'{wrong.text.strip()}' is not in {where} where the lines around it are; "
+              "expected the removed and context lines as the file has them", wrong.line)
+    return None
+
+
+def _agree(lines: list[str], start: int, old: list[DiffLine]) -> int:
+    """How many lines of `old` the file holds from `start` on, in order."""
+    count = 0
+    while count < len(old) and start + count < len(lines) and lines[start + count] == old[count].text:
+        count += 1
+    return min(count, len(old) - 1)
+
+
+def check_positions(ctx: PageContext, proposal: Proposal) -> None:
+    """The header's `L` ranges lie among the lines shown; each new side starts where the
+    sections before it in the same file put it. Placed sections are numbered here."""
+    by_file: dict[str, list[Section]] = defaultdict(list)
+    for hunk in proposal.hunks:
+        path = hunk.file_ref.path if hunk.file_ref else hunk.path
+        by_file[path].extend(s for s in hunk.sections if s.old_start is not None)
+        _check_ranges(ctx, hunk)
+    for sections in by_file.values():
+        delta = 0
+        for section in sorted(sections, key=lambda s: s.old_start or 0):
+            assert section.old_start is not None
+            expected = section.old_start + delta if section.old_count else section.old_start + delta + 1
+            if section.placed:
+                section.new_start = expected
+                _number(section)
+            elif section.new_start != expected and section.new_count:
+                ctx.error(f"'@@ -{section.old_start},{section.old_count} +{section.new_start},"
+                          f"{section.new_count} @@' starts the new side at {section.new_start}, "
+                          f"but the sections above it put old line {section.old_start} at "
+                          f"{expected}; expected '+{expected},{section.new_count}'", section.line)
+            delta += (section.new_count or 0) - (section.old_count or 0)
+
+
+def _number(section: Section) -> None:
+    assert section.old_start is not None and section.new_start is not None
+    old, new = section.old_start, section.new_start
+    for dl in section.lines:
+        if dl.kind in " -":
+            dl.old, old = old, old + 1
+        if dl.kind in " +":
+            dl.new, new = new, new + 1
+
+
+def _check_ranges(ctx: PageContext, hunk: Hunk) -> None:
+    shown = [s for s in hunk.sections if s.lines]
+    if not hunk.ranges or any(s.old_start is None or not s.old_count for s in shown):
+        return
+    spans = ", ".join(f"{s.old_start}-{s.old_end}" for s in shown)
+    for start, end in hunk.ranges:
+        if not any(s.old_start is not None and s.old_start <= start and end <= s.old_end
+                   for s in shown):
+            name = f"L{start}" if start == end else f"L{start}-L{end}"
+            ctx.error(f"'{name}' of the 'file:' line is outside the lines its sections show "
+                      f"({spans}); expected the header to name lines among them", hunk.line)
+
+
+def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
+    """Compare removed and context lines with the pinned commit, as `git apply --check` would;
+    each line that differs is an error at its own line.
+
+    Returns None when there is nothing to check, "" when it applies, or what does not match.
+    """
+    if ctx.source is None:
+        return None
+    checked, wrong = False, 0
+    for hunk in proposal.hunks:
+        ref = hunk.file_ref
+        for section in hunk.sections:
+            if ref is None or section.old_start is None:
+                continue
+            old = [dl for dl in section.lines if dl.old is not None]
+            found = ctx.source.compare(ref.commit, ref.path, [(dl.old or 0, dl.text) for dl in old])
+            checked = checked or found is not None
+            by_number = {dl.old: dl for dl in old}
+            for number, actual in found or ():
+                wrong += 1
+                has = "the end of the file" if actual is None else f"'{actual.strip()}'"
+                ctx.error(f"the proposed change does not apply at {ref.commit[:7]}: line {number} "
+                          f"of {ref.path} reads {has}, not '{by_number[number].text.strip()}'",
+                          by_number[number].line)
+    if wrong:
+        return f"{wrong} line(s) differ from the file"
+    return "" if checked else None
