@@ -1,0 +1,218 @@
+"""Truth by default: pages are checked against the code their pull request pins, fetched
+from local `file://` sources; each wrong page is an error at the line that is wrong."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from markdown_it.utils import read_fixture_file
+
+from site_gen.source import SourceReader
+
+from .blockutil import PR, render
+from .coderepo import make_code_repo
+from .conftest import Project, Run, git
+
+CLI = Callable[..., Run]
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def code(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    return make_code_repo(tmp_path_factory.mktemp("code") / "widgets")
+
+
+@pytest.fixture
+def reader(code: tuple[Path, list[str]]) -> Iterator[SourceReader]:
+    source = SourceReader(code[0])
+    yield source
+    source.close()
+
+
+@pytest.mark.parametrize(("line", "title", "text", "expected"),
+                         read_fixture_file(FIXTURES / "verified_errors.md"))
+def test_a_wrong_page_is_an_error_at_its_line(line: int, title: str, text: str, expected: str,
+                                               code: tuple[Path, list[str]],
+                                               reader: SourceReader) -> None:
+    head = code[1][1]
+    pr = dataclasses.replace(PR, head=head[:7], files=())
+    _, errors, _ = render(text, reader, pr)
+    assert errors == expected.replace("{head7}", head[:7]).splitlines()
+
+
+def test_a_hunk_without_positions_is_placed_and_numbered(code: tuple[Path, list[str]],
+                                                         reader: SourceReader) -> None:
+    pr = dataclasses.replace(PR, head=code[1][1][:7], files=())
+    html, errors, _ = render("```proposal\nfile: checkpoint.py L6 · save\n"
+                             "-    tag = wait_fn is not None and step > 0\n"
+                             "+    tag = wait_fn is not None\n"
+                             "     if wait_fn is not None:\n```\n", reader, pr)
+    assert errors == []
+    assert ('<td class="diff-ln" data-ln="6"></td>\n<td class="diff-ln"></td>' in html
+            and '<td class="diff-ln"></td>\n<td class="diff-ln" data-ln="6"></td>' in html)
+    assert "Applies at " in html
+
+
+PR_YML = "repo: acme/widgets\nnumber: 12\ntitle: T\nhead: {head}\nbase: {base}\nstate: open\n"
+PAGE = ("---\ntitle: T\nquestion: q\nstatus: open\n---\n"
+        'The tag is set at [[src/app/checkpoint.py:6 "wait_fn is not None"]].\n')
+
+
+def pr_page(project: Project, code: tuple[Path, list[str]], *, repo: str = "acme/widgets",
+            body: str = PAGE) -> None:
+    folder = f"content/{repo}/12"
+    project.write(f"{folder}/pr.yml", PR_YML.replace("acme/widgets", repo)
+                  .format(head=code[1][1][:7], base=code[1][0]))
+    project.write(f"{folder}/cache-bug.md", body)
+
+
+def sources(project: Project, **repos: Path) -> None:
+    lines = "".join(f"    {name.replace('__', '/')}: {path.as_uri()}\n" for name, path in repos.items())
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
+                  + f"site_gen:\n  sources:\n{lines}")
+
+
+def test_fetch_brings_only_the_pinned_commits(project: Project, cli: CLI,
+                                              code: tuple[Path, list[str]]) -> None:
+    repo, commits = code
+    pr_page(project, code, body=PAGE + f"And before: [[src/app/checkpoint.py:6@{commits[0]}]].\n")
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=commits[1], base=commits[0]))
+    sources(project, acme__widgets=repo)
+    fetched = cli("fetch")
+    assert (fetched.code, fetched.out) == (0, f"acme/widgets: fetched 2 commit(s) from "
+                                              f"{repo.as_uri()}; 0 already here, 0 not found\n")
+    store = project.root / ".cache/site-gen/repos/acme/widgets.git"
+    for commit in commits[:2]:
+        assert git(store, "cat-file", "-t", commit) == "commit"
+    with pytest.raises(subprocess.CalledProcessError):
+        git(store, "cat-file", "-t", commits[2])  # a commit no page pins is not fetched
+    again = cli("fetch")
+    assert again.out == (f"acme/widgets: fetched 0 commit(s) from {repo.as_uri()}; 2 already "
+                         "here, 0 not found\n")
+    built = cli("build", "--strict", "--no-search")
+    assert built.code == 0, built.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert (f'<p class="code-check checked"><span aria-hidden="true">✓</span> Checked against '
+            f'the code at <a class="ref" href="https://github.com/acme/widgets/commit/'
+            f'{commits[1]}" title="commit {commits[1]}"><code>{commits[1][:7]}</code></a>') in html
+
+
+def test_an_abbreviated_head_is_fetched_through_the_pull_ref(project: Project, cli: CLI,
+                                                              code: tuple[Path, list[str]],
+                                                              tmp_path: Path) -> None:
+    upstream = tmp_path / "with-pull-ref"
+    shutil.copytree(code[0], upstream)
+    git(upstream, "update-ref", "refs/pull/12/head", code[1][1])
+    pr_page(project, code)
+    sources(project, acme__widgets=upstream)
+    assert cli("fetch").code == 0
+    assert cli("build", "--strict", "--no-search").code == 0
+
+
+def test_fetch_names_each_commit_it_cannot_get(project: Project, cli: CLI,
+                                               code: tuple[Path, list[str]], tmp_path: Path) -> None:
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head="f" * 40, base=code[1][0]))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE)
+    pr_page(project, code, repo="acme/gone")
+    project.write("content/acme/gone/12/pr.yml", PR_YML.replace("acme/widgets", "acme/gone")
+                  .format(head=code[1][1], base=code[1][0]))
+    sources(project, acme__widgets=code[0], acme__gone=tmp_path / "nowhere")
+    result = cli("fetch")
+    assert result.code == 1
+    lines = result.err.splitlines()
+    assert lines[0].startswith(f"content/acme/gone/12/pr.yml:4: commit {code[1][1]} of acme/gone "
+                               f"could not be fetched from {(tmp_path / 'nowhere').as_uri()}: ")
+    assert lines[1].startswith(f"content/acme/gone/12/pr.yml:5: commit {code[1][0]} of acme/gone ")
+    assert lines[2].startswith(f"content/acme/widgets/12/pr.yml:4: commit {'f' * 40} of "
+                               f"acme/widgets could not be fetched from {code[0].as_uri()}: ")
+    assert lines[3:] == ["Fetch failed: 3 error(s); 0 warning(s)."]
+    assert "acme/widgets: fetched 1 commit(s)" in result.out
+
+
+def test_two_repositories_in_one_site(project: Project, cli: CLI, code: tuple[Path, list[str]],
+                                      tmp_path: Path) -> None:
+    other, other_commits = make_code_repo(tmp_path / "gears")
+    pr_page(project, code)
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=code[1][1], base=code[1][0]))
+    project.write("content/acme/gears/12/pr.yml", PR_YML.replace("acme/widgets", "acme/gears")
+                  .format(head=other_commits[1], base=other_commits[0]))
+    project.write("content/acme/gears/12/q.md", PAGE.replace("is not None", "is not None and"))
+    sources(project, acme__widgets=code[0], acme__gears=other)
+    assert cli("fetch").code == 0
+    both = cli("build", "--no-search")
+    assert both.code == 0, both.err
+    for key in ("acme/widgets/12/cache-bug", "acme/gears/12/q"):
+        assert "Checked against the code at" in (project.site / key / "index.html").read_text()
+    by_repo = cli("build", "--no-search", "--site-dir", "by-repo", "--checkout",
+                  f"acme/widgets={code[0]}", "--checkout", f"acme/gears={other}")
+    assert by_repo.code == 0, by_repo.err
+
+
+def test_a_page_that_is_not_checked_says_so_and_strict_fails(project: Project, cli: CLI,
+                                                             code: tuple[Path, list[str]]) -> None:
+    pr_page(project, code)
+    result = cli("build", "--no-search")
+    message = ("content/acme/widgets/12/pr.yml:4: the pages of acme/widgets#12 are not checked "
+               "against the code: the code of acme/widgets was not available when this page was "
+               "built; run 'site-gen fetch' (or pass --checkout), or, to publish them unchecked "
+               "on purpose, say why in pr.yml (code_unavailable: ...)")
+    assert (result.code, result.err) == (0, f"warning: {message}\n")
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert ('<p class="code-check unchecked"><span aria-hidden="true">⚠</span> Not checked against '
+            'the code: the code of acme/widgets was not available when this page was built.</p>'
+            in html)
+    assert cli("build", "--no-search", "--strict").code == 1
+    project.write("content/acme/widgets/12/pr.yml", (project.root / "content/acme/widgets/12/pr.yml")
+                  .read_text() + "code_unavailable: the fork was deleted\n")
+    declared = cli("build", "--no-search", "--strict")
+    assert (declared.code, declared.err) == (0, "")
+    assert ("Not checked against the code: the fork was deleted.</p>"
+            in (project.site / "acme/widgets/12/cache-bug/index.html").read_text())
+
+
+def test_a_bad_head_is_one_error_at_its_line(project: Project, cli: CLI,
+                                             code: tuple[Path, list[str]]) -> None:
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head="f" * 12, base=code[1][0]))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE + PAGE.split("---\n")[-1] * 3)
+    result = cli("build", "--no-search", "--checkout", str(code[0]))
+    assert result.err.splitlines() == [
+        "warning: content/acme/widgets/12/pr.yml:4: the pages of acme/widgets#12 are not checked "
+        "against the code: commit ffffffffffff (head) of acme/widgets was not available when this "
+        "page was built; run 'site-gen fetch' (or pass --checkout), or, to publish them unchecked "
+        "on purpose, say why in pr.yml (code_unavailable: ...)"]
+
+
+def test_an_ambiguous_commit_names_its_candidates(code: tuple[Path, list[str]],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    reader = SourceReader(code[0])
+    monkeypatch.setattr(SourceReader, "candidates", lambda self, prefix: ["a" * 40, "a" * 39 + "b"])
+    try:
+        assert reader.ambiguity("aaaaaaa") == "names 2 commits: aaaaaaaaaaaa, aaaaaaaaaaaa"
+        full, problem = reader.verify("aaaaaaa", "x.py", 1, 1, None, "'[[x.py:1@aaaaaaa]]'")
+        assert (full, problem) == (None, "commit aaaaaaa of '[[x.py:1@aaaaaaa]]' is ambiguous: it "
+                                         "names 2 commits: aaaaaaaaaaaa, aaaaaaaaaaaa; write more "
+                                         "digits")
+    finally:
+        reader.close()
+
+
+def test_a_checkout_is_judged_by_what_it_holds(project: Project, cli: CLI,
+                                               code: tuple[Path, list[str]], tmp_path: Path) -> None:
+    clone = tmp_path / "clone"
+    shutil.copytree(code[0], clone)
+    pr_page(project, code)
+    assert cli("build", "--no-search", "--checkout", str(clone)).code == 0
+    again = cli("build", "--no-search", "--checkout", str(clone))
+    assert again.out.startswith(f"{project.site} is up to date")
+    shutil.rmtree(clone)
+    clone.mkdir()
+    git(clone, "init", "-q")  # the same path, emptied
+    emptied = cli("build", "--no-search", "--checkout", str(clone))
+    assert not emptied.out.startswith(f"{project.site} is up to date")
+    page = project.site / "acme/widgets/12/cache-bug/index.html"
+    assert "Not checked against the code" in page.read_text()
