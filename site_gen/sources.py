@@ -136,8 +136,9 @@ Progress = Callable[[str, int, int], None]
 
 
 def fetch(config: Config, site: Site, progress: Progress | None = None) -> list[FetchReport]:
-    """Bring exactly the commits the content pins into a bare repository per source, one
-    shallow fetch per missing commit; what is already there is not fetched again."""
+    """Bring exactly the commits the content pins into a bare repository per source, each
+    shallow (only that commit's files): all missing ones in one fetch, one by one when that
+    fails; what is already there is not fetched again."""
     return [_fetch_repo(config, repo, repo_pins, progress)
             for repo, repo_pins in pins(site).items()]
 
@@ -156,15 +157,16 @@ def _fetch_repo(config: Config, repo: str, repo_pins: list[Pin],
     missing = _missing(target, repo_pins)
     report.present = len(repo_pins) - len(missing)
     errors: dict[str, str] = {}
-    for done, pin in enumerate(missing, 1):
-        if progress:
-            progress(repo, done, len(missing))
-        if len(pin.sha) == 40:
-            errors[pin.sha] = _fetch(target, source, pin.sha, 1)
+    full = [pin.sha for pin in missing if len(pin.sha) == 40]
+    if full and _fetch(target, source, full, 1):  # one negotiation for all; if it fails,
+        for done, sha in enumerate(full, 1):      # one fetch each, to learn which failed
+            if progress:
+                progress(repo, done, len(full))
+            errors[sha] = _fetch(target, source, [sha], 1)
     short = [pin for pin in _missing(target, missing) if len(pin.sha) < 40]
     for number in sorted({pin.number for pin in short}):
         ref = fill(config.code_host.pull_ref, number=number)
-        problem = _fetch(target, source, ref, FETCH_DEPTH)
+        problem = _fetch(target, source, [ref], FETCH_DEPTH)
         for pin in short:
             errors[pin.sha] = problem or (
                 f"an abbreviated SHA cannot be fetched by itself, and it is not among the last "
@@ -185,10 +187,10 @@ def _missing(target: Path, repo_pins: list[Pin]) -> list[Pin]:
         reader.close()
 
 
-def _fetch(target: Path, source: str, what: str, depth: int) -> str:
-    """Fetch `what` (a full SHA or a ref) from `source`; '' or git's reason for failing."""
+def _fetch(target: Path, source: str, what: list[str], depth: int) -> str:
+    """Fetch `what` (full SHAs, or a ref) from `source`; '' or git's reason for failing."""
     done = _git(["-C", str(target), "-c", "protocol.version=2", "fetch", "--quiet", "--no-tags",
-                 f"--depth={depth}", "--", source, what])
+                 f"--depth={depth}", "--", source, *what])
     if done.returncode == 0:
         return ""
     lines = [line.removeprefix("fatal: ").strip() for line in done.stderr.splitlines() if line]

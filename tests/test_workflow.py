@@ -33,7 +33,7 @@ def test_workflow_builds_strict_tests_and_deploys_with_the_official_actions() ->
     assert flow[True]["push"]["branches"] == ["main"]  # YAML 1.1 reads "on" as true
     steps = flow["jobs"]["build"]["steps"]
     runs = [s.get("run") for s in steps if "run" in s]
-    assert runs == ["scripts/test", "scripts/build --strict"]
+    assert runs == ["scripts/test", "scripts/fetch", "scripts/build --strict"]
     uses = [s["uses"].split("@")[0] for s in steps if "uses" in s]
     assert "actions/configure-pages" in uses and "actions/upload-pages-artifact" in uses
     assert flow["jobs"]["deploy"]["steps"][0]["uses"].startswith("actions/deploy-pages@")
