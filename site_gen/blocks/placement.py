@@ -103,7 +103,7 @@ def check_positions(ctx: PageContext, proposal: Proposal) -> None:
             expected = section.old_start + delta if section.old_count else section.old_start + delta + 1
             if section.placed:
                 section.new_start = expected
-                _number(section)
+                number_lines(section)
             elif section.new_start != expected and section.new_count:
                 ctx.error(f"'@@ -{section.old_start},{section.old_count} +{section.new_start},"
                           f"{section.new_count} @@' starts the new side at {section.new_start}, "
@@ -112,7 +112,9 @@ def check_positions(ctx: PageContext, proposal: Proposal) -> None:
             delta += (section.new_count or 0) - (section.old_count or 0)
 
 
-def _number(section: Section) -> None:
+def number_lines(section: Section) -> tuple[int, int]:
+    """Give each line of a positioned section its old and new line numbers; returns how
+    many lines each side has."""
     assert section.old_start is not None and section.new_start is not None
     old, new = section.old_start, section.new_start
     for dl in section.lines:
@@ -120,6 +122,7 @@ def _number(section: Section) -> None:
             dl.old, old = old, old + 1
         if dl.kind in " +":
             dl.new, new = new, new + 1
+    return old - section.old_start, new - section.new_start
 
 
 def _check_ranges(ctx: PageContext, hunk: Hunk) -> None:

@@ -33,7 +33,7 @@ from ..highlight import lex_lines, lexer_for, line_html
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
 from .hunks import DiffLine, Hunk, Proposal, Section
-from .placement import check_applies, check_positions, place
+from .placement import check_applies, check_positions, number_lines, place
 from .refs import resolve
 
 HEADER = re.compile(r"^(?P<key>title|status|lands)\s*:\s*(?P<text>.*)$")
@@ -155,17 +155,12 @@ def _trim(section: Section) -> None:
 def _number(ctx: PageContext, section: Section) -> None:
     if section.old_start is None or section.new_start is None:
         return
-    old, new = section.old_start, section.new_start
-    for dl in section.lines:
-        if dl.kind == "…":
-            ctx.error("'...' cannot stand inside a positioned section; start the lines after it "
-                      "with their own '@@ -a,b +c,d @@'", dl.line)
-            return
-        if dl.kind in " -":
-            dl.old, old = old, old + 1
-        if dl.kind in " +":
-            dl.new, new = new, new + 1
-    old_count, new_count = old - section.old_start, new - section.new_start
+    elided = next((dl for dl in section.lines if dl.kind == "…"), None)
+    if elided is not None:
+        ctx.error("'...' cannot stand inside a positioned section; start the lines after it "
+                  "with their own '@@ -a,b +c,d @@'", elided.line)
+        return
+    old_count, new_count = number_lines(section)
     if (old_count, new_count) != (section.old_count, section.new_count):
         ctx.error(f"hunk line counts do not match its header: '@@ -{section.old_start},"
                   f"{section.old_count} +{section.new_start},{section.new_count} @@' but the "
