@@ -12,8 +12,9 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from . import __version__
 from .build import build, render_site
-from .config import Config, load_config
+from .config import PACKAGE_TEMPLATES, Config, load_config
 from .errors import BuildFailed, ContentWarning, SiteGenError, display_path
 from .processes import Terminated, stop_on_sigterm
 from .source import REPO
@@ -22,8 +23,10 @@ log = logging.getLogger("site_gen")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="site-gen",
-                                     description="Build review explainer sites.")
+    parser = argparse.ArgumentParser(prog="site-gen", description="Build review explainer sites.",
+                                     formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("-V", "--version", action="version",
+                        version=f"site-gen {__version__} (templates: {PACKAGE_TEMPLATES})")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     b = commands.add_parser("build", help="build the site into site_dir")
     _common(b)

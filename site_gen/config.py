@@ -14,7 +14,16 @@ from .source import CONTROL, REPO
 from .statuses import DEFAULT_STATUSES, TONES, USES, Status
 from .yamlfile import Mapping, describe, forbidden_character, load_yaml
 
-PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+def _package_templates() -> Path:
+    """The built-in templates: inside the installed package, or (in a source checkout or an
+    editable install) the repository's `templates/` folder they are built from."""
+    here = Path(__file__).resolve().parent
+    inside = here / "theme"
+    return inside if (inside / "base.html").is_file() else here.parent / "templates"
+
+
+PACKAGE_TEMPLATES = _package_templates()
 
 GITHUB_PERMALINK = "https://github.com/{repo}/blob/{commit}/{path}{lines}"
 GITHUB_LINES = "#L{start}-L{end}"
