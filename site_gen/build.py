@@ -14,7 +14,7 @@ import os
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import unescape as html_unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,6 +46,8 @@ class BuildResult:
 class RenderedSite:
     outputs: Outputs
     warnings: tuple[ContentWarning, ...]
+    # The author's file each output was made from (question and PR pages, assets).
+    sources: dict[str, Path] = field(default_factory=dict)
 
     @property
     def pages(self) -> int:
@@ -119,7 +121,8 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
             outputs[asset.target] = sources[asset.target] = asset.source
     _check_folders(outputs, sources, problems)
     _stop_on_errors(config, problems, strict=config.strict)
-    return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)))
+    return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)),
+                        {name: path for name, path in sources.items() if path is not None})
 
 
 def _made_from(source: Path | None) -> str:

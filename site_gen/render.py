@@ -78,7 +78,7 @@ class Renderer:
 
         return {
             "config": self.config, "extra": self.config.extra, "title": title, "url": url,
-            "commit_url": self.commit_url, "statuses_used": self.statuses_used,
+            "commit_url": self.commit_url,
             "canonical": self.absolute(canonical) if self.config.site_url else None,
         }
 
@@ -114,6 +114,7 @@ class Renderer:
         status_counts = Counter(page.status.key for page in self.site.pages)
         return self.env.get_template("home.html").render(
             **self._common("", self.config.site_name, ""), groups=groups, counts=counts,
+            statuses_used=self.statuses_used,
             status_counts=status_counts)
 
     def pr(self, pr: PullRequest) -> str:

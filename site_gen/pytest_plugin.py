@@ -1,0 +1,135 @@
+"""A pytest plugin: every page a site builds, checked against its stored snapshot.
+
+Installed with site_gen (`pip install "site-gen[test]"` brings pytest and syrupy) and loaded
+by pytest through its entry point. In a content repository, one test uses it:
+
+    def test_page(site_page, page_snapshot):
+        assert site_page.html == page_snapshot, site_page.where
+
+The site (`site_gen_config` in the pytest settings, default `mkdocs.yml`) is built once per
+session, in memory; each page is one test, named by its address, and one readable `.html`
+file under `__snapshots__/`. A page with no snapshot fails until `--snapshot-update` writes
+it; a snapshot whose page is gone fails the run, and `--snapshot-update` deletes it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .build import render_site
+from .config import load_config
+from .errors import SiteGenError, display_path
+
+PAGES_KEY = pytest.StashKey[dict[str, "SitePage"]]()
+USED_KEY = pytest.StashKey[set[Path]]()
+ORPHANS_KEY = pytest.StashKey[list[str]]()
+
+
+@dataclass(frozen=True)
+class SitePage:
+    """One built page: its address in the site, its HTML, and the file it was made from."""
+
+    url: str
+    html: str
+    source: str
+
+    @property
+    def where(self) -> str:
+        return f"the page {self.url} (made from {self.source}) differs from its snapshot"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini("site_gen_config", "the site's mkdocs.yml, for the page snapshot tests",
+                  default="mkdocs.yml")
+
+
+def built_pages(config: pytest.Config) -> dict[str, SitePage]:
+    """Every HTML page of the site, built once per test session (SITE_URL unset, so the
+    snapshots do not depend on where the site is published)."""
+    if PAGES_KEY not in config.stash:
+        config.stash[PAGES_KEY] = _build(Path(config.rootpath) / config.getini("site_gen_config"))
+    return config.stash[PAGES_KEY]
+
+
+def _build(path: Path) -> dict[str, SitePage]:
+    saved = os.environ.pop("SITE_URL", None)
+    try:
+        site = render_site(load_config(path))
+    except SiteGenError as error:
+        problems = getattr(error, "errors", [error])
+        raise pytest.UsageError("the site does not build:\n" + "\n".join(map(str, problems))) from None
+    finally:
+        if saved is not None:
+            os.environ["SITE_URL"] = saved
+    sources = {name: display_path(source) for name, source in site.sources.items()}
+    return {name: SitePage(name, text, sources.get(name, "site_gen's own templates"))
+            for name, text in sorted(site.outputs.items())
+            if name.endswith(".html") and isinstance(text, str)}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "site_page" in metafunc.fixturenames:
+        pages = built_pages(metafunc.config)
+        metafunc.parametrize("site_page", list(pages.values()),
+                             ids=[snapshot_id(url) for url in pages])
+
+
+def snapshot_id(url: str) -> str:
+    """A page's test id and snapshot name: its address, '/' written '__'."""
+    return url.replace("/", "__")
+
+
+def _extension() -> Any:
+    from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+    class PageSnapshot(SingleFileSnapshotExtension):
+        """One readable .html file per page."""
+
+        _write_mode = WriteMode.TEXT
+        file_extension = "html"
+
+    return PageSnapshot
+
+
+@pytest.fixture
+def page_snapshot(snapshot: Any, request: pytest.FixtureRequest) -> Any:
+    """syrupy's snapshot, stored as one .html file per page."""
+    extension = _extension()
+    location = Path(extension.dirname(test_location=snapshot.test_location))
+    request.config.stash.setdefault(USED_KEY, set()).add(location)
+    return snapshot.use_extension(extension)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail on snapshots whose page is gone (or delete them with --snapshot-update)."""
+    folders = session.config.stash.get(USED_KEY, set())
+    if not folders or PAGES_KEY not in session.config.stash:
+        return
+    expected = {snapshot_id(url) for url in session.config.stash[PAGES_KEY]}
+    update = bool(session.config.getoption("--snapshot-update", default=False))
+    orphans = [path for folder in sorted(folders) for path in sorted(folder.glob("*.html"))
+               if _page_of(path.name) not in expected]
+    for path in orphans:
+        if update:
+            path.unlink()
+    if orphans and not update:
+        session.config.stash[ORPHANS_KEY] = [path.name for path in orphans]
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    orphans = config.stash.get(ORPHANS_KEY, [])
+    if orphans:
+        terminalreporter.write_sep("=", "page snapshots without a page", red=True)
+        terminalreporter.write_line(f"{', '.join(orphans)}: the page is gone; run pytest "
+                                    "--snapshot-update to delete them")
+
+
+def _page_of(file_name: str) -> str:
+    """The page id in a snapshot file name 'test_x[ID].html'."""
+    return file_name.partition("[")[2].rpartition("]")[0]
