@@ -41,6 +41,10 @@ def _parser() -> argparse.ArgumentParser:
     _common(s)
     s.add_argument("-p", "--port", type=int, default=8000, help="port on 127.0.0.1 "
                    "(default 8000; 0 picks a free one)")
+    i = commands.add_parser("init", help="start a content repository of your own")
+    i.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR",
+                   help="where (default: this folder)")
+    i.add_argument("--force", action="store_true", help="write into a folder that is not empty")
     f = commands.add_parser("fetch", help="fetch the commits every page pins, for checking")
     _common(f)
     n = commands.add_parser("new", help="start the analysis of a pull request")
@@ -234,6 +238,15 @@ def _fetch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _init(args: argparse.Namespace) -> int:
+    from .repository import init_repository
+
+    for path in init_repository(args.folder, force=args.force):
+        print(f"Created {display_path(path)}")
+    print("Next: site-gen new OWNER/REPO#NUMBER --head SHA, then site-gen serve.")
+    return 0
+
+
 def _new(args: argparse.Namespace) -> int:
     from .scaffold import new_pr
 
@@ -246,7 +259,8 @@ def _new(args: argparse.Namespace) -> int:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "build": _build, "check": _check, "serve": _serve, "fetch": _fetch, "new": _new,
+    "build": _build, "check": _check, "serve": _serve, "fetch": _fetch, "init": _init,
+    "new": _new,
 }
 
 

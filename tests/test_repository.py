@@ -1,0 +1,99 @@
+"""`site-gen init` makes a content repository of its own: it builds, its page snapshots are
+tested with site_gen's pytest plugin, and the pre-commit hook works there."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import Run, git
+from .test_workflow import lint
+
+CLI = Callable[..., Run]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def repository(tmp_path: Path, cli: CLI, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A content repository made by `init`, with one PR made by `new`."""
+    folder = tmp_path / "reviews"
+    made = cli("init", str(folder))
+    assert made.code == 0, made.err
+    monkeypatch.chdir(folder)
+    monkeypatch.delenv("SITE_URL", raising=False)
+    assert cli("new", "acme/widgets#7", "--head", "1234567", "--title", "Faster").code == 0
+    pr = folder / "content/acme/widgets/7/pr.yml"
+    pr.write_text(pr.read_text() + "code_unavailable: a made-up pull request\n")
+    return folder
+
+
+def test_init_writes_a_repository_and_refuses_a_full_folder(tmp_path: Path, cli: CLI) -> None:
+    made = cli("init", str(tmp_path / "new"))
+    written = sorted(p.relative_to(tmp_path / "new").as_posix()
+                     for p in (tmp_path / "new").rglob("*") if p.is_file())
+    assert written == [".github/workflows/publish.yml", ".gitignore", ".pre-commit-config.yaml",
+                       "content/.gitkeep", "mkdocs.yml", "pytest.ini", "tests/test_pages.py"]
+    assert made.out.splitlines()[-1] == ("Next: site-gen new OWNER/REPO#NUMBER --head SHA, "
+                                         "then site-gen serve.")
+    assert lint(tmp_path / "new/.github/workflows/publish.yml").returncode == 0
+    again = cli("init", str(tmp_path / "new"))
+    assert (again.code, again.err) == (1, f"'{tmp_path / 'new'}' is not empty; site-gen init "
+                                          "writes into an empty or new folder (--force writes "
+                                          "its files there anyway, replacing any of the same "
+                                          "name)\n")
+    assert cli("init", str(tmp_path / "new"), "--force").code == 0
+
+
+def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                          cwd=folder, capture_output=True, text=True, check=False, env=env)
+
+
+def test_init_new_build_and_the_page_snapshots(repository: Path, cli: CLI) -> None:
+    built = cli("build", "--strict", "--no-search")
+    assert built.code == 0, built.err
+    first = pytest_in(repository)
+    assert first.returncode == 1 and "does not exist!" in first.stdout
+    update = pytest_in(repository, "--snapshot-update")
+    assert update.returncode == 0, update.stdout
+    snapshots = sorted(p.name for p in (repository / "tests/__snapshots__/test_pages").iterdir())
+    assert "test_page[acme__widgets__7__the-first-question__index.html].html" in snapshots
+    assert pytest_in(repository).returncode == 0
+    page = repository / "content/acme/widgets/7/the-first-question.md"
+    page.write_text(page.read_text().replace("Say what the code does", "Say what it does"))
+    changed = pytest_in(repository)
+    assert changed.returncode == 1
+    assert ("the page acme/widgets/7/the-first-question/index.html (made from "
+            "content/acme/widgets/7/the-first-question.md) differs from its snapshot"
+            in changed.stdout)
+    assert "- <p>Say what the code does" in changed.stdout  # a readable diff of the HTML
+    assert "+ <p>Say what it does" in changed.stdout
+
+
+def pre_commit(repository: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    git(repository, "add", "-A")
+    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT),
+                           "site-gen-check", "--all-files"], cwd=repository, capture_output=True,
+                          text=True, check=False, env={**os.environ, "PRE_COMMIT_HOME": str(home)})
+
+
+def test_the_pre_commit_hook_where_it_is_installed(repository: Path, tmp_path: Path) -> None:
+    git(repository, "init", "-q")
+    good = pre_commit(repository, tmp_path / "pre-commit")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "site-gen check" in good.stdout and "Passed" in good.stdout
+    page = repository / "content/acme/widgets/7/the-first-question.md"
+    page.write_text(page.read_text().replace("status: open", "status: opne"))
+    bad = pre_commit(repository, tmp_path / "pre-commit")
+    assert bad.returncode == 1
+    assert ("content/acme/widgets/7/the-first-question.md:5: unknown status 'opne'; expected "
+            "one of: open, fixed, proposed, wontfix") in bad.stdout
+    page.write_text(page.read_text().replace("status: opne", "status: open") + "[x](gone.md)\n")
+    strict = pre_commit(repository, tmp_path / "pre-commit")
+    assert strict.returncode == 1 and "points at nothing" in strict.stdout
