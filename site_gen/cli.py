@@ -20,6 +20,13 @@ from .processes import Terminated, stop_on_sigterm
 from .source import REPO
 
 log = logging.getLogger("site_gen")
+_QUIET = [False]  # -q: summary lines are not printed either, as with MkDocs
+
+
+def _say(text: str) -> None:
+    """A summary line on standard output (not with --quiet)."""
+    if not _QUIET[0]:
+        print(text, flush=True)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,6 +38,8 @@ def _parser() -> argparse.ArgumentParser:
     b = commands.add_parser("build", help="build the site into site_dir")
     _common(b)
     b.add_argument("-d", "--site-dir", type=Path, help="where to write the site")
+    b.add_argument("-c", "--clean", action="store_true",
+                   help="accepted for MkDocs' sake: every build is clean (no stale file is left)")
     b.add_argument("--no-cache", dest="cache", action="store_false",
                    help="render every page again instead of reusing unchanged ones")
     b.add_argument("--no-search", dest="search", action="store_false",
@@ -39,8 +48,11 @@ def _parser() -> argparse.ArgumentParser:
     _common(c)
     s = commands.add_parser("serve", help="preview the site, rebuilding as files change")
     _common(s)
-    s.add_argument("-p", "--port", type=int, default=8000, help="port on 127.0.0.1 "
+    s.add_argument("-p", "--port", type=int, default=None, help="port on 127.0.0.1 "
                    "(default 8000; 0 picks a free one)")
+    s.add_argument("-a", "--dev-addr", type=_dev_addr, default=None, metavar="HOST:PORT",
+                   help="as in MkDocs; the host must be this machine (127.0.0.1 or localhost)")
+    s.add_argument("-o", "--open", action="store_true", help="open the preview in a browser")
     i = commands.add_parser("init", help="start a content repository of your own")
     i.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR",
                    help="where (default: this folder)")
@@ -58,7 +70,18 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _dev_addr(value: str) -> int:
+    host, sep, port = value.rpartition(":")
+    if not sep or host not in ("127.0.0.1", "localhost") or not port.isdigit():
+        raise argparse.ArgumentTypeError(
+            f"'{value}' is not 127.0.0.1:PORT or localhost:PORT; the preview only listens on "
+            "this machine")
+    return int(port)
+
+
 def _common(command: argparse.ArgumentParser) -> None:
+    command.add_argument("-q", "--quiet", action="store_true", help="print errors only")
+    command.add_argument("-v", "--verbose", action="store_true", help="print more of what happens")
     command.add_argument("-f", "--config-file", type=Path, default=Path("mkdocs.yml"),
                          help="the configuration file (default: mkdocs.yml)")
     command.add_argument("-s", "--strict", action="store_true", default=None,
@@ -111,7 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_Plain())
     log.addHandler(handler)
-    log.setLevel(logging.INFO)
+    quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
+    log.setLevel(logging.ERROR if quiet else logging.DEBUG if verbose else logging.INFO)
+    _QUIET[0] = quiet
     log.propagate = False
     try:
         return COMMANDS[args.command](args)
@@ -165,11 +190,11 @@ def _build(args: argparse.Namespace) -> int:
     where = args.site_dir or config.site_dir
     warnings = len(config.warnings) + len(result.warnings)
     if result.changed:
-        print(f"Built {result.pages} pages ({result.files} files) into {where} "
-              f"in {result.seconds:.2f} s; {warnings} warning(s).")
+        _say(f"Built {result.pages} pages ({result.files} files) into {where} "
+             f"in {result.seconds:.2f} s; {warnings} warning(s).")
     else:
-        print(f"{where} is up to date ({result.pages} pages); checked in {result.seconds:.2f} s; "
-              f"{warnings} warning(s).")
+        _say(f"{where} is up to date ({result.pages} pages); checked in {result.seconds:.2f} s; "
+             f"{warnings} warning(s).")
     return 0
 
 
@@ -177,8 +202,8 @@ def _check(args: argparse.Namespace) -> int:
     config = _config(args)
     site = render_site(config, jobs=max(1, args.jobs))
     _show(site.warnings)
-    print(f"No problems in {site.pages} pages; "
-          f"{len(config.warnings) + len(site.warnings)} warning(s).")
+    _say(f"No problems in {site.pages} pages; "
+         f"{len(config.warnings) + len(site.warnings)} warning(s).")
     return 0
 
 
@@ -202,16 +227,24 @@ def _serve(args: argparse.Namespace) -> int:
                   "are fixed.", file=sys.stderr, flush=True)
             return problems
         _show(result.warnings)
-        print(f"Rebuilt {result.pages} pages in {result.seconds:.2f} s; "
-              f"{len(config.warnings) + len(result.warnings)} warning(s).", flush=True)
+        _say(f"Rebuilt {result.pages} pages in {result.seconds:.2f} s; "
+             f"{len(config.warnings) + len(result.warnings)} warning(s).")
         return []
 
     watched = [first.config_file, first.docs_dir, first.custom_dir]
+    port = args.dev_addr if args.dev_addr is not None else 8000 if args.port is None else args.port
+
+    def ready(message: str) -> None:
+        print(message, flush=True)
+        if args.open:
+            import webbrowser
+
+            webbrowser.open(message.split()[2])
     try:
-        serve(site, args.port, rebuild, watched, ready=lambda m: print(m, flush=True))
+        serve(site, port, rebuild, watched, ready=ready)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    print("Stopped.")
+    _say("Stopped.")
     return 0
 
 
@@ -231,7 +264,7 @@ def _fetch(args: argparse.Namespace) -> int:
     finally:
         progress.clear()
     for report in reports:
-        print(describe_report(report))
+        _say(describe_report(report))
     failed: list[SiteGenError] = [error for report in reports for error in report.failed]
     if failed:
         raise BuildFailed(failed)
@@ -242,8 +275,8 @@ def _init(args: argparse.Namespace) -> int:
     from .repository import init_repository
 
     for path in init_repository(args.folder, force=args.force):
-        print(f"Created {display_path(path)}")
-    print("Next: site-gen new OWNER/REPO#NUMBER --head SHA, then site-gen serve.")
+        _say(f"Created {display_path(path)}")
+    _say("Next: site-gen new OWNER/REPO#NUMBER --head SHA, then site-gen serve.")
     return 0
 
 
@@ -254,7 +287,7 @@ def _new(args: argparse.Namespace) -> int:
     _show(config.warnings)
     written = new_pr(config, args.target, args.head, args.title, args.question, args.checkout)
     for path in written:
-        print(f"Created {display_path(path)}")
+        _say(f"Created {display_path(path)}")
     return 0
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .errors import BuildFailed, ConfigError, ContentError, ContentWarning, SiteGenError
-from .source import CONTROL, REPO
+from .source import CONTROL, REPO, REPO_PATH
 from .statuses import DEFAULT_STATUSES, TONES, USES, Status
 from .yamlfile import Mapping, describe, forbidden_character, load_yaml
 
@@ -36,11 +36,12 @@ GITHUB_PULL_REF = "refs/pull/{number}/head"
 _MKDOCS_KEYS = {
     "site_name", "site_url", "site_description", "site_author", "repo_url", "copyright",
     "docs_dir", "site_dir", "theme", "nav", "strict", "extra", "use_directory_urls",
+    "extra_css", "extra_javascript",
 }
 # MkDocs keys that mean something to MkDocs but nothing to site_gen.
 _MKDOCS_IGNORED = {
     "repo_name", "edit_uri", "edit_uri_template", "remote_branch", "remote_name",
-    "markdown_extensions", "plugins", "extra_css", "extra_javascript", "extra_templates",
+    "markdown_extensions", "plugins", "extra_templates",
     "dev_addr", "watch", "hooks", "validation", "exclude_docs", "draft_docs", "not_in_nav",
     "google_analytics",
 }
@@ -96,6 +97,8 @@ class Config:
     strict: bool = field(default=False, metadata=BUILD_ONLY)
     use_directory_urls: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+    extra_css: tuple[str, ...] = ()  # files of docs_dir every page links
+    extra_javascript: tuple[str, ...] = ()
     code_host: CodeHost = CodeHost()
     # Where the code of each repository is read (what a page says is checked against it):
     # a clone for every repository, clones by repository, and fetch sources by repository.
@@ -237,6 +240,8 @@ class _Validator:
             "strict": strict or bool(self.get(data, "strict", bool, "true or false")),
             "use_directory_urls": self._flag(data, "use_directory_urls", True),
             "extra": self.get(data, "extra", dict, "a mapping") or {},
+            "extra_css": self._extra_files(data, "extra_css", ".css"),
+            "extra_javascript": self._extra_files(data, "extra_javascript", ".js"),
             **{k: self.text(data, k) for k in ("site_description", "site_author", "copyright")},
             **{k: self._url(data, k) for k in ("site_url", "repo_url")},
             **own,
@@ -273,8 +278,27 @@ class _Validator:
         if theme is None:
             return None
         self._unknown_keys(theme, {"name", "custom_dir"}, "theme.")
+        name = theme.get("name")
+        if name not in (None, "site_gen"):
+            self.error(theme, "name", f"'theme.name' is {describe(name)}, but site_gen has one "
+                       "theme of its own; leave the name out (or write site_gen), and shadow "
+                       "single templates with theme.custom_dir")
         custom: str | None = self.text(theme, "custom_dir", "theme.")
         return custom
+
+    def _extra_files(self, data: Mapping, key: str, ending: str) -> tuple[str, ...]:
+        """`extra_css` / `extra_javascript`: files of docs_dir, linked from every page."""
+        items = self.get(data, key, list, f"a list of {ending} files in docs_dir")
+        found: list[str] = []
+        for item in items or []:
+            path = item.strip().strip("/") if isinstance(item, str) else ""
+            if not path.endswith(ending) or not REPO_PATH.match(path) or "://" in item:
+                self.error(data, key, f"'{key}' entries must be {ending} files inside docs_dir, "
+                           f"like 'assets/extra{ending}' (nothing from other hosts); found "
+                           f"{describe(item)}")
+            else:
+                found.append(path)
+        return tuple(found)
 
     def _nav(self, data: Mapping) -> tuple[str, ...]:
         nav = self.get(data, "nav", list, "a list of pull request folders")

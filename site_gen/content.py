@@ -153,6 +153,7 @@ def discover(config: Config, problems: Problems) -> Site:
                                        f"beside a {PR_FILE}", file))
         elif _publishable(config, file, problems):
             assets.append(Asset(file, file.relative_to(docs).as_posix()))
+    _check_extra_files(config, problems)
     _check_unique(prs, problems)
     ordered = _ordered(config, prs, problems)
     return Site(tuple(ordered), tuple(assets))
@@ -171,7 +172,8 @@ ACTIVE = frozenset({"html", "htm", "xhtml", "svg", "svgz", "xml", "js", "mjs"})
 def _publishable(config: Config, file: Path, problems: Problems) -> bool:
     """Whether `file` is published as it is; a file of another type is an error."""
     ending = file.suffix.lower().lstrip(".")
-    if ending in PUBLISHED or (ending in ACTIVE and config.publish_html):
+    named = file.relative_to(config.docs_dir).as_posix() in config.extra_css + config.extra_javascript
+    if ending in PUBLISHED or named or (ending in ACTIVE and config.publish_html):
         if not file.is_file():  # a broken or looping link where a file should be
             problems.error("cannot be read (a broken link?); expected a file", file)
             return False
@@ -184,6 +186,14 @@ def _publishable(config: Config, file: Path, problems: Problems) -> bool:
         problems.error(f"'{file.name}' is not a page, a pr.yml or a file type site_gen publishes "
                        f"({', '.join(sorted(PUBLISHED))}); move it out of docs_dir", file)
     return False
+
+
+def _check_extra_files(config: Config, problems: Problems) -> None:
+    for key, names in (("extra_css", config.extra_css), ("extra_javascript", config.extra_javascript)):
+        for name in names:
+            if not (config.docs_dir / name).is_file():
+                problems.error(f"'{key}' names '{name}', which is not a file in docs_dir; expected "
+                               "a path relative to docs_dir", config.config_file)
 
 
 def _links_outside(files: list[Path], docs: Path) -> set[Path]:

@@ -1,9 +1,11 @@
-"""Real-browser fixtures: the built site served on 127.0.0.1, and Debian's Chromium."""
+"""Real-browser fixtures: the built site served on 127.0.0.1, and a Chromium found on the
+machine: $SITE_GEN_CHROMIUM, else Debian's /usr/bin/chromium, else Playwright's own."""
 
 from __future__ import annotations
 
 import functools
 import http.server
+import os
 import shutil
 import threading
 from collections.abc import Iterator
@@ -17,7 +19,7 @@ from site_gen.config import load_config
 from site_gen.output import write_site
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
+DEBIAN_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
@@ -62,12 +64,28 @@ def base_url(site_dir: Path) -> Iterator[str]:
     server.server_close()
 
 
+def chromium_path(environ: dict[str, str] | None = None) -> tuple[str | None, str]:
+    """Which Chromium the browser tests use, and why: (executable or None for Playwright's
+    own, a description)."""
+    environ = dict(os.environ) if environ is None else environ
+    if environ.get("SITE_GEN_CHROMIUM"):
+        return environ["SITE_GEN_CHROMIUM"], "$SITE_GEN_CHROMIUM"
+    if shutil.which(DEBIAN_CHROMIUM):
+        return DEBIAN_CHROMIUM, "Debian's chromium package"
+    return None, "Playwright's own Chromium (playwright install chromium)"
+
+
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    if not shutil.which(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing; scripts/test installs Debian's chromium package")
+def browser(pytestconfig: pytest.Config) -> Iterator[Browser]:
+    executable, why = chromium_path()
+    reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"browser tests: {executable or 'chromium'} ({why})")
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        except Exception as error:  # noqa: BLE001 - say which browser, then fail
+            pytest.fail(f"cannot start {executable or 'Playwright Chromium'} ({why}): {error}")
         yield chromium
         chromium.close()
 
