@@ -11,6 +11,7 @@ collected as objects and given to the caller (the CLI prints them).
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import time
 from collections.abc import Callable
@@ -125,6 +126,23 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
                         {name: path for name, path in sources.items() if path is not None})
 
 
+def _source(result: PageResult) -> Path:
+    return result.path or Path("<page>")
+
+
+def _page_hint(config: Config, result: PageResult, href: str) -> str:
+    """For a link written as a page's address ('../other/'): the .md file to link instead."""
+    path = href.split("#")[0].split("?")[0]
+    if not path.endswith("/") or result.path is None:
+        return ""
+    address = posixpath.normpath(posixpath.join(result.url, path))
+    source = config.docs_dir / f"{address}.md"
+    if source.is_file():
+        relative = posixpath.relpath(f"{address}.md", posixpath.dirname(result.url.rstrip("/")))
+        return f"; link the page's file instead: '{relative}'"
+    return "; link a page by its .md file, like 'other-question.md'"
+
+
 def _made_from(source: Path | None) -> str:
     return f"the page made from {display_path(source)}" if source else "a page of its own"
 
@@ -146,10 +164,7 @@ def _stop_on_errors(config: Config, problems: Problems, *, strict: bool = False)
     warnings = sorted(problems.warnings, key=sort_key)
     content_errors = sorted(problems.errors, key=sort_key)
     errors: list[SiteGenError] = list(content_errors)
-    count = len(config.warnings) + len(warnings)
-    if not errors and strict and count:
-        errors = [SiteGenError(f"aborted: {count} warning(s) in strict mode")]
-    if errors:
+    if errors or (strict and (config.warnings or warnings)):
         raise BuildFailed(errors, tuple(warnings), len(config.warnings))
 
 
@@ -181,8 +196,8 @@ def check_links(config: Config, results: list[PageResult], outputs: Outputs,
     for result in results:
         for line, what, href, target in result.targets:
             if not (config.docs_dir / target).exists():
-                problems.warn(f"{what} to '{href}' points at nothing: there is no '{target}' "
-                              "in docs_dir", result.path, line)
+                problems.error(f"{what} to '{href}' points at nothing: there is no '{target}' "
+                               f"in docs_dir{_page_hint(config, result, href)}", _source(result), line)
     ids: dict[str, set[str]] = {}
     for result in results:
         for line, url, fragment, href in result.anchors:
@@ -192,5 +207,5 @@ def check_links(config: Config, results: list[PageResult], outputs: Outputs,
             if url not in ids:
                 ids[url] = {html_unescape(i) for i in _ID.findall(html)}
             if fragment not in ids[url]:
-                problems.warn(f"link to '{href}' names no heading or element '#{fragment}' on "
-                              "that page", result.path, line)
+                problems.error(f"link to '{href}' names no heading or element '#{fragment}' on "
+                               "that page", _source(result), line)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import logging
 import os
 import shutil
@@ -148,16 +147,26 @@ def main(argv: list[str] | None = None) -> int:
         _show(failed.warnings)
         for error in failed.errors:
             print(error, file=sys.stderr)
-        print(f"{args.command.capitalize()} failed: {len(failed.errors)} error(s); "
-              f"{failed.settings_warnings + len(failed.warnings)} warning(s)."
-              + (" The site was not changed." if args.command == "build" else ""),
-              file=sys.stderr)
+        print(_failure(args.command, failed), file=sys.stderr)
         return 1
     except SiteGenError as error:
         print(error, file=sys.stderr)
         return 1
     finally:
         log.removeHandler(handler)
+
+
+def _failure(command: str, failed: BuildFailed) -> str:
+    """The last line of a failed run: what stopped it."""
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}{'' if n == 1 else 's'}"
+
+    if failed.stopped_by_strict:
+        line = f"{command.capitalize()} stopped: {count(failed.warning_count, 'warning')} in strict mode."
+    else:
+        line = (f"{command.capitalize()} failed: {len(failed.errors)} error(s); "
+                f"{failed.warning_count} warning(s).")
+    return line + (" The site was not changed." if command == "build" else "")
 
 
 def _show(warnings: Iterable[ContentWarning]) -> None:
@@ -202,9 +211,17 @@ def _check(args: argparse.Namespace) -> int:
     config = _config(args)
     site = render_site(config, jobs=max(1, args.jobs))
     _show(site.warnings)
-    _say(f"No problems in {site.pages} pages; "
-         f"{len(config.warnings) + len(site.warnings)} warning(s).")
+    warnings = len(config.warnings) + len(site.warnings)
+    if warnings:  # anything reported is something to fix before publishing
+        print(f"Check found {warnings} warning{'' if warnings == 1 else 's'} in {site.pages} pages.",
+              file=sys.stderr)
+        return 1
+    _say(f"No problems in {site.pages} pages.")
     return 0
+
+
+def config_strict(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "strict", False))
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -216,11 +233,13 @@ def _serve(args: argparse.Namespace) -> int:
 
     def rebuild() -> list[str]:
         try:
-            config = dataclasses.replace(_config(args, site), strict=False)
+            config = _config(args, site)  # --strict: the page shows warnings as errors
             result = build(config, jobs=max(1, args.jobs), search=False)
         except BuildFailed as failed:
             _show(failed.warnings)
-            problems = [str(e) for e in failed.errors]
+            problems = [str(e) for e in failed.errors] + [
+                f"{w} (a warning: --strict stops on it)" for w in failed.warnings
+                if failed.stopped_by_strict or config_strict(args)]
             for problem in problems:
                 print(problem, file=sys.stderr)
             print(f"Build failed: {len(problems)} error(s); the browser shows them until they "

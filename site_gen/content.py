@@ -188,6 +188,19 @@ def _publishable(config: Config, file: Path, problems: Problems) -> bool:
     return False
 
 
+PLACEHOLDER = re.compile(r"⟨[^⟩\n]*⟩?")
+
+
+def _placeholders(text: str, path: Path, problems: Problems) -> None:
+    """The ⟨…⟩ texts `site-gen new` writes for the author to replace: a warning while any is
+    left, so `check` and a strict build fail on a page that was never finished."""
+    found = PLACEHOLDER.findall(text)
+    if found:
+        line = text.count("\n", 0, text.index(found[0])) + 1
+        problems.warn(f"{len(found)} placeholder(s) from site-gen new still here (the first: "
+                      f"'{found[0]}'); replace each ⟨…⟩ with your own text", path, line)
+
+
 def _check_extra_files(config: Config, problems: Problems) -> None:
     for key, names in (("extra_css", config.extra_css), ("extra_javascript", config.extra_javascript)):
         for name in names:
@@ -293,7 +306,9 @@ def _read_pr(config: Config, folder: Path, files: list[Path],
              problems: Problems) -> PullRequest | None:
     path = folder / PR_FILE
     try:
-        data = _load_mapping(path, read_text(path), 1, PR_FILE, problems)
+        text = read_text(path)
+        _placeholders(text, path, problems)
+        data = _load_mapping(path, text, 1, PR_FILE, problems)
     except ContentError as exc:
         problems.errors.append(exc)
         return None
@@ -386,7 +401,9 @@ def _read_page(config: Config, path: Path, pr_key: str,
         problems.errors.append(ContentError(f"page file name '{path.name}' must be lower-case letters, "
                                    "digits and '-', ending in .md (it becomes the URL)", path))
     try:
-        front, body, body_line = split_front_matter(read_text(path), path)
+        text = read_text(path)
+        _placeholders(text, path, problems)
+        front, body, body_line = split_front_matter(text, path)
     except ContentError as exc:
         problems.errors.append(exc)
         return None

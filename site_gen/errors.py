@@ -115,6 +115,15 @@ class BuildFailed(SiteGenError):
         self.warnings = warnings
         self.settings_warnings = settings_warnings
 
+    @property
+    def warning_count(self) -> int:
+        return self.settings_warnings + len(self.warnings)
+
+    @property
+    def stopped_by_strict(self) -> bool:
+        """No error: strict mode stopped the build on its warnings."""
+        return not self.errors and self.warning_count > 0
+
 
 def display_path(path: Path) -> str:
     """Show `path` relative to the working directory when it lies below it."""

@@ -3,27 +3,17 @@
 from __future__ import annotations
 
 import functools
-import re
-import unicodedata
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from mdit_py_plugins.anchors import anchors_plugin
 
-from .blocks import badge, callout, flow, links, proposal, refs
+from .blocks import badge, callout, check_fences, flow, links, proposal, refs
 from .config import Config, default_config
 from .context import ENV_KEY, PageContext
 from .highlight import highlight_code
+from .slugs import slugify
 from .templates import template_env
-
-
-def slugify(title: str) -> str:
-    """A heading id that depends only on the heading's own text."""
-    text = unicodedata.normalize("NFKD", title).lower()
-    text = re.sub(r"[^\w\s-]", "", text, flags=re.UNICODE)
-    slug = re.sub(r"[\s_]+", "-", text).strip("-")
-    return slug or "section"
-
 
 HEADING_LEVELS = ("h2", "h3", "h4")
 
@@ -57,6 +47,7 @@ def make_markdown(config: Config) -> MarkdownIt:
     anchors_plugin(md, min_level=2, max_level=4, slug_func=slugify, permalink=True,
                    permalinkSymbol="#", permalinkBefore=False)
     md.core.ruler.before("anchor", "heading_ids", _heading_ids)
+    md.core.ruler.after("block", "unclosed_fences", check_fences)
     refs.refs_plugin(md, templates=templates)
     links.links_plugin(md)
     flow.flow_plugin(md, templates=templates)

@@ -16,6 +16,7 @@ from urllib.parse import unquote
 
 from markupsafe import escape
 
+from .errors import SiteGenError
 from .processes import Terminated
 
 RELOAD_PATH = "/__site_gen/"
@@ -37,6 +38,8 @@ RELOAD_SCRIPT = """\
 """
 TAG = f'<script src="{RELOAD_PATH}reload.js"></script>'
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+SEARCH_STATUS = b'<p id="search-status" role="status"></p>'
+NO_INDEX = b"This preview has no search index: site-gen build makes it."
 
 
 class LiveState:
@@ -121,6 +124,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         except OSError:
             self.send_error(404)
             return
+        if not (Path(self.directory) / "pagefind").is_dir():  # previews skip the index
+            html = html.replace(SEARCH_STATUS, SEARCH_STATUS.replace(b"></p>", NO_INDEX + b"</p>"))
         html = html.replace(b"</body>", TAG.encode() + b"</body>", 1)
         self._send(html, "text/html; charset=utf-8", status)
 
@@ -133,17 +138,27 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
+def _bind(port: int, handler: Callable[..., Handler]) -> http.server.ThreadingHTTPServer:
+    if not 0 <= port <= 65535:
+        raise SiteGenError(f"port {port} is not a port; expected 0 to 65535 (0 picks a free one)")
+    try:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        raise SiteGenError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}; choose "
+                           "another port with --port (0 picks a free one)") from None
+
+
 def serve(folder: Path, port: int, rebuild: Callable[[], list[str]], watch: Iterable[Path],
           *, ready: Callable[[str], None] = print, stop: threading.Event | None = None) -> None:
     """Build once, serve `folder` on 127.0.0.1:`port`, rebuild on every change under `watch`."""
     from watchfiles import watch as watch_changes
 
     state = LiveState()
-    state.publish(rebuild())
     handler = functools.partial(type("BoundHandler", (Handler,), {"state": state}),
                                 directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server = _bind(port, handler)  # before the first build: a busy port fails at once
     server.daemon_threads = True
+    state.publish(rebuild())
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     ready(f"Serving on http://127.0.0.1:{server.server_port}/ (Ctrl-C to stop)")

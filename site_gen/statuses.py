@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .suggest import did_you_mean
+
 TONES = ("danger", "warning", "success", "info", "neutral")
 USES = ("pr", "page", "callout", "verdict")
 USE_NAMES = {"pr": "PR state", "page": "status", "callout": "severity", "verdict": "verdict"}
@@ -54,7 +56,8 @@ def find_status(statuses: dict[str, Status], name: str, use: str,
     """Look `name` up among the words allowed for `use`; else report the allowed ones."""
     status = statuses.get(name.strip())
     if status is None or use not in status.uses:
-        allowed = ", ".join(k for k, s in statuses.items() if use in s.uses)
-        report(f"unknown {USE_NAMES[use]} '{name}'; expected one of: {allowed}")
+        allowed = [k for k, s in statuses.items() if use in s.uses]
+        report(f"unknown {USE_NAMES[use]} '{name}'; {did_you_mean(name, allowed)}expected one "
+               f"of: {', '.join(allowed)}")
         return None
     return status

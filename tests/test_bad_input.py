@@ -204,7 +204,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      ["content/acme/widgets/12/passwd.md: is a link to a file outside docs_dir; expected "
       "content to live inside docs_dir"]),
     ("crlf-lines", {P: FM.replace("status: open", "status: nope").replace("\n", "\r\n")},
-     [f"{P}:4: unknown status 'nope'; expected one of: open, fixed, proposed, wontfix"]),
+     [f"{P}:4: unknown status 'nope'; did you mean 'open'? expected one of: open, fixed, proposed, wontfix"]),
     ("bom", {P: b"\xef\xbb\xbf" + (FM + "[[nope.py:3]]\n").encode()},
      [f"{P}:6: unknown file 'nope.py' in '[[nope.py:3]]'; it is not among the files listed in "
       "pr.yml (nearest by name: src/widgets/core.py, src/gears/util.py, src/widgets/util.py)"]),

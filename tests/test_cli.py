@@ -72,8 +72,7 @@ def test_unknown_key_warns_and_fails_under_strict(project: Project, cli: CLI) ->
     strict = cli("build", "--strict")
     assert strict.code == 1
     assert strict.err.splitlines()[1:] == [
-        "aborted: 1 warning(s) in strict mode",
-        "Build failed: 1 error(s); 1 warning(s). The site was not changed."]
+        "Build stopped: 1 warning in strict mode. The site was not changed."]
     assert project.snapshot_site() == before
 
 
@@ -131,7 +130,7 @@ def test_an_up_to_date_build_repeats_each_warning_once(project: Project, cli: CL
     project.write("mkdocs.yml", "site_name: R\nsite_url: https://x.org/\ndocs_dir: content\n"
                   "typo_key: 1\n")
     project.write("content/acme/widgets/12/cache-bug.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n[x](missing.md)\n")
+                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n[x](https://github.com/a/b/blob/main/c.py)\n")
     first = cli("build", "--no-search")
     second = cli("build", "--no-search")
     assert second.out.startswith(f"{project.site} is up to date")

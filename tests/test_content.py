@@ -65,8 +65,8 @@ def test_front_matter_errors_carry_file_lines(project: Project) -> None:
     _, errors = read(project)
     assert errors == [
         "content/acme/widgets/12/cache-bug.md:3: 'question' must be text, found a list",
-        "content/acme/widgets/12/cache-bug.md:4: unknown status 'opne'; expected one of: "
-        "open, fixed, proposed, wontfix",
+        "content/acme/widgets/12/cache-bug.md:4: unknown status 'opne'; did you mean 'open'? "
+        "expected one of: open, fixed, proposed, wontfix",
         "content/acme/widgets/12/cache-bug.md:5: 'order' must be a whole number, found 'first'",
         "content/acme/widgets/12/cache-bug.md:6: 'updated' must be a date like 2026-01-31, "
         "found 'soon'",

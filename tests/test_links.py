@@ -34,7 +34,7 @@ def test_script_and_data_urls_are_refused(markdown: str, message: str | None) ->
 
 def test_relative_links_are_rewritten_from_file_to_url(project: Project, cli: CLI) -> None:
     project.write("content/acme/widgets/12/other.md",
-                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\n")
+                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\n## Why\n")
     (project.root / "content/acme/widgets/12/diagram.png").write_bytes(b"\x89PNG")
     project.write("content/acme/widgets/12/cache-bug.md",
                   "---\ntitle: T\nquestion: q\nstatus: open\n---\n"
@@ -55,19 +55,33 @@ def test_links_that_climb_out_or_point_at_nothing(project: Project, cli: CLI) ->
     result = cli("build")
     assert result.code == 1
     assert result.err.splitlines() == [
-        "warning: content/acme/widgets/12/cache-bug.md:8: link to 'missing.md' points at "
-        "nothing: there is no 'acme/widgets/12/missing.md' in docs_dir",
         "content/acme/widgets/12/cache-bug.md:6: link to '../../../../../etc/passwd' climbs out "
         "of docs_dir; expected a file inside it",
-        "Build failed: 1 error(s); 1 warning(s). The site was not changed.",
+        "content/acme/widgets/12/cache-bug.md:8: link to 'missing.md' points at "
+        "nothing: there is no 'acme/widgets/12/missing.md' in docs_dir",
+        "Build failed: 2 error(s); 0 warning(s). The site was not changed.",
     ]
+
+
+def test_a_link_to_a_page_address_says_which_file_to_link(project: Project, cli: CLI) -> None:
+    project.write("content/acme/widgets/12/other.md",
+                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\nText.\n")
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n[o](../other/) [n](../none/)\n")
+    result = cli("build", "--no-search")
+    assert result.err.splitlines()[:2] == [
+        "content/acme/widgets/12/cache-bug.md:6: link to '../other/' points at nothing: there is "
+        "no 'acme/widgets/other' in docs_dir; link the page's file instead: 'other.md'",
+        "content/acme/widgets/12/cache-bug.md:6: link to '../none/' points at nothing: there is "
+        "no 'acme/widgets/none' in docs_dir; link a page by its .md file, like "
+        "'other-question.md'"]
 
 
 def test_a_cached_page_does_not_keep_a_stale_warning(project: Project, cli: CLI) -> None:
     project.write("content/acme/widgets/12/cache-bug.md",
                   "---\ntitle: T\nquestion: q\nstatus: open\n---\n[next](later.md)\n")
     first = cli("build", "--no-search")
-    assert "link to 'later.md' points at nothing" in first.err
+    assert first.code == 1 and "link to 'later.md' points at nothing" in first.err
     project.write("content/acme/widgets/12/later.md",
                   "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\nText.\n")
     second = cli("build", "--no-search")
@@ -80,7 +94,7 @@ def test_body_links_and_navigation_agree_without_directory_urls(project: Project
     project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
                   + "use_directory_urls: false\n")
     project.write("content/acme/widgets/12/other.md",
-                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\n# Why\n")
+                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\n## Why\n")
     project.write("content/acme/widgets/12/cache-bug.md",
                   "---\ntitle: T\nquestion: q\nstatus: open\n---\n"
                   "[other](other.md) [why](other.md#why) ![d](diagram.png)\n")

@@ -18,11 +18,11 @@ def test_quiet_verbose_and_clean(project: Project, cli: CLI) -> None:
     assert (quiet.code, quiet.out, quiet.err) == (0, "", "")
     project.write("content/acme/widgets/12/cache-bug.md",
                   (project.root / "content/acme/widgets/12/cache-bug.md").read_text()
-                  + "[x](gone.md)\n")
+                  + "[x](https://github.com/a/b/blob/main/c.py)\n")
     warned = cli("build", "-q", "--no-search")
     assert (warned.code, warned.out, warned.err) == (0, "", "")  # -q prints errors only
     loud = cli("build", "-v", "-c", "--no-search")  # every build is clean: -c changes nothing
-    assert loud.code == 0 and "1 warning(s)" in loud.out and "points at nothing" in loud.err
+    assert loud.code == 0 and "1 warning(s)" in loud.out and "unpinned link" in loud.err
 
 
 @pytest.mark.parametrize(("address", "message"), [

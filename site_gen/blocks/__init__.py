@@ -37,6 +37,8 @@ def fence_parser(md: MarkdownIt, info: str, token_type: str,
         ctx = context_of(state.env)
         for token in state.tokens:
             if token.type == "fence" and token.info.strip() == info and token.map:
+                if not closed(state, token):
+                    continue  # reported by check_fences: its lines are not the block's
                 first = ctx.first_line + token.map[0] + 1
                 model = parse(ctx, token.content.split("\n")[:-1], first)
                 if model is not None:
@@ -44,6 +46,30 @@ def fence_parser(md: MarkdownIt, info: str, token_type: str,
                     token.meta = {"model": model}
 
     md.core.ruler.after("block", f"{token_type}_parse", rule)
+
+
+def closed(state: StateCore, token: Token) -> bool:
+    """Whether the block `token` opens ends with its own closing line (```` ``` ````, `:::`)
+    rather than running to the end of the page."""
+    assert token.map is not None
+    lines = state.env.setdefault("_site_gen_lines_of", {}).setdefault(state.src, state.src.split("\n"))
+    if token.type.startswith("container_"):  # its map ends before the closing line
+        end, opened = token.map[1], True
+    else:  # a fence's map takes in its closing line
+        end, opened = token.map[1] - 1, token.map[1] - token.map[0] >= 2
+    last = lines[end].strip() if 0 <= end < len(lines) else ""
+    mark = token.markup[:1] or ":"
+    return opened and len(last) >= 3 and last == mark * len(last)
+
+
+def check_fences(state: StateCore) -> None:
+    """A fence that is never closed swallows the rest of the page: one error at its line."""
+    ctx = context_of(state.env)
+    for token in state.tokens:
+        if token.type == "fence" and token.map and not closed(state, token):
+            what = token.info.strip().split()[0] if token.info.strip() else "code block"
+            ctx.error(f"{what} opened here is never closed (add {token.markup} on a line of "
+                      "its own)", ctx.line(token.map))
 
 
 def block_renderer(md: MarkdownIt, token_type: str,

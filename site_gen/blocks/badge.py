@@ -15,6 +15,7 @@ from markdown_it.token import Token
 from markupsafe import escape
 
 from ..context import context_of
+from ..suggest import did_you_mean
 from . import line_find, line_offset
 
 OPEN = ":badge["
@@ -43,7 +44,8 @@ def _resolve(state: StateCore) -> None:
                 continue
             status = statuses.get(token.content)
             if status is None:
-                ctx.error(f"unknown badge ':badge[{token.content}]'; expected one of: "
+                ctx.error(f"unknown badge ':badge[{token.content}]'; "
+                          f"{did_you_mean(token.content, statuses)}expected one of: "
                           f"{', '.join(statuses)}", ctx.line(block.map, token.meta["offset"]))
             token.meta["status"] = status
 

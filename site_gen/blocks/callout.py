@@ -22,7 +22,7 @@ from mdit_py_plugins.container import container_plugin
 
 from ..context import PageContext, context_of
 from ..statuses import find_status
-from . import render_inline
+from . import closed, render_inline
 from .refs import ref_label, resolve
 
 REVIEW = re.compile(r"^review(?:\s+(?P<severity>[\w-]+))?(?:\s+\[\[(?P<ref>[^\]]+)\]\])?\s*(?P<rest>.*)$")
@@ -32,6 +32,9 @@ def _parse(state: StateCore) -> None:
     """Read each callout's header once, at parse time, so errors carry the line."""
     ctx = context_of(state.env)
     for token in state.tokens:
+        if token.type.startswith("container_") and token.nesting == 1 and not closed(state, token):
+            ctx.error("callout opened here is never closed (add ::: on a line of its own)",
+                      ctx.line(token.map))
         if token.type == "container_review_open":
             _review(ctx, token)
         elif token.type == "container_aside_open":

@@ -27,6 +27,7 @@ from markupsafe import Markup
 
 from ..context import PageContext
 from ..statuses import Status, find_status
+from ..suggest import did_you_mean
 from . import block_renderer, fence_parser, render_inline
 from .refs import CodeRef, ref_label, resolve
 
@@ -159,8 +160,8 @@ def _lane(ctx: PageContext, flow: Flow, name: str, label: str, line: int) -> Non
 def _known_lane(ctx: PageContext, flow: Flow, lane: str, line: int) -> bool:
     if lane in flow.lanes:
         return True
-    ctx.error(f"unknown lane '{lane}'; expected one of: {', '.join(flow.lanes) or '(none declared)'}",
-              line)
+    ctx.error(f"unknown lane '{lane}'; {did_you_mean(lane, flow.lanes)}expected one of: "
+              f"{', '.join(flow.lanes) or '(none declared)'}", line)
     return False
 
 
