@@ -42,6 +42,7 @@ class Page:
     body: str = field(repr=False)  # a page's cache key holds its own body, not its siblings'
     body_line: int
     pr_key: str
+    broken: bool = False  # its front matter has errors: rendered only for its body's problems
 
     @property
     def url(self) -> str:
@@ -371,7 +372,7 @@ def _file_list(f: _Fields) -> tuple[str, ...]:
 
 def _check_orders(pages: list[Page], problems: Problems) -> None:
     orders: dict[int, Page] = {}
-    for page in sorted(pages, key=lambda p: p.slug):
+    for page in sorted((p for p in pages if not p.broken), key=lambda p: p.slug):
         if page.order in orders:
             problems.errors.append(ContentError(f"order {page.order} is also used by "
                                        f"{orders[page.order].path.name}", page.path, 1))
@@ -408,24 +409,39 @@ def _read_page(config: Config, path: Path, pr_key: str,
         problems.errors.append(exc)
         return None
     data = _load_mapping(path, front, 2, "front matter", problems)
-    if data is None:
-        return None
+    if data is None:  # the body is still rendered, for its own problems
+        return Page(path, slug, slug, slug, 0, _any_page_status(config), None, Summary(), body,
+                    body_line, pr_key, broken=True)
     f = _Fields(data, path, problems, "front matter")
     f.unknown(_PAGE_FIELDS)
     title, question = f.text("title"), f.text("question")
     status = f.status("status", config, "page")
-    order = data.get("order", 0)
-    if not isinstance(order, int) or isinstance(order, bool):
+    order, updated = data.get("order"), data.get("updated")
+    if order is None:
+        f.fail("order", "front matter needs 'order': add a line like 'order: 1' (the page's "
+                        "place among its pull request's pages)")
+    elif not isinstance(order, int) or isinstance(order, bool):
         f.fail("order", f"'order' must be a whole number, found {describe(order)}")
-    updated = data.get("updated")
-    if updated is not None and (not isinstance(updated, dt.date) or isinstance(updated, dt.datetime)):
+    if updated is None:
+        f.fail("updated", "front matter needs 'updated': add a line like 'updated: 2026-01-31' "
+                          "(the date of your latest change, shown on the home page and the feed)")
+    elif not isinstance(updated, dt.date) or isinstance(updated, dt.datetime):
         f.fail("updated", f"'updated' must be a date like 2026-01-31, found {describe(updated)}")
     summary = _summary(data, path, problems)
-    if page_check.failed:
-        return None
-    assert title and question and status and isinstance(order, int)
-    return Page(path, slug, title, question, order, status, updated, summary, body,
-                body_line, pr_key)
+    if not page_check.failed:
+        assert title and question and status and isinstance(order, int)
+        assert isinstance(updated, dt.date)
+        return Page(path, slug, title, question, order, status, updated, summary, body,
+                    body_line, pr_key)
+    # Broken front matter: the page is still rendered, so its body's problems show in the
+    # same run (the build fails on the front matter's anyway).
+    return Page(path, slug, title or slug, question or slug, order if isinstance(order, int) else 0,
+                status or _any_page_status(config), None, Summary(), body, body_line, pr_key,
+                broken=True)
+
+
+def _any_page_status(config: Config) -> Status:
+    return next(s for s in config.statuses.values() if "page" in s.uses)
 
 
 def _summary(data: Mapping, path: Path, problems: Problems) -> Summary:

@@ -139,7 +139,7 @@ def load_yaml(text: str, path: Path, first_line: int = 1, *, settings: bool = Fa
         mark = exc.problem_mark or exc.context_mark
         line = first_line + mark.line if mark else first_line
         problem = exc.problem or exc.context or "invalid YAML"
-        raise ContentError(f"invalid YAML: {problem}", path, line) from None
+        raise ContentError(f"invalid YAML: {problem}{_hint(problem)}", path, line) from None
     except yaml.YAMLError as exc:
         raise ContentError(f"invalid YAML: {exc}", path, first_line) from None
     finally:
@@ -178,6 +178,23 @@ def forbidden_character(text: str) -> str | None:
     """The first character of `text` that no page, feed or sitemap may hold, as U+XXXX."""
     m = _FORBIDDEN.search(text)
     return f"U+{ord(m[0]):04X}" if m else None
+
+
+# The YAML mistakes authors make most, and how to fix each.
+_HINTS = (
+    ("mapping values are not allowed", "a value that contains ': ' needs quotes, like "
+                                       "title: \"Why: the cache\""),
+    ("tab character", "indent with spaces, not tabs"),
+    ("found character '\\t'", "indent with spaces, not tabs"),
+    ("end of stream", "a quote or bracket is opened and never closed"),
+    ("could not find expected ':'", "write each field as 'name: value' on a line of its own"),
+    ("found undefined alias", "a '*' starts an alias: put a value that starts with '*' in quotes"),
+    ("cannot start any token", "a value that starts with '`', '@' or '%' needs quotes"),
+)
+
+
+def _hint(problem: str) -> str:
+    return next((f"; {hint}" for mark, hint in _HINTS if mark in problem), "")
 
 
 def describe(value: Any) -> str:

@@ -48,6 +48,13 @@ The key is built in [[core.py:10]].
 """
 
 
+def front(title: str = "T", question: str = "q", status: str = "open", order: int = 1) -> str:
+    """Front matter in four lines ('---', three lines of fields, '---'): the body starts on
+    line 6, as in a page of title, question and status, with order and updated too."""
+    return (f"---\n{{title: {title}, order: {order}, updated: 2026-01-05,\n question: {question},\n"
+            f" status: {status}}}\n---\n")
+
+
 @dataclass
 class Project:
     """A site_gen project in a temporary folder."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from .conftest import Project, Run
+from .conftest import Project, Run, front
 
 CLI = Callable[..., Run]
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,7 +91,7 @@ def test_new_reads_the_head_from_a_checkout(project: Project, cli: CLI,
 
 def test_check_reports_every_problem_and_writes_nothing(project: Project, cli: CLI) -> None:
     project.write("content/acme/widgets/12/cache-bug.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n[[nope.py:1]]\n\n"
+                  front("T", "q", "open") + "[[nope.py:1]]\n\n"
                   "[x](#no-such-heading)\n\n## A heading\n\n[y](#a-heading)\n")
     result = cli("check")
     assert result.code == 1

@@ -14,7 +14,9 @@ CLI = Callable[..., Run]
 M = "mkdocs.yml"
 R = "content/acme/widgets/12/pr.yml"
 P = "content/acme/widgets/12/cache-bug.md"
-FM = "---\ntitle: T\nquestion: q\nstatus: open\n---\n"  # the body starts on line 6
+# The body starts on line 6; order and updated share the first line (a flow mapping).
+FM = "---\n{title: T, order: 1, updated: 2026-01-05,\n question: q,\n status: open}\n---\n"
+BLOCK_FM = "---\ntitle: T\nquestion: q\nstatus: open\n{}\n---\n"  # line 5 on: the fields given
 GOOD_M = "site_name: R\nsite_url: https://x.org/\ndocs_dir: content\n"
 GOOD_R = ("repo: acme/widgets\nnumber: 12\ntitle: T\nhead: 1234567\nstate: open\n"
           "files: [src/widgets/core.py, src/widgets/util.py, src/gears/util.py]\n"
@@ -28,7 +30,8 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     ("config-yaml", {M: "site_name: [R\n"},
      [f"{M}:2: invalid YAML: did not find expected ',' or ']'"]),
     ("config-tab", {M: "site_name: R\n\tdocs_dir: content\n"},
-     [f"{M}:2: invalid YAML: found a tab character that violates indentation"]),
+     [f"{M}:2: invalid YAML: found a tab character that violates indentation; indent with "
+      "spaces, not tabs"]),
     ("config-empty", {M: ""}, [f"{M}:1: expected a mapping of settings at the top level"]),
     ("config-list", {M: "- a\n"}, [f"{M}:1: expected a mapping of settings at the top level"]),
     ("config-no-site-name", {M: "docs_dir: content\n"}, [f"{M}:1: 'site_name' is required"]),
@@ -103,23 +106,38 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     ("fm-unclosed", {P: "---\ntitle: T\n"},
      [f"{P}:1: front matter is not closed; expected a '---' line after its fields"]),
     ("fm-yaml", {P: "---\ntitle: T\nquestion: 'q\n---\n"},
-     [f"{P}:4: invalid YAML: found unexpected end of stream"]),
+     [f"{P}:4: invalid YAML: found unexpected end of stream; a quote or bracket is opened and "
+      "never closed"]),
     ("fm-not-mapping", {P: "---\n- a\n---\n"},
      [f"{P}:2: front matter must be a mapping of fields, found a list"]),
     ("fm-missing-fields", {P: "---\norder: 1\n---\n"},
      [f"{P}:2: front matter needs 'title'", f"{P}:2: front matter needs 'question'",
-      f"{P}:2: front matter needs 'status'"]),
+      f"{P}:2: front matter needs 'status'",
+      f"{P}:2: front matter needs 'updated': add a line like 'updated: 2026-01-31' (the date of "
+      "your latest change, shown on the home page and the feed)"]),
+    ("fm-yaml-colon", {P: "---\ntitle: Why: the cache\nquestion: q\nstatus: open\n---\n"},
+     [f"{P}:2: invalid YAML: mapping values are not allowed in this context; a value that "
+      "contains ': ' needs quotes, like title: \"Why: the cache\""]),
+    ("fm-no-order", {P: "---\ntitle: T\nquestion: q\nstatus: open\nupdated: 2026-01-05\n---\n"},
+     [f"{P}:2: front matter needs 'order': add a line like 'order: 1' (the page's place among "
+      "its pull request's pages)"]),
+    ("fm-error-and-body-error", {P: "---\ntitle: T\nquestion: q\nstatus: opened\norder: 1\n"
+                                    "updated: 2026-01-05\n---\n[[nope.py:1]]\n"},
+     [f"{P}:4: unknown status 'opened'; did you mean 'open'? expected one of: open, fixed, "
+      "proposed, wontfix",
+      f"{P}:8: unknown file 'nope.py' in '[[nope.py:1]]'; it is not among the files listed in "
+      "pr.yml (nearest by name: src/widgets/core.py, src/gears/util.py, src/widgets/util.py)"]),
     ("fm-status", {P: FM.replace("status: open", "status: closed")},
      [f"{P}:4: unknown status 'closed'; expected one of: open, fixed, proposed, wontfix"]),
-    ("fm-order", {P: FM.replace("status: open", "status: open\norder: 1.5")},
+    ("fm-order", {P: BLOCK_FM.format("order: 1.5\nupdated: 2026-01-05")},
      [f"{P}:5: 'order' must be a whole number, found 1.5"]),
-    ("fm-updated", {P: FM.replace("status: open", "status: open\nupdated: 2026-13-01")},
+    ("fm-updated", {P: BLOCK_FM.format("updated: 2026-13-01\norder: 1")},
      [f"{P}:5: invalid YAML: '2026-13-01' is not a real date (month must be in 1..12)"]),
-    ("fm-summary", {P: FM.replace("status: open", "status: open\nsummary: short")},
+    ("fm-summary", {P: BLOCK_FM.format("summary: short\norder: 1\nupdated: 2026-01-05")},
      [f"{P}:5: 'summary' must be a mapping with before, this_pr and status, found 'short'"]),
-    ("fm-summary-field", {P: FM.replace("status: open", "status: open\nsummary:\n  after: x")},
+    ("fm-summary-field", {P: BLOCK_FM.format("summary:\n  after: x\norder: 1\nupdated: 2026-01-05")},
      [f"{P}:6: unknown field 'after' in summary; expected one of: before, status, this_pr"]),
-    ("fm-unknown", {P: FM.replace("status: open", "status: open\ntags: [a]")},
+    ("fm-unknown", {P: BLOCK_FM.format("tags: [a]\norder: 1\nupdated: 2026-01-05")},
      [f"{P}:5: unknown field 'tags' in front matter; expected one of: order, question, status, "
       "summary, title, updated"]),
     ("fm-title-type", {P: FM.replace("title: T", "title: {a: 1}")},

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from .conftest import Project, Run, tree
+from .conftest import Project, Run, front, tree
 
 CLI = Callable[..., Run]
 
@@ -42,7 +42,7 @@ def test_usage_error_exits_2(project: Project, cli: CLI) -> None:
      "mkdocs.yml:2: invalid YAML: did not find expected ',' or ']'"),
     ("content/acme/widgets/12/cache-bug.md", "---\ntitle: [T\n---\n",
      "content/acme/widgets/12/cache-bug.md:3: invalid YAML: did not find expected ',' or ']'"),
-    ("content/acme/widgets/12/cache-bug.md", "---\ntitle: T\nquestion: q\nstatus: done\n---\n",
+    ("content/acme/widgets/12/cache-bug.md", front("T", "q", "done"),
      "content/acme/widgets/12/cache-bug.md:4: unknown status 'done'; expected one of: "
      "open, fixed, proposed, wontfix"),
 ])
@@ -76,15 +76,15 @@ def test_unknown_key_warns_and_fails_under_strict(project: Project, cli: CLI) ->
     assert project.snapshot_site() == before
 
 
-PAGE_EDITED = "---\ntitle: Edited\nquestion: q\nstatus: open\n---\nChanged.\n"
+PAGE_EDITED = front("Edited", "q", "open") + "Changed.\n"
 
 
 def test_every_error_of_a_build_in_one_run(project: Project, cli: CLI) -> None:
     project.write("content/acme/widgets/12/cache-bug.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n"
+                  "---\n{title: T, order: 1, updated: 2026-01-05,\n question: q,\n status: open}\n---\n"
                   "See [[nope.py:1]] and [[core.py:0-3]].\n")
     project.write("content/acme/widgets/12/two.md", "---\ntitle: T\nquestion: q\nstatus: x\n"
-                  "order: 2\n---\n")
+                  "order: 2\nupdated: 2026-01-05\n---\n")
     result = cli("build")
     assert result.code == 1
     assert result.err.splitlines() == [
@@ -130,7 +130,7 @@ def test_an_up_to_date_build_repeats_each_warning_once(project: Project, cli: CL
     project.write("mkdocs.yml", "site_name: R\nsite_url: https://x.org/\ndocs_dir: content\n"
                   "typo_key: 1\n")
     project.write("content/acme/widgets/12/cache-bug.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n[x](https://github.com/a/b/blob/main/c.py)\n")
+                  front("T", "q", "open") + "[x](https://github.com/a/b/blob/main/c.py)\n")
     first = cli("build", "--no-search")
     second = cli("build", "--no-search")
     assert second.out.startswith(f"{project.site} is up to date")

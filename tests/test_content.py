@@ -8,9 +8,10 @@ from site_gen.config import load_config
 from site_gen.content import discover
 from site_gen.errors import Problems, sort_key
 
-from .conftest import Project
+from .conftest import Project, front
 
-PAGE_CRLF = b"---\r\ntitle: T\r\nquestion: q\r\nstatus: open\r\n---\r\nbody\r\n"
+PAGE_CRLF = (b"---\r\ntitle: T\r\nquestion: q\r\nstatus: open\r\norder: 1\r\n"
+             b"updated: 2026-01-05\r\n---\r\nbody\r\n")
 
 
 def read(project: Project) -> tuple[object, list[str]]:
@@ -42,9 +43,10 @@ def test_reads_pr_and_page(project: Project) -> None:
 def test_pages_are_ordered_by_order_then_slug(project: Project) -> None:
     for slug, order in (("zeta", 0), ("alpha", 2), ("beta", 2)):
         project.write(f"content/acme/widgets/12/{slug}.md",
-                      f"---\ntitle: T\nquestion: q {slug}\nstatus: fixed\norder: {order}\n---\n")
+                      f"---\ntitle: T\nquestion: q {slug}\nstatus: fixed\norder: {order}\n"
+                      "updated: 2026-01-05\n---\n")
     project.write("content/acme/widgets/12/alpha.md",
-                  "---\ntitle: T\nquestion: q\nstatus: fixed\norder: 3\n---\n")
+                  "---\n{title: T, order: 3, updated: 2026-01-05,\n question: q,\n status: fixed}\n\n---\n")
     site, errors = read(project)
     assert errors == []
     assert [p.slug for p in site.prs[0].pages] == ["zeta", "cache-bug", "beta", "alpha"]  # type: ignore[attr-defined]
@@ -129,7 +131,7 @@ def test_pr_folder_must_match_its_facts(project: Project) -> None:
 def test_page_outside_a_pr_and_bad_file_names(project: Project) -> None:
     project.write("content/stray.md", "---\n---\n")
     project.write("content/acme/widgets/12/Bad Name.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\norder: 2\n---\n")
+                  "---\n{title: T, order: 2, updated: 2026-01-05,\n question: q,\n status: open}\n\n---\n")
     _, errors = read(project)
     assert errors == [
         "content/acme/widgets/12/Bad Name.md: page file name 'Bad Name.md' must be lower-case "
@@ -140,7 +142,7 @@ def test_page_outside_a_pr_and_bad_file_names(project: Project) -> None:
 
 def test_duplicate_order(project: Project) -> None:
     project.write("content/acme/widgets/12/second.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\norder: 1\n---\n")
+                  "---\n{title: T, order: 1, updated: 2026-01-05,\n question: q,\n status: open}\n\n---\n")
     _, errors = read(project)
     assert errors == ["content/acme/widgets/12/second.md:1: order 1 is also used by cache-bug.md"]
 
@@ -163,7 +165,7 @@ def test_bom_crlf_and_non_utf8(project: Project) -> None:
 def test_nav_orders_prs_and_must_name_real_folders(project: Project) -> None:
     project.write("content/acme/gears/3/pr.yml",
                   "repo: acme/gears\nnumber: 3\ntitle: G\nhead: abcdef0\nstate: merged\n")
-    project.write("content/acme/gears/3/q.md", "---\ntitle: T\nquestion: q\nstatus: fixed\n---\n")
+    project.write("content/acme/gears/3/q.md", front("T", "q", "fixed"))
     site, errors = read(project)
     assert [pr.key for pr in site.prs] == ["acme/gears/3", "acme/widgets/12"]  # type: ignore[attr-defined]
     project.write("mkdocs.yml", "site_name: R\ndocs_dir: content\n"

@@ -141,9 +141,9 @@ def apply_page(project: Project, head: str, removed: str) -> None:
                   f"repo: acme/widgets\nnumber: 12\ntitle: T\nhead: {head}\nstate: open\n")
     project.write("content/acme/widgets/12/cache-bug.md", f"""\
 ---
-title: T
-question: q
-status: proposed
+{{title: T, order: 1, updated: 2026-01-05,
+ question: q,
+ status: proposed}}
 ---
 
 ```proposal

@@ -17,8 +17,8 @@ import pytest
 from site_gen.errors import SiteGenError
 from site_gen.output import check_names
 
-from .conftest import Project, Run, tree
-from .test_bad_input import FM, GOOD_M, GOOD_R, PROPOSAL, M, P, R, assert_refused
+from .conftest import Project, Run, front, tree
+from .test_bad_input import BLOCK_FM, FM, GOOD_M, GOOD_R, PROPOSAL, M, P, R, assert_refused
 
 CLI = Callable[..., Run]
 BIG = "9" * 5000  # int() refuses numbers over 4,300 digits
@@ -100,8 +100,8 @@ HOSTILE: list[tuple[str, dict[str, object], list[str]]] = [
     ("control-in-title", {P: FM.replace("title: T", 'title: "T\\x01"')},
      [f"{P}:2: 'title' contains the control character U+0001, which pages and feeds cannot "
       "hold; expected plain text"]),
-    ("control-in-summary", {P: FM.replace("---\n\n", "").replace(
-        "status: open\n", 'status: open\nsummary:\n  before: "\\e"\n')},
+    ("control-in-summary", {P: BLOCK_FM.format('summary:\n  before: "\\e"\norder: 1\n'
+                                                'updated: 2026-01-05')},
      [f"{P}:6: 'before' contains the control character U+001B, which pages and feeds cannot "
       "hold; expected plain text"]),
     ("noncharacter-in-site-name", {M: GOOD_M.replace("site_name: R", 'site_name: "R\\uFFFE"')},
@@ -207,7 +207,7 @@ def _cache_files(project: Project) -> list[Path]:
 def test_a_damaged_or_foreign_cache_entry_is_never_used(project: Project, cli: CLI,
                                                         damage: str) -> None:
     project.write("content/acme/widgets/12/other.md",
-                  "---\ntitle: Other\nquestion: q2\nstatus: open\norder: 2\n---\nOther.\n")
+                  front("Other", "q2", "open", 2) + "\nOther.\n")
     assert cli("build", "--no-search").code == 0
     clean = tree(project.site)
     first, second = _cache_files(project)

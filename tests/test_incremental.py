@@ -10,7 +10,7 @@ import pytest
 from benchmarks.sample import write_site
 from site_gen.pages import PARALLEL_MIN, _Worker
 
-from .conftest import Project, Run, tree
+from .conftest import Project, Run, front, tree
 
 CLI = Callable[..., Run]
 
@@ -90,7 +90,7 @@ def test_a_new_page_changes_only_the_pages_that_show_it(project: Project, cli: C
     project.write("content/acme/gears/3/pr.yml", "repo: acme/gears\nnumber: 3\ntitle: G\n"
                   "head: abcdef0\nstate: open\ncode_unavailable: made up\n")
     project.write("content/acme/gears/3/q.md",
-                  "---\ntitle: T2\nquestion: q2\nstatus: wontfix\n---\nText.\n")
+                  front("T2", "q2", "wontfix") + "Text.\n")
     second = assert_same_as_clean(project, cli, "--no-search")
     changed = sorted(name for name in second if first.get(name) != second[name])
     assert changed == ["acme/gears/3/index.html", "acme/gears/3/q/index.html", "feed.xml",

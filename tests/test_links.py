@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from .blockutil import render
-from .conftest import Project, Run
+from .conftest import Project, Run, front
 
 CLI = Callable[..., Run]
 
@@ -34,10 +34,10 @@ def test_script_and_data_urls_are_refused(markdown: str, message: str | None) ->
 
 def test_relative_links_are_rewritten_from_file_to_url(project: Project, cli: CLI) -> None:
     project.write("content/acme/widgets/12/other.md",
-                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\n## Why\n")
+                  front("T", "q2", "open", 2) + "\n## Why\n")
     (project.root / "content/acme/widgets/12/diagram.png").write_bytes(b"\x89PNG")
     project.write("content/acme/widgets/12/cache-bug.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n"
+                  "---\n{title: T, order: 1, updated: 2026-01-05,\n question: q,\n status: open}\n---\n"
                   "[other](other.md#why) ![d](diagram.png) [up](../../widgets/12/other.md)\n")
     result = cli("build")
     assert result.code == 0, result.err
@@ -50,7 +50,7 @@ def test_relative_links_are_rewritten_from_file_to_url(project: Project, cli: CL
 
 def test_links_that_climb_out_or_point_at_nothing(project: Project, cli: CLI) -> None:
     project.write("content/acme/widgets/12/cache-bug.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n"
+                  "---\n{title: T, order: 1, updated: 2026-01-05,\n question: q,\n status: open}\n---\n"
                   "[secret](../../../../../etc/passwd)\n\n[gone](missing.md)\n")
     result = cli("build")
     assert result.code == 1
@@ -65,9 +65,9 @@ def test_links_that_climb_out_or_point_at_nothing(project: Project, cli: CLI) ->
 
 def test_a_link_to_a_page_address_says_which_file_to_link(project: Project, cli: CLI) -> None:
     project.write("content/acme/widgets/12/other.md",
-                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\nText.\n")
+                  front("T", "q2", "open", 2) + "\nText.\n")
     project.write("content/acme/widgets/12/cache-bug.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n[o](../other/) [n](../none/)\n")
+                  front("T", "q", "open") + "[o](../other/) [n](../none/)\n")
     result = cli("build", "--no-search")
     assert result.err.splitlines()[:2] == [
         "content/acme/widgets/12/cache-bug.md:6: link to '../other/' points at nothing: there is "
@@ -79,11 +79,11 @@ def test_a_link_to_a_page_address_says_which_file_to_link(project: Project, cli:
 
 def test_a_cached_page_does_not_keep_a_stale_warning(project: Project, cli: CLI) -> None:
     project.write("content/acme/widgets/12/cache-bug.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n[next](later.md)\n")
+                  front("T", "q", "open") + "[next](later.md)\n")
     first = cli("build", "--no-search")
     assert first.code == 1 and "link to 'later.md' points at nothing" in first.err
     project.write("content/acme/widgets/12/later.md",
-                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\nText.\n")
+                  front("T", "q2", "open", 2) + "\nText.\n")
     second = cli("build", "--no-search")
     assert (second.code, second.err) == (0, "")
 
@@ -94,9 +94,9 @@ def test_body_links_and_navigation_agree_without_directory_urls(project: Project
     project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
                   + "use_directory_urls: false\n")
     project.write("content/acme/widgets/12/other.md",
-                  "---\ntitle: T\nquestion: q2\nstatus: open\norder: 2\n---\n## Why\n")
+                  front("T", "q2", "open", 2) + "\n## Why\n")
     project.write("content/acme/widgets/12/cache-bug.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n"
+                  "---\n{title: T, order: 1, updated: 2026-01-05,\n question: q,\n status: open}\n---\n"
                   "[other](other.md) [why](other.md#why) ![d](diagram.png)\n")
     (project.root / "content/acme/widgets/12/diagram.png").write_bytes(b"\x89PNG")
     result = cli("build")

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from .conftest import Project, Run
+from .conftest import Project, Run, front
 
 CLI = Callable[..., Run]
 
@@ -18,7 +18,7 @@ def page_with(project: Project, body: str, head: str, files: str = "", *,
                   f"repo: acme/widgets\nnumber: 12\ntitle: T\nhead: {head}\nbase: {head}\n"
                   f"state: open\n{unavailable}{files}")
     project.write("content/acme/widgets/12/cache-bug.md",
-                  "---\ntitle: T\nquestion: q\nstatus: open\n---\n" + body)
+                  front("T", "q", "open") + body)
 
 
 def links(project: Project) -> list[tuple[str, str, str]]:

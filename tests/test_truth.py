@@ -59,7 +59,7 @@ def test_a_hunk_without_positions_is_placed_and_numbered(code: tuple[Path, list[
 
 
 PR_YML = "repo: acme/widgets\nnumber: 12\ntitle: T\nhead: {head}\nbase: {base}\nstate: open\n"
-PAGE = ("---\ntitle: T\nquestion: q\nstatus: open\n---\n"
+PAGE = ("---\n{title: T, order: 1, updated: 2026-01-05,\n question: q,\n status: open}\n---\n"
         'The tag is set at [[src/app/checkpoint.py:6 "wait_fn is not None"]].\n')
 
 

@@ -112,7 +112,8 @@ def _resolve_source(ctx: PageContext, source: Source) -> None:
         code = source.code.replace("\\", "\\\\").replace('"', '\\"')
         target, bar, label = text.partition("|")
         text = f'{target.rstrip()} "{code}"{bar}{label}'
-    source.ref = resolve(ctx, text, source.line)
+    written = f"'source: [[{source.text}]]{' ' + source.code if source.code else ''}'"
+    source.ref = resolve(ctx, text, source.line, written)
     source.label = ref_label(source.ref, text)
 
 

@@ -71,10 +71,11 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
 
 def _resolve(ctx: PageContext, proposal: Proposal) -> None:
     for hunk in proposal.hunks:
-        hunk.file_ref = resolve(ctx, hunk.path, hunk.line)
-        hunk.range_refs = [(f"L{a}" if a == b else f"L{a}-L{b}",
-                            resolve(ctx, f"{hunk.path}:{a}-{b}", hunk.line))
-                           for a, b in hunk.ranges]
+        hunk.file_ref = resolve(ctx, hunk.path, hunk.line, f"'file: {hunk.path}'")
+        hunk.range_refs = [(name, resolve(ctx, f"{hunk.path}:{a}-{b}", hunk.line,
+                                          f"'{hunk.path} {name}'"))
+                           for a, b in hunk.ranges
+                           for name in [f"L{a}" if a == b else f"L{a}-L{b}"]]
     place(ctx, proposal)
     check_positions(ctx, proposal)
     proposal.applies = check_applies(ctx, proposal)

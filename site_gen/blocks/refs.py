@@ -69,31 +69,34 @@ class CodeRef:
         return f"{where} at {self.commit[:12]}"
 
 
-def resolve(ctx: PageContext, text: str, line: int | None) -> CodeRef | None:
+def resolve(ctx: PageContext, text: str, line: int | None,
+            written: str | None = None) -> CodeRef | None:
     """Parse and resolve one reference; on a problem record it in `ctx` and return None."""
+    # Messages quote what the author wrote: the reference, or the line it was made from.
+    what = written or f"'[[{_short(text)}]]'"
     m = REF.match(text)
     if not m:
-        ctx.error(f"malformed code reference '[[{text}]]'; expected {SYNTAX}", line)
+        ctx.error(f"malformed code reference {what}; expected {SYNTAX}", line)
         return None
     if any(len(m[g] or "") > 9 for g in ("start", "end")):
-        ctx.error(f"line number in '[[{_short(text)}]]' is too large; expected at most {MAX_LINE:,}",
+        ctx.error(f"line number in {what} is too large; expected at most {MAX_LINE:,}",
                   line)
         return None
     start = int(m["start"]) if m["start"] else None
     end = int(m["end"]) if m["end"] else start
     if start is not None and (start < 1 or end is None or end < start):
-        ctx.error(f"line range {start}-{end} in '[[{text}]]' is empty; expected the first line "
+        ctx.error(f"line range {start}-{end} in {what} is empty; expected the first line "
                   "not after the last", line)
         return None
-    commit = _commit(ctx, m["commit"], text, line)
+    commit = _commit(ctx, m["commit"], what, line)
     if commit is None:
         return None
-    path = _path(ctx, m["path"], commit, text, line)
+    path = _path(ctx, m["path"], commit, what, line)
     if path is None:
         return None
     if ctx.source is not None:
         quote = ESCAPE.sub(r"\1", m["quote"]) if m["quote"] else None
-        verified = _verify(ctx, path, commit, start, end, quote, text, line)
+        verified = _verify(ctx, path, commit, start, end, quote, what, line)
         if verified is None:
             return None
         commit = verified
@@ -113,7 +116,7 @@ def permalink(ctx: PageContext, path: str, commit: str, start: int | None,
     return fill(host.permalink, repo=ctx.pr.repo, commit=commit, path=path, lines=lines)
 
 
-def _commit(ctx: PageContext, given: str | None, text: str, line: int | None) -> str | None:
+def _commit(ctx: PageContext, given: str | None, what: str, line: int | None) -> str | None:
     pr = ctx.pr
     if pr is None:
         return None
@@ -121,19 +124,19 @@ def _commit(ctx: PageContext, given: str | None, text: str, line: int | None) ->
         return pr.head
     if given == "base":
         if pr.base is None:
-            ctx.error(f"'[[{text}]]' pins @base, but {pr.path.name} has no 'base' commit", line)
+            ctx.error(f"{what} pins @base, but {pr.path.name} has no 'base' commit", line)
         return pr.base
     if not SHA.match(given.lower()):
-        ctx.error(f"'{given}' in '[[{text}]]' is not a commit SHA; expected 7 to 40 hex digits "
+        ctx.error(f"'{given}' in {what} is not a commit SHA; expected 7 to 40 hex digits "
                   "or @base (a branch or tag name drifts)", line)
         return None
     return given.lower()
 
 
-def _path(ctx: PageContext, name: str, commit: str, text: str, line: int | None) -> str | None:
+def _path(ctx: PageContext, name: str, commit: str, what: str, line: int | None) -> str | None:
     assert ctx.pr is not None
     if not REPO_PATH.match(name.strip("/")):
-        ctx.error(f"'{name}' in '[[{_short(text)}]]' is not a path inside the repository; "
+        ctx.error(f"'{name}' in {what} is not a path inside the repository; "
                   "expected a path like 'src/module.py' (no '..')", line)
         return None
     known = ctx.pr.files
@@ -147,10 +150,10 @@ def _path(ctx: PageContext, name: str, commit: str, text: str, line: int | None)
         return candidates[0]
     if not candidates:
         where = "the files listed in pr.yml" if ctx.source is None else f"commit {commit}"
-        ctx.error(f"unknown file '{name}' in '[[{_short(text)}]]'; it is not among {where} "
+        ctx.error(f"unknown file '{name}' in {what}; it is not among {where} "
                   f"(nearest by name: {', '.join(nearest(name, known))})", line)
     else:
-        ctx.error(f"ambiguous file name '{name}' in '[[{text}]]'; it matches "
+        ctx.error(f"ambiguous file name '{name}' in {what}; it matches "
                   f"{', '.join(candidates)}; write more of the path", line)
     return None
 
@@ -182,9 +185,9 @@ def _by_basename(known: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 
 
 def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: int | None,
-            quote: str | None, text: str, line: int | None) -> str | None:
+            quote: str | None, what: str, line: int | None) -> str | None:
     assert ctx.source is not None
-    full, problem = ctx.source.verify(commit, path, start, end, quote, f"'[[{text}]]'")
+    full, problem = ctx.source.verify(commit, path, start, end, quote, what)
     if problem:
         ctx.error(problem, line)
     return full
