@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
 import shutil
@@ -233,7 +234,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     def rebuild() -> list[str]:
         try:
-            config = _config(args, site)  # --strict: the page shows warnings as errors
+            # --strict: the page shows warnings as errors; drafts are shown, marked
+            config = dataclasses.replace(_config(args, site), drafts=True)
             result = build(config, jobs=max(1, args.jobs), search=False)
         except BuildFailed as failed:
             _show(failed.warnings)

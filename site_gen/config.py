@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pathspec
+
 from .errors import BuildFailed, ConfigError, ContentError, ContentWarning, SiteGenError
 from .source import CONTROL, REPO, REPO_PATH
 from .statuses import DEFAULT_STATUSES, TONES, USES, Status
+from .suggest import did_you_mean
 from .yamlfile import Mapping, describe, forbidden_character, load_yaml
 
 
@@ -36,13 +39,13 @@ GITHUB_PULL_REF = "refs/pull/{number}/head"
 _MKDOCS_KEYS = {
     "site_name", "site_url", "site_description", "site_author", "repo_url", "copyright",
     "docs_dir", "site_dir", "theme", "nav", "strict", "extra", "use_directory_urls",
-    "extra_css", "extra_javascript",
+    "extra_css", "extra_javascript", "exclude_docs",
 }
 # MkDocs keys that mean something to MkDocs but nothing to site_gen.
 _MKDOCS_IGNORED = {
     "repo_name", "edit_uri", "edit_uri_template", "remote_branch", "remote_name",
     "markdown_extensions", "plugins", "extra_templates",
-    "dev_addr", "watch", "hooks", "validation", "exclude_docs", "draft_docs", "not_in_nav",
+    "dev_addr", "watch", "hooks", "validation", "draft_docs", "not_in_nav",
     "google_analytics",
 }
 _OWN_KEYS = {"code_host", "checkout", "sources", "raw_html", "publish_html", "statuses", "languages"}
@@ -97,6 +100,8 @@ class Config:
     strict: bool = field(default=False, metadata=BUILD_ONLY)
     use_directory_urls: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+    exclude_docs: str = ""  # gitignore-style patterns of docs_dir files that are not read
+    drafts: bool = field(default=False, metadata=BUILD_ONLY)  # show `draft: true` pages (serve)
     extra_css: tuple[str, ...] = ()  # files of docs_dir every page links
     extra_javascript: tuple[str, ...] = ()
     code_host: CodeHost = CodeHost()
@@ -240,6 +245,7 @@ class _Validator:
             "strict": strict or bool(self.get(data, "strict", bool, "true or false")),
             "use_directory_urls": self._flag(data, "use_directory_urls", True),
             "extra": self.get(data, "extra", dict, "a mapping") or {},
+            "exclude_docs": self._exclude_docs(data),
             "extra_css": self._extra_files(data, "extra_css", ".css"),
             "extra_javascript": self._extra_files(data, "extra_javascript", ".js"),
             **{k: self.text(data, k) for k in ("site_description", "site_author", "copyright")},
@@ -269,8 +275,8 @@ class _Validator:
             if key in ignored:
                 message = f"'{prefix}{key}' is a MkDocs setting that site_gen does not use"
             else:
-                message = (f"unknown setting '{prefix}{key}'; expected one of: "
-                           f"{', '.join(sorted(known))}")
+                message = (f"unknown setting '{prefix}{key}'; {did_you_mean(key, known)}expected "
+                           f"one of: {', '.join(sorted(known))}")
             self.warnings.append(ContentWarning(message, self.path, mapping.line_of(key)))
 
     def _theme(self, data: Mapping) -> str | None:
@@ -285,6 +291,17 @@ class _Validator:
                        "single templates with theme.custom_dir")
         custom: str | None = self.text(theme, "custom_dir", "theme.")
         return custom
+
+    def _exclude_docs(self, data: Mapping) -> str:
+        """MkDocs' `exclude_docs`: gitignore-style patterns, one a line."""
+        patterns: str = self.get(data, "exclude_docs", str, "gitignore-style patterns, one a "
+                                 "line (a YAML block: exclude_docs: |)") or ""
+        try:
+            pathspec.GitIgnoreSpec.from_lines(patterns.splitlines())
+        except ValueError as exc:
+            self.error(data, "exclude_docs", f"'exclude_docs' has a pattern git cannot read: {exc}")
+            return ""
+        return patterns
 
     def _extra_files(self, data: Mapping, key: str, ending: str) -> tuple[str, ...]:
         """`extra_css` / `extra_javascript`: files of docs_dir, linked from every page."""

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pathspec
+
 from .config import Config
 from .errors import ContentError, Problems
 from .source import REPO, REPO_PATH, SHA
@@ -43,6 +45,7 @@ class Page:
     body_line: int
     pr_key: str
     broken: bool = False  # its front matter has errors: rendered only for its body's problems
+    draft: bool = False  # left out of the published site; `serve` shows it, marked
 
     @property
     def url(self) -> str:
@@ -129,7 +132,9 @@ def discover(config: Config, problems: Problems) -> Site:
     if not docs.is_dir():
         problems.error(f"docs_dir '{docs.name}' is not a folder", config.config_file)
         return Site((), ())
-    files = sorted(p for p in docs.rglob("*") if not _hidden(p, docs))
+    excluded = pathspec.GitIgnoreSpec.from_lines(config.exclude_docs.splitlines())
+    files = sorted(p for p in docs.rglob("*")
+                   if not _hidden(p, docs) and not _excluded(excluded, p, docs))
     outside = _links_outside(files, docs)
     for path in sorted(outside):
         problems.errors.append(ContentError("is a link to a file outside docs_dir; expected content to "
@@ -218,6 +223,12 @@ def _links_outside(files: list[Path], docs: Path) -> set[Path]:
             if p.is_symlink() and p.exists() and not p.resolve().is_relative_to(inside)}
 
 
+def _excluded(spec: pathspec.GitIgnoreSpec, path: Path, root: Path) -> bool:
+    relative = path.relative_to(root).as_posix()
+    return spec.match_file(relative) or any(spec.match_file(parent.as_posix() + "/")
+                                            for parent in Path(relative).parents if parent.parts)
+
+
 def _hidden(path: Path, root: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(root).parts)
 
@@ -285,7 +296,7 @@ class _Fields:
 
 
 _PR_FIELDS = {"repo", "number", "title", "head", "base", "state", "files", "code_unavailable"}
-_PAGE_FIELDS = {"title", "question", "order", "status", "updated", "summary"}
+_PAGE_FIELDS = {"title", "question", "order", "status", "updated", "summary", "draft"}
 _SUMMARY_FIELDS = {"before", "this_pr", "status"}
 
 
@@ -344,8 +355,9 @@ def _read_pr(config: Config, folder: Path, files: list[Path],
         problems.errors.append(ContentError("a pull request folder needs at least one question page "
                                    "(a .md file)", path, 1))
     _check_orders(pages, problems)
-    if not facts_ok:
-        return None
+    pages = [p for p in pages if config.drafts or not p.draft]  # drafts: only in previews
+    if not facts_ok or (sources and not pages):
+        return None  # (a PR whose pages are all drafts is not published yet)
     assert repo and title and head and state and isinstance(number, int)
     pages.sort(key=lambda p: (p.order, p.slug))
     return PullRequest(path, repo, number, title, head.lower(), base and base.lower(), state,
@@ -428,11 +440,14 @@ def _read_page(config: Config, path: Path, pr_key: str,
     elif not isinstance(updated, dt.date) or isinstance(updated, dt.datetime):
         f.fail("updated", f"'updated' must be a date like 2026-01-31, found {describe(updated)}")
     summary = _summary(data, path, problems)
+    draft = data.get("draft", False)
+    if not isinstance(draft, bool):
+        f.fail("draft", f"'draft' must be true or false, found {describe(draft)}")
     if not page_check.failed:
         assert title and question and status and isinstance(order, int)
         assert isinstance(updated, dt.date)
         return Page(path, slug, title, question, order, status, updated, summary, body,
-                    body_line, pr_key)
+                    body_line, pr_key, draft=bool(draft))
     # Broken front matter: the page is still rendered, so its body's problems show in the
     # same run (the build fails on the front matter's anyway).
     return Page(path, slug, title or slug, question or slug, order if isinstance(order, int) else 0,

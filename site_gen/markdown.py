@@ -8,7 +8,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from mdit_py_plugins.anchors import anchors_plugin
 
-from .blocks import badge, callout, check_fences, flow, links, proposal, refs
+from .blocks import badge, callout, check_fences, flow, links, notes, proposal, refs
 from .config import Config, default_config
 from .context import ENV_KEY, PageContext
 from .highlight import highlight_code
@@ -54,6 +54,7 @@ def make_markdown(config: Config) -> MarkdownIt:
     proposal.proposal_plugin(md, templates=templates)
     callout.callout_plugin(md, templates=templates)
     badge.badge_plugin(md, templates=templates)
+    notes.notes_plugin(md, templates=templates)
     return md
 
 

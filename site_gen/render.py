@@ -96,7 +96,7 @@ class Renderer:
         if self.config.site_url:
             pages = sorted(name.removesuffix("index.html") for name in outputs
                            if name.endswith("index.html") and not name.startswith("search/"))
-            pages = sorted(pages + [page.url for page in self.site.pages])
+            pages = sorted(pages + [page.url for page in self.site.pages if not page.draft])
             outputs["sitemap.xml"] = self.sitemap(pages)
             outputs["feed.xml"] = self.feed()
         else:
@@ -155,7 +155,7 @@ class Renderer:
     def feed(self) -> str:
         """An Atom feed of question pages, newest first."""
         entries = sorted(((page, pr, (page.updated.isoformat() if page.updated else EPOCH))
-                          for pr in self.site.prs for page in pr.pages),
+                          for pr in self.site.prs for page in pr.pages if not page.draft),
                          key=lambda e: (e[2], e[0].url), reverse=True)
         return self.env.get_template("feed.xml").render(
             config=self.config, absolute=self.absolute, entries=entries, updated=self.latest)

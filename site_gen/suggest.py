@@ -8,7 +8,5 @@ from collections.abc import Iterable
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """"did you mean 'open'? " for the known names close to `name` (edit distance), or ''."""
-    close = difflib.get_close_matches(name.strip(), list(known), n=2, cutoff=0.6)
-    if not close:
-        return ""
-    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "? "
+    close = difflib.get_close_matches(name.strip(), list(known), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'? " if close else ""

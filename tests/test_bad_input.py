@@ -138,7 +138,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     ("fm-summary-field", {P: BLOCK_FM.format("summary:\n  after: x\norder: 1\nupdated: 2026-01-05")},
      [f"{P}:6: unknown field 'after' in summary; expected one of: before, status, this_pr"]),
     ("fm-unknown", {P: BLOCK_FM.format("tags: [a]\norder: 1\nupdated: 2026-01-05")},
-     [f"{P}:5: unknown field 'tags' in front matter; expected one of: order, question, status, "
+     [f"{P}:5: unknown field 'tags' in front matter; expected one of: draft, order, question, status, "
       "summary, title, updated"]),
     ("fm-title-type", {P: FM.replace("title: T", "title: {a: 1}")},
      [f"{P}:2: 'title' must be text, found a mapping"]),

@@ -65,8 +65,8 @@ def test_unknown_key_warns_and_fails_under_strict(project: Project, cli: CLI) ->
                   "site_nmae: typo\n")
     warned = cli("build")
     assert warned.code == 0
-    assert warned.err.startswith("warning: mkdocs.yml:4: unknown setting 'site_nmae'; expected "
-                                 "one of: copyright, docs_dir,")
+    assert warned.err.startswith("warning: mkdocs.yml:4: unknown setting 'site_nmae'; did you "
+                                 "mean 'site_name'? expected one of: copyright, docs_dir,")
     before = project.snapshot_site()
     project.write("content/acme/widgets/12/cache-bug.md", PAGE_EDITED)
     strict = cli("build", "--strict")

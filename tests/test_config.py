@@ -152,8 +152,9 @@ def test_unknown_keys_warn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.chdir(tmp_path)
     config = load_config(write(tmp_path, "site_name: R\nsite_nme: x\nplugins: [search]\n"))
     assert [str(w) for w in config.warnings] == [
-        "mkdocs.yml:2: unknown setting 'site_nme'; expected one of: copyright, docs_dir, extra, "
-        "extra_css, extra_javascript, nav, repo_url, site_author, site_description, site_dir, "
-        "site_gen, site_name, site_url, strict, theme, use_directory_urls",
+        "mkdocs.yml:2: unknown setting 'site_nme'; did you mean 'site_name'? expected one of: "
+        "copyright, docs_dir, exclude_docs, extra, extra_css, extra_javascript, nav, repo_url, "
+        "site_author, site_description, site_dir, site_gen, site_name, site_url, strict, theme, "
+        "use_directory_urls",
         "mkdocs.yml:3: 'plugins' is a MkDocs setting that site_gen does not use",
     ]

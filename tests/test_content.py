@@ -73,7 +73,7 @@ def test_front_matter_errors_carry_file_lines(project: Project) -> None:
         "content/acme/widgets/12/cache-bug.md:6: 'updated' must be a date like 2026-01-31, "
         "found 'soon'",
         "content/acme/widgets/12/cache-bug.md:7: unknown field 'colour' in front matter; "
-        "expected one of: order, question, status, summary, title, updated",
+        "expected one of: draft, order, question, status, summary, title, updated",
     ]
 
 

@@ -82,6 +82,7 @@ class Flow:
     # Lanes named by any step or outcome line, valid or not, so one mistake is one error.
     stepped: bool = False
     tried_outcomes: set[str] = field(default_factory=set)
+    unknown_lane: bool = False  # a step named a lane that is not declared: reported once
 
 
 def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
@@ -161,6 +162,7 @@ def _lane(ctx: PageContext, flow: Flow, name: str, label: str, line: int) -> Non
 def _known_lane(ctx: PageContext, flow: Flow, lane: str, line: int) -> bool:
     if lane in flow.lanes:
         return True
+    flow.unknown_lane = True
     ctx.error(f"unknown lane '{lane}'; {did_you_mean(lane, flow.lanes)}expected one of: "
               f"{', '.join(flow.lanes) or '(none declared)'}", line)
     return False
@@ -220,7 +222,7 @@ def _check(ctx: PageContext, flow: Flow, first: int) -> None:
             ctx.error(f"lane '{name}' has no steps; expected 'step:' or 'step {name}:' lines",
                       line)
         return
-    for number, row in enumerate(flow.rows, 1):
+    for number, row in enumerate(flow.rows if not flow.unknown_lane else (), 1):
         missing = [lane for lane in flow.lanes if row.shared is None and lane not in row.cells]
         if missing:
             ctx.error(f"lanes do not line up: step {number} has no line for lane "

@@ -1,0 +1,121 @@
+"""No silent traps for authors: each common mistake is one error at its line, with the fix
+in the message; drafts, excluded files, and callouts pasted from MkDocs or GitHub."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .blockutil import render
+from .conftest import Project, Run, front
+
+CLI = Callable[..., Run]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Intro.\n\n::: aside So what\nThe rest of the page\n\n## is swallowed\n",
+     ["3: callout opened here is never closed (add ::: on a line of its own)"]),
+    ("```flow\nlane a: A\nlane b: B\n\nProse that is not a flow line.\nMore prose.\n",
+     ["1: flow opened here is never closed (add ``` on a line of its own)"]),
+    ("Text.\n\n````python\nx = 1\n",
+     ["3: python opened here is never closed (add ```` on a line of its own)"]),
+    ("```flow\nlane a: A\nlane b: B\nstep c: x\n```\n",
+     ["4: unknown lane 'c'; expected one of: a, b"]),
+    ("```flow\nlane sync: A\nlane async: B\nstep snyc: x\nstep async: y\n```\n",
+     ["4: unknown lane 'snyc'; did you mean 'sync'? expected one of: sync, async"]),
+    ("::: review blockng [[checkpoint.py:1]]\nx\n:::\n",
+     ["1: unknown severity 'blockng'; did you mean 'blocking'? expected one of: blocking, "
+      "suggestion, note"]),
+])
+def test_one_error_at_the_line_that_is_wrong(text: str, expected: list[str]) -> None:
+    _, errors, _ = render(text)
+    assert errors == expected
+
+
+def test_callouts_from_mkdocs_and_github_read_as_callouts() -> None:
+    html, errors, _ = render('!!! warning "Before you *merge*"\n    The tag is still wrong.\n\n'
+                             "> [!NOTE]\n> Read the sync case first.\n")
+    assert errors == []
+    assert html == (
+        '<aside class="callout callout-aside tone-warning" aria-label="Before you merge">\n'
+        '<p class="callout-head">Before you <em>merge</em></p>\n<div class="callout-body">\n'
+        "<p>The tag is still wrong.</p>\n</div>\n</aside>\n"
+        '<aside class="callout callout-aside tone-info" aria-label="Note">\n'
+        '<p class="callout-head">Note</p>\n<div class="callout-body">\n'
+        "<p>Read the sync case first.</p>\n</div>\n</aside>\n")
+
+
+def test_drafts_are_previews_only(project: Project, cli: CLI) -> None:
+    project.write("content/acme/widgets/12/later.md",
+                  front("Later", "q2", "open", 2).replace("order: 2,", "order: 2, draft: true,")
+                  + "Not ready.\n")
+    assert cli("build", "--no-search").code == 0
+    assert not (project.site / "acme/widgets/12/later").exists()
+    for name in ("index.html", "acme/widgets/12/index.html", "feed.xml", "sitemap.xml"):
+        assert "later" not in (project.site / name).read_text()
+    import dataclasses
+
+    from site_gen.build import render_site
+    from site_gen.config import load_config
+    preview = render_site(dataclasses.replace(load_config(project.root / "mkdocs.yml"), drafts=True))
+    page = preview.outputs["acme/widgets/12/later/index.html"]
+    assert isinstance(page, str) and "Draft: this page is shown in previews only" in page
+    assert "later" not in str(preview.outputs["feed.xml"])
+
+
+def test_exclude_docs_keeps_files_out(project: Project, cli: CLI) -> None:
+    project.write("content/notes/scratch.md", "Not a page: notes.\n")
+    project.write("content/acme/widgets/12/data.bin", "x")
+    assert cli("build", "--no-search").code == 1
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
+                  + "exclude_docs: |\n  notes/\n  *.bin\n")
+    built = cli("build", "--no-search")
+    assert (built.code, built.err) == (0, "")
+    assert not (project.site / "acme/widgets/12/data.bin").exists()
+
+
+def _free_port() -> tuple[socket.socket, int]:
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    held.listen()
+    return held, held.getsockname()[1]
+
+
+def test_serve_on_a_busy_or_impossible_port_is_one_line(project: Project, cli: CLI) -> None:
+    held, port = _free_port()
+    try:
+        busy = cli("serve", "--port", str(port))
+    finally:
+        held.close()
+    assert (busy.code, busy.err) == (1, f"cannot serve on 127.0.0.1:{port}: Address already in "
+                                        "use; choose another port with --port (0 picks a free "
+                                        "one)\n")
+    impossible = cli("serve", "--port", "70000")
+    assert (impossible.code, impossible.err) == (1, "port 70000 is not a port; expected 0 to "
+                                                    "65535 (0 picks a free one)\n")
+
+
+def test_sigterm_stops_serve_like_ctrl_c(project: Project, tmp_path: Path) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    serve = subprocess.Popen([sys.executable, "-m", "site_gen", "serve", "--port", "0"],
+                             cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env)
+    assert serve.stdout is not None
+    deadline = time.monotonic() + 30
+    line = ""
+    while "Serving on" not in line and time.monotonic() < deadline:
+        line = serve.stdout.readline()
+    assert any(tmp_path.glob("site-gen-serve-*"))
+    serve.send_signal(signal.SIGTERM)
+    out, err = serve.communicate(timeout=30)
+    assert (serve.returncode, out.strip().splitlines()[-1]) == (0, "Stopped."), err
+    assert "Traceback" not in err
+    assert not any(tmp_path.glob("site-gen-serve-*"))  # its temporary folder is gone
