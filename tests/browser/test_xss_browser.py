@@ -63,7 +63,8 @@ def xss_site(project: Project, cli: Callable[..., Run]) -> Iterator[str]:
     ])
     (project.root / "content/acme/widgets/12/pic.png").write_bytes(b"\x89PNG\r\n")
     project.write("content/acme/widgets/12/cache-bug.md",
-                  f"---\ntitle: {y(V)}\nquestion: {y(V)}\nstatus: open\nsummary:\n"
+                  f"---\ntitle: {y(V)}\nquestion: {y(V)}\nstatus: open\norder: 1\n"
+                  f"updated: 2026-01-05\nsummary:\n"
                   f"  before: {y(V)}\n  this_pr: {y(V)}\n  status: {y(V)}\n---\n{body}\n")
     result = cli("build")
     assert result.code == 0, result.err
@@ -102,7 +103,7 @@ def test_every_field_shows_the_vectors_as_text(xss_site: str, project: Project) 
     page = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
     visible = page.count("&lt;script&gt;alert(1)&lt;/script&gt;")
     assert visible >= len(FIELDS) - 4  # a few fields (ids, alt text) hold it in attributes
-    assert re.search(r'<h2 id="heading-scriptalert1script[^"]*">', page)
+    assert re.search(r'<h2 id="heading-script-alert-1-script[^"]*">', page)
     assert "{{ 7*7 }}{% raw %}" in page  # content never reaches the template engine
     csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', page)
     assert csp and "script-src 'self'" in csp[1] and "default-src 'self'" in csp[1]
