@@ -34,6 +34,8 @@ GITHUB_LINE = "#L{start}"
 GITHUB_COMMIT = "https://github.com/{repo}/commit/{commit}"
 GITHUB_CLONE = "https://github.com/{repo}.git"
 GITHUB_PULL_REF = "refs/pull/{number}/head"
+GITHUB_PULL = "https://github.com/{repo}/pull/{number}"
+GITHUB_FILES = "https://github.com/{repo}/pull/{number}/files"
 
 # MkDocs keys that site_gen reads, each with the type it expects.
 _MKDOCS_KEYS = {
@@ -54,7 +56,9 @@ _OWN_KEYS = {"code_host", "checkout", "sources", "raw_html", "publish_html", "st
 # The fields each code-host pattern may name; nothing else is ever substituted.
 HOST_FIELDS = {"permalink": ("repo", "commit", "path", "lines"), "lines": ("start", "end"),
                "line": ("start",), "commit": ("repo", "commit"), "clone": ("repo",),
-               "pull_ref": ("number",)}
+               "pull_ref": ("number",), "pull": ("repo", "number"), "files": ("repo", "number"),
+               "name": ()}
+WEB_PATTERNS = ("permalink", "commit", "clone", "pull", "files")  # pages a link opens
 _FIELD = re.compile(r"\{([^{}]*)\}")
 
 
@@ -75,6 +79,9 @@ class CodeHost:
     commit: str = GITHUB_COMMIT
     clone: str = GITHUB_CLONE  # where `site-gen fetch` gets a repository not in `sources`
     pull_ref: str = GITHUB_PULL_REF  # a PR's head ref: how an abbreviated SHA is found
+    pull: str = GITHUB_PULL  # the pull request's page, linked from every page about it
+    files: str = GITHUB_FILES  # its changed files
+    name: str = "GitHub"  # where those links go, as they say it ("Open on GitHub")
 
 
 # Settings that decide how a build runs but not what any page holds: they stay out of
@@ -395,8 +402,8 @@ class _Validator:
             problem = f"names the unknown field '{{{unknown[0]}}}'; expected only {names}"
         elif missing:
             problem = f"must contain {', '.join('{' + m + '}' for m in missing)}"
-        elif key in ("permalink", "commit", "clone") and not web_url(fill(pattern, repo="o/r", commit="0",
-                                                                   path="p", lines="")):
+        elif key in WEB_PATTERNS and not web_url(fill(pattern, repo="o/r", commit="0", path="p",
+                                                      lines="", number=1)):
             problem = "must be an http:// or https:// address"
         if problem:
             self.error(host, key, f"'{prefix}{key}' {problem}; found {describe(pattern)}")

@@ -69,6 +69,17 @@ def render_body(ctx: PageContext, text: str) -> str:
     return html
 
 
+def render_inline_text(ctx: PageContext, text: str, line: int | None) -> str:
+    """One line of inline markdown (a summary field): code, references, badges."""
+    saved = ctx.first_line
+    ctx.first_line = line if line is not None else saved
+    try:
+        html: str = _markdown_for(ctx.config).renderInline(text, {ENV_KEY: ctx})
+    finally:
+        ctx.first_line = saved
+    return html
+
+
 def render_markdown(text: str) -> str:
     """Render a markdown body with the site's extensions and default settings.
 

@@ -14,7 +14,7 @@ from .config import Config
 from .content import PullRequest, Site
 from .context import Link, PageContext
 from .errors import ContentError, ContentWarning
-from .markdown import render_body
+from .markdown import render_body, render_inline_text
 from .processes import start_worker_process
 from .render import Renderer
 from .source import SourceReader
@@ -90,7 +90,9 @@ class _Worker:
                           page_url=page.url, page_dir=pr.key)
         with template_errors():
             body = render_body(ctx, page.body)
-            html = self.renderer.page(page, pr, body)  # even with errors: its anchors are checked
+            summary = {key: render_inline_text(ctx, text, 1) for key, text in
+                       vars(page.summary).items() if text}  # front matter: line 2 on
+            html = self.renderer.page(page, pr, body, summary)  # with errors too: anchors
         return PageResult(page.url, html, tuple(ctx.problems.errors),
                           tuple(ctx.problems.warnings), page.path, tuple(ctx.anchors),
                           tuple(ctx.targets))

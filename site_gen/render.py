@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,12 @@ class Series:
         return self.pages[self.index + 1] if self.index + 1 < len(self.pages) else None
 
 
+def _plain(text: str) -> str:
+    """Summary text for a meta description: markdown marks and code references unwrapped."""
+    text = re.sub(r"\[\[([^\]|]*?)(?:\|([^\]]*))?\]\]", lambda m: m[2] or m[1], text)
+    return re.sub(r"[`*]|:badge\[([^\]]*)\]", lambda m: m[1] or "", text).strip()
+
+
 class Renderer:
     """Renders the site's templates; every page gets links relative to itself."""
 
@@ -57,6 +64,10 @@ class Renderer:
 
     def _file(self, target: str) -> str:
         return url_file(target, self.config.use_directory_urls)
+
+    def pull_url(self, pr: PullRequest, which: str = "pull") -> str:
+        """The code host's page of the pull request (or, `which="files"`, its changed files)."""
+        return fill(getattr(self.config.code_host, which), repo=pr.repo, number=pr.number)
 
     def commit_url(self, pr: PullRequest) -> str:
         """The code host's page of the PR's head commit."""
@@ -78,7 +89,7 @@ class Renderer:
 
         return {
             "config": self.config, "extra": self.config.extra, "title": title, "url": url,
-            "commit_url": self.commit_url,
+            "commit_url": self.commit_url, "pull_url": self.pull_url,
             "canonical": self.absolute(canonical) if self.config.site_url else None,
         }
 
@@ -125,11 +136,15 @@ class Renderer:
         """Everything the page template receives but the body (the page cache keys on it)."""
         series = Series(pr.pages.index(page), pr.pages)
         return {**self._common(page.url, page.title, page.url), "page": page, "pr": pr,
-                "series": series, "check": self.checks.get(pr.key)}
+                "series": series, "check": self.checks.get(pr.key),
+                "description": _plain(page.summary.this_pr or page.summary.status or "")}
 
-    def page(self, page: Page, pr: PullRequest, body: str) -> str:
+    def page(self, page: Page, pr: PullRequest, body: str,
+             summary: dict[str, str] | None = None) -> str:
+        """A question page; `summary` holds its summary fields rendered as inline markdown."""
         return self.env.get_template("page.html").render(
-            **self.page_context(page, pr), body=Markup(body))
+            **self.page_context(page, pr), body=Markup(body),
+            summary={k: Markup(v) for k, v in (summary or {}).items()})
 
     def status(self, status: Status) -> str:
         """The page listing every question page with `status`, by pull request."""
@@ -179,4 +194,4 @@ class Renderer:
         dark = "\n".join("  " + line for line in dark.splitlines())
         return (f"{own.rstrip()}\n\n/* Pygments: {LIGHT_STYLE.name} */\n{light}\n\n"
                 f"/* Pygments: {DARK_STYLE.name} */\n"
-                f"@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n")
+                f"@media screen and (prefers-color-scheme: dark) {{\n{dark}\n}}\n")

@@ -53,8 +53,9 @@ def test_a_hunk_without_positions_is_placed_and_numbered(code: tuple[Path, list[
                              "+    tag = wait_fn is not None\n"
                              "     if wait_fn is not None:\n```\n", reader, pr)
     assert errors == []
-    assert ('<td class="diff-ln" data-ln="6"></td>\n<td class="diff-ln"></td>' in html
-            and '<td class="diff-ln"></td>\n<td class="diff-ln" data-ln="6"></td>' in html)
+    assert ('<td class="diff-ln" data-ln="6"></td>\n<td class="diff-ln" data-either="6"></td>' in html
+            and '<td class="diff-ln"></td>\n<td class="diff-ln" data-ln="6" data-either="6"></td>'
+            in html)
     assert "Applies at " in html
 
 

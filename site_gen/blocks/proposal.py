@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import itertools
 import re
@@ -206,8 +207,9 @@ class RenderedLine:
 
 
 def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
-    """Every line of `hunk`, highlighted on its own side, changed characters marked."""
-    flat = [dl for s in hunk.sections for dl in s.lines]
+    """Every line of `hunk`, highlighted on its own side, changed characters marked; the
+    indentation every line shares is left out, so the code starts at the left edge."""
+    flat = _dedent([dl for s in hunk.sections for dl in s.lines])
     starts = {id(s.lines[0]) for s in hunk.sections[1:] if s.lines}
     old_side = [dl for dl in flat if dl.kind in " -"]
     new_side = [dl for dl in flat if dl.kind in " +"]
@@ -226,6 +228,15 @@ def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
         toks = tokens[(id(dl), "old" if dl.kind == "-" else "new")]
         rendered.append(RenderedLine(dl.kind, line_html(toks, marks.get(id(dl), [])), dl.old, dl.new))
     return rendered
+
+
+def _dedent(lines: list[DiffLine]) -> list[DiffLine]:
+    texts = [dl.text for dl in lines if dl.kind != "…" and dl.text.strip()]
+    shared = min((len(t) - len(t.lstrip(" ")) for t in texts), default=0)
+    if not shared:
+        return lines
+    return [dataclasses.replace(dl, text=dl.text[shared:]) if dl.kind != "…" else dl
+            for dl in lines]
 
 
 def _pair_marks(flat: list[DiffLine]) -> dict[int, list[tuple[int, int]]]:

@@ -1,0 +1,103 @@
+"""A reviewer's page on every screen and on paper (issue 18): phone diffs without sideways
+scrolling, a prose measure, print that is light and keeps the diff's meaning, links out
+to the pull request, and the page's own metadata. Screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser
+
+PAGE = "NVIDIA-NeMo/RL/4607/async-save-tag/"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+
+def test_on_a_phone_no_content_hides_behind_sideways_scrolling(browser: Browser,
+                                                               base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(base_url + PAGE)
+    hidden = page.evaluate("""() => [...document.querySelectorAll('.body *')]
+        .filter(e => e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1
+                     && getComputedStyle(e).overflowX !== 'visible')
+        .map(e => e.className + ' ' + e.scrollWidth + '>' + e.clientWidth)""")
+    assert hidden == []
+    outside = page.evaluate("""() => [...document.querySelectorAll('.flow-cell')].flatMap(cell => {
+        const box = cell.getBoundingClientRect();
+        return [...cell.querySelectorAll('*')].filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.width && (r.right > box.right + 1 || r.left < box.left - 1);
+        }).map(e => e.className || e.tagName);
+    })""")
+    assert outside == []
+    changed = page.locator("tr.diff-add mark").first
+    assert changed.is_visible() and changed.bounding_box()["x"] + 5 < 390  # type: ignore[index]
+    numbers = page.locator("figure.hunk tr.diff-del td.diff-ln").evaluate_all(
+        "cells => cells.map(c => getComputedStyle(c).display)")
+    assert numbers[:2] == ["none", "table-cell"]  # one number column on a phone
+    page.screenshot(path=_shot("question-phone-light"), full_page=True)
+    context.close()
+
+
+def test_prose_reads_at_about_75_characters_a_line(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(base_url + PAGE)
+    widths = page.evaluate("""() => {
+        const probe = document.createElement('span');
+        probe.textContent = '0'.repeat(100);
+        document.querySelector('.body p').appendChild(probe);
+        const ch = probe.getBoundingClientRect().width / 100;
+        probe.remove();
+        return [...document.querySelectorAll('.body > p')].map(p => p.getBoundingClientRect().width / ch);
+    }""")
+    assert widths and max(widths) <= 76, widths
+    hunk = page.locator("figure.hunk").first.bounding_box()
+    prose = page.locator(".body > p").first.bounding_box()
+    assert hunk and prose and hunk["width"] > prose["width"] + 100  # figures take the full width
+    context.close()
+
+
+def test_printing_from_a_dark_system_gives_a_light_page(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1000, "height": 900}, color_scheme="dark")
+    page = context.new_page()
+    page.goto(base_url + PAGE)
+    page.emulate_media(media="print", color_scheme="dark")
+    colours = page.evaluate("""() => ({
+        body: getComputedStyle(document.body).backgroundColor,
+        removed: getComputedStyle(document.querySelector('tr.diff-del')).backgroundColor,
+        del: getComputedStyle(document.querySelector('tr.diff-del del')).textDecorationLine,
+        ins: getComputedStyle(document.querySelector('tr.diff-add ins')).textDecorationLine,
+        url: getComputedStyle(document.querySelector('.print-url') || document.body).display,
+    })""")
+    assert colours["body"] == "rgb(255, 255, 255)"
+    assert colours["removed"] == "rgb(255, 235, 233)"  # the light removed-line colour
+    assert (colours["del"], colours["ins"]) == ("line-through", "underline")
+    page.screenshot(path=_shot("question-print-dark-system"), full_page=True)
+    page.emulate_media(media="screen", color_scheme="dark")
+    page.screenshot(path=_shot("question-desktop-dark"), full_page=True)
+    context.close()
+
+
+def test_links_out_and_the_page_metadata(browser: Browser, base_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base_url + PAGE)
+    links = page.locator(".pr-links a")
+    assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
+        "https://github.com/NVIDIA-NeMo/RL/pull/4607",
+        "https://github.com/NVIDIA-NeMo/RL/pull/4607/files"]
+    assert page.locator(".page-facts a").inner_text().startswith("Checkpoint finalize span")
+    meta = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        'meta[property^="og:"], meta[name="description"], meta[name="twitter:card"]')]
+        .map(m => [m.getAttribute('property') || m.getAttribute('name'), m.content]))""")
+    assert meta["og:type"] == "article" and meta["twitter:card"] == "summary"
+    assert meta["og:title"] == "Why the new rl.checkpoint.async_save tag says true on every save"
+    assert meta["description"].startswith("Wraps checkpoint finalization")
+    assert page.locator("form.header-search input[name=q]").count() == 1
+    context.close()
+
+
+def _shot(name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / f"{name}.png"
