@@ -34,7 +34,7 @@ PAGE_TEMPLATE = """\
 title: {question_title}
 question: {question}
 order: {order}
-status: open                 # open, fixed, proposed or wontfix
+status: unresolved           # unresolved, fixed, proposed or wontfix
 updated: {today}          # the date of your latest change
 summary:
   before: ⟨What the code did before this pull request.⟩
@@ -44,7 +44,7 @@ summary:
 
 ⟨Say what the code does, citing it:⟩ [[module.py:12]] links to line 12 of
 `path/to/module.py` at the head commit; [[module.py:12-14 "quoted code"]] also checks the
-quote against the code. Inline badges look like :badge[open].
+quote against the code. Inline badges look like :badge[unresolved].
 
 ## ⟨Two runs, side by side⟩
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .suggest import did_you_mean
 
-TONES = ("danger", "warning", "success", "info", "neutral")
+TONES = ("danger", "warning", "success", "info", "neutral", "done")
 USES = ("pr", "page", "callout", "verdict")
 USE_NAMES = {"pr": "PR state", "page": "status", "callout": "severity", "verdict": "verdict"}
 
@@ -34,30 +34,39 @@ def _status(key: str, label: str, tone: str, icon: str, *uses: str) -> Status:
 DEFAULT_STATUSES: dict[str, Status] = {
     s.key: s
     for s in (
-        _status("open", "Open", "danger", "●", "pr", "page"),
+        # A pull request's state, in the code host's colours.
+        _status("open", "Open", "success", "●", "pr"),
         _status("draft", "Draft", "neutral", "◌", "pr"),
-        _status("merged", "Merged", "success", "✔", "pr"),
-        _status("closed", "Closed", "neutral", "✕", "pr"),
+        _status("merged", "Merged", "done", "⬤", "pr"),
+        _status("closed", "Closed", "danger", "✕", "pr"),
+        # Where a question stands: words of their own, so they never read as a PR's state.
+        _status("unresolved", "Unresolved", "danger", "⚑", "page"),
         _status("fixed", "Fixed in this PR", "success", "✔", "page"),
         _status("proposed", "Proposed, not in the PR", "warning", "◆", "page"),
         _status("wontfix", "Won't fix", "neutral", "–", "page"),
-        _status("blocking", "Blocking", "danger", "●", "callout"),
-        _status("suggestion", "Suggestion", "warning", "◆", "callout"),
+        # A review comment's weight: shaped like neither.
+        _status("blocking", "Blocking", "danger", "■", "callout"),
+        _status("suggestion", "Suggestion", "warning", "◇", "callout"),
         _status("note", "Note", "info", "ℹ", "callout"),
         _status("right", "right", "success", "✓", "verdict"),
         _status("wrong", "wrong", "danger", "✗", "verdict"),
         _status("luck", "right only by luck", "warning", "⚠", "verdict"),
     )
 }
+# Words that mean another: a question page's `status: open` (site_gen's word before
+# 'unresolved') is the question's status, not the PR's state.
+ALIASES = {("page", "open"): "unresolved"}
 
 
 def find_status(statuses: dict[str, Status], name: str, use: str,
                 report: Callable[[str], None]) -> Status | None:
     """Look `name` up among the words allowed for `use`; else report the allowed ones."""
-    status = statuses.get(name.strip())
+    name = ALIASES.get((use, name.strip()), name.strip())
+    status = statuses.get(name)
     if status is None or use not in status.uses:
         allowed = [k for k, s in statuses.items() if use in s.uses]
-        report(f"unknown {USE_NAMES[use]} '{name}'; {did_you_mean(name, allowed)}expected one "
+        words = allowed + [alias for (alias_use, alias) in ALIASES if alias_use == use]
+        report(f"unknown {USE_NAMES[use]} '{name}'; {did_you_mean(name, words)}expected one "
                f"of: {', '.join(allowed)}")
         return None
     return status

@@ -31,7 +31,7 @@ def test_new_creates_a_pr_folder_that_builds(project: Project, cli: CLI) -> None
     page = (project.root / "content/acme/gears/7/why-does-rounding-drift.md").read_text()
     front = yaml.safe_load(page.split("---\n")[1])
     assert (front["order"], front["updated"]) == (1, dt.date.today())  # dated the day it is made
-    for part in ("summary:", "[[module.py:12]]", ":badge[open]", "```flow", "```proposal",
+    for part in ("summary:", "[[module.py:12]]", ":badge[unresolved]", "```flow", "```proposal",
                  "::: review", "::: aside"):
         assert part in page
     built = cli("build", "--no-search")

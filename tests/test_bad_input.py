@@ -51,7 +51,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
       "{lines}; found 'x'"]),
     ("config-status-tone", {M: GOOD_M + "site_gen:\n  statuses:\n    open: {tone: pink}\n"},
      [f"{M}:6: unknown tone 'pink' for status 'open'; expected one of: danger, warning, "
-      "success, info, neutral"]),
+      "success, info, neutral, done"]),
     ("config-status-entry", {M: GOOD_M + "site_gen:\n  statuses:\n    open: red\n"},
      [f"{M}:6: 'site_gen.statuses.open' must be a mapping with label, tone, icon and for; "
       "found 'red'"]),
@@ -123,12 +123,12 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
       "its pull request's pages)"]),
     ("fm-error-and-body-error", {P: "---\ntitle: T\nquestion: q\nstatus: opened\norder: 1\n"
                                     "updated: 2026-01-05\n---\n[[nope.py:1]]\n"},
-     [f"{P}:4: unknown status 'opened'; did you mean 'open'? expected one of: open, fixed, "
+     [f"{P}:4: unknown status 'opened'; did you mean 'open'? expected one of: unresolved, fixed, "
       "proposed, wontfix",
       f"{P}:8: unknown file 'nope.py' in '[[nope.py:1]]'; it is not among the files listed in "
       "pr.yml (nearest by name: src/widgets/core.py, src/gears/util.py, src/widgets/util.py)"]),
     ("fm-status", {P: FM.replace("status: open", "status: closed")},
-     [f"{P}:4: unknown status 'closed'; expected one of: open, fixed, proposed, wontfix"]),
+     [f"{P}:4: unknown status 'closed'; expected one of: unresolved, fixed, proposed, wontfix"]),
     ("fm-order", {P: BLOCK_FM.format("order: 1.5\nupdated: 2026-01-05")},
      [f"{P}:5: 'order' must be a whole number, found 1.5"]),
     ("fm-updated", {P: BLOCK_FM.format("updated: 2026-13-01\norder: 1")},
@@ -182,7 +182,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      [f"{P}:8: hunk line counts do not match its header: '@@ -1,2 +1,2 @@' but the lines give "
       "-1,1 +1,1"]),
     ("diff-status", {P: FM + "```proposal\nstatus: someday\nfile: core.py\n-a\n```\n"},
-     [f"{P}:7: unknown status 'someday'; expected one of: open, fixed, proposed, wontfix"]),
+     [f"{P}:7: unknown status 'someday'; expected one of: unresolved, fixed, proposed, wontfix"]),
     ("callout-severity", {P: FM + "::: review urgent\nx\n:::\n"},
      [f"{P}:6: unknown severity 'urgent'; expected one of: blocking, suggestion, note"]),
     ("callout-malformed", {P: FM + "::: review blocking core.py:1\nx\n:::\n"},
@@ -190,7 +190,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
       "'::: review SEVERITY [[file:line]]'"]),
     ("badge", {P: FM + "State: :badge[shipped]\n"},
      [f"{P}:6: unknown badge ':badge[shipped]'; expected one of: open, draft, merged, closed, "
-      "fixed, proposed, wontfix, blocking, suggestion, note, right, wrong, luck"]),
+      "unresolved, fixed, proposed, wontfix, blocking, suggestion, note, right, wrong, luck"]),
     # links
     ("link-javascript", {P: FM + "[x](javascript:alert(1))\n"},
      [f"{P}:6: link to 'javascript:alert(1)' is refused: javascript: URLs can run code or hide "
@@ -222,7 +222,8 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      ["content/acme/widgets/12/passwd.md: is a link to a file outside docs_dir; expected "
       "content to live inside docs_dir"]),
     ("crlf-lines", {P: FM.replace("status: open", "status: nope").replace("\n", "\r\n")},
-     [f"{P}:4: unknown status 'nope'; did you mean 'open'? expected one of: open, fixed, proposed, wontfix"]),
+     [f"{P}:4: unknown status 'nope'; did you mean 'open'? expected one of: unresolved, "
+      "fixed, proposed, wontfix"]),
     ("bom", {P: b"\xef\xbb\xbf" + (FM + "[[nope.py:3]]\n").encode()},
      [f"{P}:6: unknown file 'nope.py' in '[[nope.py:3]]'; it is not among the files listed in "
       "pr.yml (nearest by name: src/widgets/core.py, src/gears/util.py, src/widgets/util.py)"]),

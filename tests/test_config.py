@@ -116,7 +116,7 @@ site_gen:
         "mkdocs.yml:4: 'site_gen.code_host.permalink' must contain {commit}, {lines}; "
         "found 'https://host/{repo}/{path}'",
         "mkdocs.yml:6: unknown tone 'red' for status 'open'; expected one of: "
-        "danger, warning, success, info, neutral",
+        "danger, warning, success, info, neutral, done",
         "mkdocs.yml:7: 'site_gen.statuses.later.for' must name some of: "
         "pr, page, callout, verdict; found a list",
         "mkdocs.yml:9: unknown Pygments lexer 'not-a-lexer' for 'cu'; expected a lexer name "
@@ -133,7 +133,7 @@ site_gen:
     nit: {label: Nit, tone: info, icon: "·", for: callout}
 """))
     assert config.statuses["open"].label == "Still open"
-    assert config.statuses["open"].tone == "danger"
+    assert config.statuses["open"].tone == "success"  # a PR state keeps its own tone
     assert config.statuses["nit"].uses == ("callout",)
 
 

@@ -31,7 +31,7 @@ def test_reads_pr_and_page(project: Project) -> None:
     assert page.slug == "cache-bug"
     assert page.url == "acme/widgets/12/cache-bug/"
     assert (page.title, page.question, page.order, page.status.key) == (
-        "Why the cache never hits", "the cache bug", 1, "open")
+        "Why the cache never hits", "the cache bug", 1, "unresolved")  # status: open reads so
     assert page.updated == dt.date(2026, 1, 5)
     assert (page.summary.before, page.summary.this_pr, page.summary.status) == (
         "No cache.", "Adds a cache.", "Still open.")
@@ -68,7 +68,7 @@ def test_front_matter_errors_carry_file_lines(project: Project) -> None:
     assert errors == [
         "content/acme/widgets/12/cache-bug.md:3: 'question' must be text, found a list",
         "content/acme/widgets/12/cache-bug.md:4: unknown status 'opne'; did you mean 'open'? "
-        "expected one of: open, fixed, proposed, wontfix",
+        "expected one of: unresolved, fixed, proposed, wontfix",
         "content/acme/widgets/12/cache-bug.md:5: 'order' must be a whole number, found 'first'",
         "content/acme/widgets/12/cache-bug.md:6: 'updated' must be a date like 2026-01-31, "
         "found 'soon'",

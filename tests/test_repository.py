@@ -95,7 +95,7 @@ def test_the_pre_commit_hook_where_it_is_installed(repository: Path, tmp_path: P
     bad = pre_commit(repository, tmp_path / "pre-commit")
     assert bad.returncode == 1
     assert ("content/acme/widgets/7/the-first-question.md:5: unknown status 'opne'; did you "
-            "mean 'open'? expected one of: open, fixed, proposed, wontfix") in bad.stdout
+            "mean 'open'? expected one of: unresolved, fixed, proposed, wontfix") in bad.stdout
     page.write_text(page.read_text().replace("status: opne", "status: open") + "[x](gone.md)\n")
     strict = pre_commit(repository, tmp_path / "pre-commit")
     assert strict.returncode == 1 and "points at nothing" in strict.stdout

@@ -71,8 +71,8 @@ def test_pr_landing_lists_questions_in_order_with_badges(series_site: Project, c
     items = re.findall(r'<li><a href="([^"]+)">[^<]+</a> <span class="badge tone-(\w+)">'
                        r'<span class="badge-icon" aria-hidden="true">.</span> ([^<]+)</span>',
                        landing)
-    assert items == [("cache-bug/", "danger", "Open"), ("lock/", "success", "Fixed in this PR"),
-                     ("docs/", "danger", "Open")]
+    assert items == [("cache-bug/", "danger", "Unresolved"),
+                     ("lock/", "success", "Fixed in this PR"), ("docs/", "danger", "Unresolved")]
 
 
 def test_summary_card_draws_only_what_is_given(series_site: Project, cli: CLI) -> None:
@@ -91,22 +91,22 @@ def test_home_groups_prs_by_repository(series_site: Project, cli: CLI) -> None:
     assert re.findall(r'<h2 id="repo-\d">([^<]+)</h2>', home) == ["acme/gears", "acme/widgets"]
     widgets = text_of(home[home.index("#12"):])
     assert widgets.startswith("#12 Make widgets faster ● Open 3 pages: 1 fixed in this pr, "
-                              "2 open · updated 2026-01-07")
+                              "2 unresolved · updated 2026-01-07")
     gears = text_of(home[home.index("#3"):home.index("#12")])
-    assert gears.startswith("#3 Gear ratios ✔ Merged 1 page: 1 proposed, not in the pr · updated "
+    assert gears.startswith("#3 Gear ratios ⬤ Merged 1 page: 1 proposed, not in the pr · updated "
                             "2025-12-30")
 
 
 def test_a_page_per_status(series_site: Project, cli: CLI) -> None:
     assert cli("build").code == 0
     assert sorted(p.name for p in (series_site.site / "status").iterdir()) == [
-        "fixed", "open", "proposed"]
-    open_page = html_of(series_site, "status/open/index.html")
+        "fixed", "proposed", "unresolved"]
+    open_page = html_of(series_site, "status/unresolved/index.html")
     assert re.findall(r'<li><a href="([^"]+)">', open_page) == [
         "../../acme/widgets/12/cache-bug/", "../../acme/widgets/12/docs/"]
     assert "2 pages" in text_of(open_page)
     home = html_of(series_site, "index.html")
-    assert 'href="status/open/"' in home and 'href="status/wontfix/"' not in home
+    assert 'href="status/unresolved/"' in home and 'href="status/wontfix/"' not in home
 
 
 def test_feed_and_sitemap_parse_and_list_every_page(series_site: Project, cli: CLI) -> None:
@@ -125,7 +125,7 @@ def test_feed_and_sitemap_parse_and_list_every_page(series_site: Project, cli: C
     ns = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
     locs = [u.findtext(f"{ns}loc") for u in ET.parse(series_site.site / "sitemap.xml").getroot()]
     for page in ("", "acme/widgets/12/", "acme/widgets/12/cache-bug/", "acme/widgets/12/lock/",
-                 "acme/widgets/12/docs/", "acme/gears/3/", "acme/gears/3/ratio/", "status/open/"):
+                 "acme/widgets/12/docs/", "acme/gears/3/", "acme/gears/3/ratio/", "status/unresolved/"):
         assert SITE_URL + page in locs
     canonical = html_of(series_site, "acme/gears/3/ratio/index.html")
     assert f'<link rel="canonical" href="{SITE_URL}acme/gears/3/ratio/">' in canonical
@@ -148,7 +148,7 @@ def test_callouts() -> None:
     assert errors == []
     assert html == (
         '<aside class="callout callout-review tone-danger" aria-label="Review comment">\n'
-        '<p class="callout-head"><span class="callout-icon" aria-hidden="true">●</span> '
+        '<p class="callout-head"><span class="callout-icon" aria-hidden="true">■</span> '
         '<span class="callout-kind">Blocking</span> review comment — <a class="ref" '
         'href="https://github.com/acme/widgets/blob/2f6b955/src/app/checkpoint.py#L489" '
         'title="src/app/checkpoint.py L489 at 2f6b955"><code>checkpoint.py:489</code></a></p>\n'
@@ -163,8 +163,8 @@ def test_inline_badges() -> None:
     assert errors == []
     assert html == ('<p>Now <span class="badge tone-success"><span class="badge-icon" '
                     'aria-hidden="true">✔</span> Fixed in this PR</span>, once <span '
-                    'class="badge tone-danger"><span class="badge-icon" aria-hidden="true">●'
-                    '</span> Open</span>.</p>\n')
+                    'class="badge tone-success"><span class="badge-icon" aria-hidden="true">●'
+                    '</span> Open</span>.</p>\n')  # the PR state's word and colour
 
 
 def test_unknown_statuses_everywhere_name_the_line_and_the_allowed_values() -> None:
@@ -174,7 +174,7 @@ def test_unknown_statuses_everywhere_name_the_line_and_the_allowed_values() -> N
         "::: review\ny\n:::\n\n"
         "```flow\nlane a: A\nlane b: B\nstep: s\noutcome a: maybe: x\noutcome b: right: y\n```\n")
     assert errors == [
-        "1: unknown badge ':badge[done]'; expected one of: open, draft, merged, closed, fixed, "
+        "1: unknown badge ':badge[done]'; expected one of: open, draft, merged, closed, unresolved, fixed, "
         "proposed, wontfix, blocking, suggestion, note, right, wrong, luck",
         "3: unknown severity 'urgent'; expected one of: blocking, suggestion, note",
         "7: malformed review callout '::: review'; expected '::: review SEVERITY [[file:line]]'",
