@@ -91,11 +91,12 @@ def test_the_pre_commit_hook_where_it_is_installed(repository: Path, tmp_path: P
     assert good.returncode == 0, good.stdout + good.stderr
     assert "site-gen check" in good.stdout and "Passed" in good.stdout
     page = repository / "content/acme/widgets/7/the-first-question.md"
-    page.write_text(page.read_text().replace("status: open", "status: opne"))
+    page.write_text(page.read_text().replace("status: unresolved", "status: unresolvd"))
     bad = pre_commit(repository, tmp_path / "pre-commit")
     assert bad.returncode == 1
-    assert ("content/acme/widgets/7/the-first-question.md:5: unknown status 'opne'; did you "
-            "mean 'open'? expected one of: unresolved, fixed, proposed, wontfix") in bad.stdout
-    page.write_text(page.read_text().replace("status: opne", "status: open") + "[x](gone.md)\n")
+    assert ("content/acme/widgets/7/the-first-question.md:5: unknown status 'unresolvd'; did you "
+            "mean 'unresolved'? expected one of: unresolved, fixed, proposed, wontfix") in bad.stdout
+    page.write_text(page.read_text().replace("status: unresolvd", "status: unresolved")
+                    + "[x](gone.md)\n")
     strict = pre_commit(repository, tmp_path / "pre-commit")
     assert strict.returncode == 1 and "points at nothing" in strict.stdout
