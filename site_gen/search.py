@@ -10,13 +10,15 @@ from .errors import SiteGenError
 from .processes import die_with_parent
 
 BUNDLE = "pagefind"
+# Left out of the index and its excerpts: line numbers, text for screen readers only, icons.
+EXCLUDED = ".diff-ln, .visually-hidden, [aria-hidden=true], .header-anchor, .print-url"
 
 
 def index_site(folder: Path) -> None:
     """Index every page of `folder` that marks its text with data-pagefind-body."""
     done = subprocess.run(
         [sys.executable, "-m", "pagefind", "--site", str(folder), "--output-subdir", BUNDLE,
-         "--silent"],
+         "--exclude-selectors", EXCLUDED, "--silent"],
         capture_output=True, text=True, check=False, preexec_fn=die_with_parent,
     )
     if done.returncode != 0:

@@ -47,10 +47,13 @@ async function run(query) {
     const link = document.createElement("a");
     link.href = result.url;
     link.textContent = result.meta.title || result.url;
+    const about = document.createElement("p");
+    about.className = "search-about";
+    about.textContent = [result.meta.pr, result.meta.status].filter(Boolean).join(" · ");
     const excerpt = document.createElement("p");
     excerpt.className = "search-excerpt";
     excerpt.replaceChildren(...excerptNodes(result.excerpt));
-    item.append(link, excerpt);
+    item.append(link, about, excerpt);
     list.append(item);
   }
 }

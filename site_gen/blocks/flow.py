@@ -2,8 +2,8 @@
 
     ```flow
     title: Two runs save a checkpoint
-    lane sync: `async_save: false`
-    lane async: `async_save: true`
+    lane sync: Sync save | `async_save: false`
+    lane async: Async save | `async_save: true`
     step: a step every lane takes
     step sync: what the sync lane does here
     note: a note under the step above
@@ -83,6 +83,13 @@ class Flow:
     stepped: bool = False
     tried_outcomes: set[str] = field(default_factory=set)
     unknown_lane: bool = False  # a step named a lane that is not declared: reported once
+    configs: dict[str, str] = field(default_factory=dict)  # lane: its setting, under its name
+
+    @property
+    def same_end(self) -> bool:
+        """Every lane ends with the same text (their verdicts tell them apart)."""
+        texts = {outcome.text for outcome in self.outcomes.values()}
+        return len(self.outcomes) == len(self.lanes) > 1 and len(texts) == 1
 
 
 def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
@@ -156,7 +163,10 @@ def _lane(ctx: PageContext, flow: Flow, name: str, label: str, line: int) -> Non
     elif name in flow.lanes:
         ctx.error(f"lane '{name}' is declared twice (first on line {flow.lanes[name][1]})", line)
     else:
-        flow.lanes[name] = (label, line)
+        label, _, config = label.partition(" | ")  # words, then the run's setting
+        flow.lanes[name] = (label.strip(), line)
+        if config.strip():
+            flow.configs[name] = config.strip()
 
 
 def _known_lane(ctx: PageContext, flow: Flow, lane: str, line: int) -> bool:

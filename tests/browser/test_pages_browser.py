@@ -3,7 +3,8 @@
 Each page, at 1280 px and at 390 px, in light and dark mode: no console errors, no failed
 requests, nothing from another host, no sideways scrolling, and no serious or critical
 axe-core findings (colour contrast included). Every internal link and #fragment resolves.
-A desktop and a phone screenshot of each page is saved under test-artifacts/screenshots/.
+Screenshots of each page at both widths, light and dark, on screen and as printed, are saved
+under test-artifacts/screenshots/.
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ def test_page_reads_well(browser: Browser, base_url: str, path: str, scheme: str
         if overflow := horizontal_overflow(page):
             problems.append(f"{name}: {overflow} px wider than the {width} px viewport")
         problems += [f"{name} {scheme}: {v}" for v in serious_accessibility_violations(page)]
-        if scheme == "light":
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            slug = (path.strip("/").replace("/", "__") or "home").removesuffix(".html")
-            page.screenshot(path=SCREENSHOTS / f"{slug}-{name}.png", full_page=True)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        slug = (path.strip("/").replace("/", "__") or "home").removesuffix(".html")
+        page.screenshot(path=SCREENSHOTS / f"{slug}-{name}-{scheme}.png", full_page=True)
+        page.emulate_media(media="print")  # paper: light whatever the screen prefers
+        page.screenshot(path=SCREENSHOTS / f"{slug}-{name}-{scheme}-print.png", full_page=True)
         context.close()
     assert problems == []
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 
 def test_search_finds_the_async_save_page(page: Page, base_url: str) -> None:
@@ -28,3 +28,19 @@ def test_search_page_says_what_to_do_without_javascript(browser, base_url: str) 
     tab.goto(base_url + "search/")
     assert "Search needs JavaScript." in tab.inner_text("main")
     context.close()
+
+
+def test_the_header_search_finds_pages_named_by_pr_and_status(page: Page, base_url: str) -> None:
+    page.goto(base_url)
+    page.fill("form.header-search input[name=q]", "dashboard")
+    page.press("form.header-search input[name=q]", "Enter")
+    page.wait_for_url("**/search/?q=dashboard")
+    page.wait_for_selector("#search-results li")
+    assert page.locator(".search-about").first.inner_text() == "NVIDIA-NeMo/RL #4607 · Unresolved"
+    excerpt = page.locator(".search-excerpt").first.inner_text()
+    assert not any(icon in excerpt for icon in "●⚑◆✗⚠≠⇒")
+
+
+def test_text_for_screen_readers_and_line_numbers_are_not_indexed(page: Page, base_url: str) -> None:
+    page.goto(base_url + "search/?q=comparison")  # in the flow's caption for screen readers
+    expect(page.locator("#search-status")).to_contain_text("0 pages found")
