@@ -187,7 +187,8 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      [f"{P}:6: unknown severity 'urgent'; expected one of: blocking, suggestion, note"]),
     ("callout-malformed", {P: FM + "::: review blocking core.py:1\nx\n:::\n"},
      [f"{P}:6: malformed review callout '::: review blocking core.py:1'; expected "
-      "'::: review SEVERITY [[file:line]]'"]),
+      "'::: review SEVERITY [[file:line]]', optionally followed by the review thread's "
+      "https:// address"]),
     ("badge", {P: FM + "State: :badge[shipped]\n"},
      [f"{P}:6: unknown badge ':badge[shipped]'; expected one of: open, draft, merged, closed, "
       "unresolved, fixed, proposed, wontfix, blocking, suggestion, note, right, wrong, luck"]),

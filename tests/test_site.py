@@ -177,7 +177,8 @@ def test_unknown_statuses_everywhere_name_the_line_and_the_allowed_values() -> N
         "1: unknown badge ':badge[done]'; expected one of: open, draft, merged, closed, unresolved, fixed, "
         "proposed, wontfix, blocking, suggestion, note, right, wrong, luck",
         "3: unknown severity 'urgent'; expected one of: blocking, suggestion, note",
-        "7: malformed review callout '::: review'; expected '::: review SEVERITY [[file:line]]'",
+        "7: malformed review callout '::: review'; expected '::: review SEVERITY [[file:line]]', "
+        "optionally followed by the review thread's https:// address",
         "15: unknown verdict 'maybe'; expected one of: right, wrong, luck",
     ]
 

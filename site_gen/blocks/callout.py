@@ -1,7 +1,7 @@
 """Callouts: review comments with a severity and a code reference, and plain asides.
 
-    ::: review blocking [[checkpoint.py:489]]
-    What the reviewer said, in markdown.
+    ::: review blocking [[checkpoint.py:489]] https://github.com/o/r/pull/1#discussion_r1
+    What the reviewer said, in markdown (the address of the thread is optional).
     :::
 
     ::: aside So what
@@ -25,7 +25,8 @@ from ..statuses import find_status
 from . import closed, render_inline
 from .refs import ref_label, resolve
 
-REVIEW = re.compile(r"^review(?:\s+(?P<severity>[\w-]+))?(?:\s+\[\[(?P<ref>[^\]]+)\]\])?\s*(?P<rest>.*)$")
+REVIEW = re.compile(r"^review(?:\s+(?P<severity>[\w-]+))?(?:\s+\[\[(?P<ref>[^\]]+)\]\])?"
+                    r"(?:\s+(?P<thread>https?://\S+))?\s*(?P<rest>.*)$")
 
 
 def _parse(state: StateCore) -> None:
@@ -47,13 +48,14 @@ def _review(ctx: PageContext, token: Token) -> None:
     m = REVIEW.match(token.info.strip())
     if not m or not m["severity"] or m["rest"]:
         ctx.error(f"malformed review callout '::: {token.info.strip()}'; expected "
-                  "'::: review SEVERITY [[file:line]]'", line)
+                  "'::: review SEVERITY [[file:line]]', optionally followed by the review "
+                  "thread's https:// address", line)
         return
     severity = find_status(ctx.config.statuses, m["severity"], "callout",
                            lambda message: ctx.error(message, line))
     ref = resolve(ctx, m["ref"], line) if m["ref"] else None
     label = ref_label(ref, m["ref"]) if m["ref"] else None
-    token.meta = {"severity": severity, "ref": ref, "label": label}
+    token.meta = {"severity": severity, "ref": ref, "label": label, "thread": m["thread"]}
 
 
 def callout_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
@@ -66,7 +68,7 @@ def callout_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
             return str(macros.close())  # type: ignore[attr-defined]
         meta = token.meta
         return str(macros.review(meta.get("severity"), meta.get("ref"),  # type: ignore[attr-defined]
-                                 meta.get("label")))
+                                 meta.get("label"), meta.get("thread")))
 
     def aside(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
         token = tokens[idx]
