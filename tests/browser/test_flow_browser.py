@@ -16,8 +16,8 @@ def test_steps_line_up_and_lanes_do_not_overlap(page: Page, base_url: str) -> No
                 if box]
         assert len(tops) == 2
         assert max(tops) - min(tops) <= 2
-        texts = [c.bounding_box() for c in rows.nth(i).locator(".flow-text").all()]
-        assert all(texts)
+        texts = [c.bounding_box() for c in rows.nth(i).locator(".flow-text, .verdict").all()]
+        assert len(texts) == 2 and all(texts)  # the step texts, or (same end) the verdicts
         assert abs(texts[0]["y"] - texts[1]["y"]) <= 2  # type: ignore[index]
     lanes = [c.bounding_box() for c in page.locator(".flow-table th.flow-lane").all()]
     assert lanes[0] and lanes[1]
@@ -49,4 +49,7 @@ def test_verdicts_are_words_not_colours(page: Page, base_url: str) -> None:
     verdicts = [" ".join(v.inner_text().split()) for v in page.locator(".flow-table .verdict").all()]
     assert verdicts == ["✗ wrong", "⚠ right only by luck"]
     header = page.locator(".flow-table thead th.flow-lane").all_inner_texts()
-    assert header == ["checkpoint.async_save: false", "checkpoint.async_save: true"]
+    assert header == ["Sync save\ncheckpoint.async_save: false",
+                      "Async save\ncheckpoint.async_save: true"]  # in words, the setting beneath
+    same = page.locator(".flow-table tr.flow-same-end").inner_text()
+    assert "EVERY RUN ENDS THE SAME" in same.upper() and "rl.checkpoint.async_save = true" in same
