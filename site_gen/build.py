@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cache import PageCache, build_fingerprint, cache_dir, input_digest
 from .config import Config
-from .content import discover
+from .content import Site, discover
 from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display_path, sort_key
 from .output import Outputs, check_site_dir, read_marker, site_lock, write_site
 from .sources import check_code
@@ -112,18 +112,25 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
         check_links(config, results, outputs, problems)
         _stop_on_errors(config, problems)
         outputs.update(renderer.other_pages(problems))
-    sources = {result.url + "index.html": result.path for result in results}
+    sources: dict[str, Path | None] = {r.url + "index.html": r.path for r in results}
     sources.update({pr.url + "index.html": pr.path for pr in site.prs})
-    for asset in site.assets:
-        if asset.target in outputs:
-            problems.error(f"would be published at '{asset.target}', where site_gen writes "
-                           f"{_made_from(sources.get(asset.target))}; rename or move it", asset.source)
-        else:
-            outputs[asset.target] = sources[asset.target] = asset.source
+    _add_assets(site, outputs, sources, problems)
     _check_folders(outputs, sources, problems)
     _stop_on_errors(config, problems, strict=config.strict)
     return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)),
                         {name: path for name, path in sources.items() if path is not None})
+
+
+def _add_assets(site: Site, outputs: Outputs, sources: dict[str, Path | None],
+                problems: Problems) -> None:
+    """The files of docs_dir published as they are; none may take a generated page's place."""
+    for asset in site.assets:
+        if asset.target in outputs:
+            problems.error(f"would be published at '{asset.target}', where site_gen writes "
+                           f"{_made_from(sources.get(asset.target))}; rename or move it",
+                           asset.source)
+        else:
+            outputs[asset.target] = sources[asset.target] = asset.source
 
 
 def _source(result: PageResult) -> Path:
