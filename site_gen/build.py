@@ -109,6 +109,7 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
             problems.extend(result.errors, result.warnings)
             if result.html is not None:  # a page with errors too: check_links reads it
                 outputs[result.url + "index.html"] = result.html
+                outputs.update({result.url + name: text for name, text in result.files})
         check_links(config, results, outputs, problems)
         _stop_on_errors(config, problems)
         outputs.update(renderer.other_pages(problems))

@@ -41,6 +41,8 @@ class PageContext:
     # (line, "link" or "image", href, docs-relative path).
     anchors: list[Link] = field(default_factory=list)
     targets: list[Link] = field(default_factory=list)
+    # Files the page publishes beside it (a proposal's .patch): name in its folder → text.
+    files: dict[str, str] = field(default_factory=dict)
 
     def error(self, message: str, line: int | None) -> None:
         self.problems.error(message, self.path, line)

@@ -212,6 +212,10 @@ def _recover(site_dir: Path) -> None:
         pid = leftover.name.rsplit("-", 1)[-1]
         if not pid.isdigit() or not _alive(int(pid)):
             shutil.rmtree(leftover, ignore_errors=True)
+    for leftover in site_dir.parent.glob(f".{site_dir.name}.site-gen.*.tmp"):
+        pid = leftover.name.split(".")[-2]  # a record being written when its build died
+        if not pid.isdigit() or not _alive(int(pid)):
+            leftover.unlink(missing_ok=True)
 
 
 def _alive(pid: int) -> bool:

@@ -38,11 +38,13 @@ class PageResult:
     path: Path | None = None  # the page's markdown file, where its links were written
     anchors: tuple[Link, ...] = ()
     targets: tuple[Link, ...] = ()
+    files: tuple[tuple[str, str], ...] = ()  # published beside the page: (name, text)
 
     def to_data(self) -> dict[str, Any]:
         """The page as the cache stores it (only pages without errors are stored)."""
         warnings = [[str(w.path) if w.path else None, w.line, w.message] for w in self.warnings]
         return {"url": self.url, "html": self.html, "warnings": warnings, "path": str(self.path),
+                "files": [list(f) for f in self.files],
                 "anchors": list(self.anchors), "targets": list(self.targets)}
 
     @classmethod
@@ -55,7 +57,8 @@ class PageResult:
                 return None
             return cls(str(data["url"]), data["html"], (), warnings, Path(data["path"]),
                        tuple(_link(a) for a in data["anchors"]),
-                       tuple(_link(t) for t in data["targets"]))
+                       tuple(_link(t) for t in data["targets"]),
+                       tuple((str(name), str(text)) for name, text in data["files"]))
         except (KeyError, TypeError, ValueError):
             return None
 
@@ -95,7 +98,7 @@ class _Worker:
             html = self.renderer.page(page, pr, body, summary)  # with errors too: anchors
         return PageResult(page.url, html, tuple(ctx.problems.errors),
                           tuple(ctx.problems.warnings), page.path, tuple(ctx.anchors),
-                          tuple(ctx.targets))
+                          tuple(ctx.targets), tuple(sorted(ctx.files.items())))
 
     def close(self) -> None:
         for reader in self.readers.values():

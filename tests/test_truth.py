@@ -217,3 +217,28 @@ def test_a_checkout_is_judged_by_what_it_holds(project: Project, cli: CLI,
     assert not emptied.out.startswith(f"{project.site} is up to date")
     page = project.site / "acme/widgets/12/cache-bug/index.html"
     assert "Not checked against the code" in page.read_text()
+
+
+def test_a_proposal_is_also_a_patch_git_applies(project: Project, cli: CLI,
+                                                code: tuple[Path, list[str]], tmp_path: Path) -> None:
+    repo, commits = code
+    proposal = ("```proposal\nfile: checkpoint.py L6 · save\n@@ -6,2 +6,2 @@\n"
+                "-    tag = wait_fn is not None and step > 0\n+    tag = wait_fn is not None\n"
+                "     if wait_fn is not None:\n\nfile: checkpoint.py L13 · load\n"
+                " def load(step):\n-    pass\n+    return None\n```\n")  # placed by site_gen
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=commits[1], base=commits[0]))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE + proposal)
+    built = cli("build", "--strict", "--no-search", "--checkout", str(repo))
+    assert built.code == 0, built.err
+    page = project.site / "acme/widgets/12/cache-bug"
+    assert '<a href="proposal-1.patch" download>Download the patch</a>' in (page / "index.html").read_text()
+    patch = (page / "proposal-1.patch").read_text()
+    assert patch.startswith("diff --git a/src/app/checkpoint.py b/src/app/checkpoint.py\n"
+                            "--- a/src/app/checkpoint.py\n+++ b/src/app/checkpoint.py\n@@ -6,2 +6,2 @@\n")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    git(clone, "checkout", "-q", commits[1])
+    git(clone, "apply", "--check", str(page / "proposal-1.patch"))  # raises if git refuses it
+    git(clone, "apply", str(page / "proposal-1.patch"))
+    text = (clone / "src/app/checkpoint.py").read_text()
+    assert "    tag = wait_fn is not None\n" in text and "def load(step):\n    return None\n" in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..statuses import Status
@@ -60,3 +61,39 @@ class Proposal:
     skipping: bool = False  # after a malformed 'file:' line, until the next one
     # None: not checked; "": applies at the pinned commit; else how many lines differ.
     applies: str | None = None
+    patch: str | None = None  # the name of its .patch file beside the page, when it has one
+
+
+def to_patch(proposal: Proposal,
+             file_lines: Callable[[str, str], list[str] | None] | None = None) -> str | None:
+    """The proposal as a patch `git apply` takes (full paths, a/ and b/ prefixes, each
+    file's sections in order); None unless every section has its position.
+
+    git reads a section that ends on a changed line as reaching the end of the file; with
+    the file's lines (`file_lines(commit, path)`), such a section gets the lines after it
+    as context, as `git diff` would write it."""
+    by_file: dict[str, list[Section]] = {}
+    for hunk in proposal.hunks:
+        sections = [s for s in hunk.sections if s.lines]
+        if hunk.file_ref is None or any(s.old_start is None or s.new_start is None
+                                        for s in sections):
+            return None
+        by_file.setdefault(hunk.file_ref.path, []).extend(sections)
+    commit = next(h.file_ref.commit for h in proposal.hunks if h.file_ref)
+    out = []
+    for path, sections in by_file.items():
+        lines = file_lines(commit, path) if file_lines else None
+        out += [f"diff --git a/{path} b/{path}", f"--- a/{path}", f"+++ b/{path}"]
+        for section in sorted(sections, key=lambda s: s.old_start or 0):
+            after = _context_after(section, lines)
+            out.append(f"@@ -{section.old_start},{(section.old_count or 0) + len(after)} "
+                       f"+{section.new_start},{(section.new_count or 0) + len(after)} @@")
+            out += [dl.kind + dl.text for dl in section.lines] + [" " + line for line in after]
+    return "\n".join(out) + "\n"
+
+
+def _context_after(section: Section, lines: list[str] | None) -> list[str]:
+    """Up to three lines after a section that ends on a changed line (none otherwise)."""
+    if lines is None or not section.lines or section.lines[-1].kind == " ":
+        return []
+    return lines[section.old_end:section.old_end + 3]

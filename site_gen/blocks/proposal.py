@@ -33,7 +33,7 @@ from ..context import PageContext, context_of
 from ..highlight import lex_lines, lexer_for, line_html
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
-from .hunks import DiffLine, Hunk, Proposal, Section
+from .hunks import DiffLine, Hunk, Proposal, Section, to_patch
 from .placement import check_applies, check_positions, number_lines, place
 from .refs import resolve
 
@@ -80,6 +80,10 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
     place(ctx, proposal)
     check_positions(ctx, proposal)
     proposal.applies = check_applies(ctx, proposal)
+    patch = to_patch(proposal, ctx.source.lines if ctx.source else None)
+    if patch is not None:
+        proposal.patch = f"proposal-{len(ctx.files) + 1}.patch"
+        ctx.files[proposal.patch] = patch
 
 
 def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
