@@ -8,7 +8,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from mdit_py_plugins.anchors import anchors_plugin
 
-from .blocks import badge, callout, check_fences, flow, links, notes, proposal, refs
+from .blocks import badge, callout, check_fences, excerpt, flow, links, notes, proposal, refs
 from .config import Config, default_config
 from .context import ENV_KEY, PageContext
 from .highlight import highlight_code
@@ -55,6 +55,7 @@ def make_markdown(config: Config) -> MarkdownIt:
     callout.callout_plugin(md, templates=templates)
     badge.badge_plugin(md, templates=templates)
     notes.notes_plugin(md, templates=templates)
+    excerpt.excerpt_plugin(md, templates=templates)
     return md
 
 

@@ -4,10 +4,12 @@ from local `file://` sources; each wrong page is an error at the line that is wr
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from markdown_it.utils import read_fixture_file
@@ -242,3 +244,66 @@ def test_a_proposal_is_also_a_patch_git_applies(project: Project, cli: CLI,
     git(clone, "apply", str(page / "proposal-1.patch"))
     text = (clone / "src/app/checkpoint.py").read_text()
     assert "    tag = wait_fn is not None\n" in text and "def load(step):\n    return None\n" in text
+
+
+def _on_the_pr(code: tuple[Path, list[str]], *, base: bool = True) -> Any:
+    return dataclasses.replace(PR, head=code[1][1][:7], base=code[1][0][:7] if base else None,
+                               files=())
+
+
+def test_an_excerpt_shows_the_lines_the_commit_holds(code: tuple[Path, list[str]],
+                                                     reader: SourceReader) -> None:
+    html, errors, _ = render("```excerpt\n[[checkpoint.py:5-7]]\nhighlight: 6\n```\n", reader,
+                             _on_the_pr(code))
+    assert errors == []
+    rows = re.findall(r'<tr class="([\w-]+)"><td class="excerpt-ln" data-ln="(\d+)"></td>'
+                      r'<td class="diff-code">(.*?)</td></tr>', html)
+    assert [(kind, number) for kind, number, _ in rows] == [
+        ("diff-ctx", "5"), ("excerpt-marked", "6"), ("diff-ctx", "7")]
+    assert re.sub("<[^>]+>", "", rows[1][2]) == "tag = wait_fn is not None and step &gt; 0"
+
+
+def test_a_pr_diff_shows_the_change_from_base_to_head(code: tuple[Path, list[str]],
+                                                      reader: SourceReader) -> None:
+    html, errors, _ = render("```pr-diff\n[[checkpoint.py:6]]\n```\n", reader, _on_the_pr(code))
+    assert errors == []
+    changed = re.findall(r'<tr class="diff-(del|add)">\n<td class="diff-ln"(?: data-ln="(\d+)")?>'
+                         r'</td>\n<td class="diff-ln"(?: data-ln="(\d+)")?[^>]*></td>\n'
+                         r'<td class="diff-code">(.*?)</td>', html)
+    assert [(kind, old, new, re.sub("<[^>]+>", "", text)) for kind, old, new, text in changed] == [
+        ("del", "6", "", "    tag = wait_fn is not None"),
+        ("add", "", "6", "    tag = wait_fn is not None and step &gt; 0")]
+
+
+@pytest.mark.parametrize(("text", "base", "expected"), [
+    ("```excerpt\n[[checkpoint.py]]\n```\n", True,
+     "2: the excerpt '[[checkpoint.py]]' names no lines; expected a range like "
+     "[[src/app/checkpoint.py:10-20]]"),
+    ("```excerpt\n[[checkpoint.py:4-8]]\nhighlight: 20\n```\n", True,
+     "2: highlight: line 20 is outside the excerpt's lines 4-8"),
+    ("```excerpt\nsee [[checkpoint.py:4-8]]\n```\n", True,
+     "1: a excerpt block holds one reference on a line of its own, like [[checkpoint.py:480-492]]"),
+    ("```pr-diff\n[[docs/spans.md]]\n```\n", True,
+     "2: the PR does not change docs/spans.md; expected a file (and lines) its change touches"),
+    ("```pr-diff\n[[checkpoint.py:13]]\n```\n", True,
+     "2: the PR does not change src/app/checkpoint.py in lines 13-13; expected a file (and lines) "
+     "its change touches"),
+    ("```pr-diff\n[[checkpoint.py]]\n```\n", False,
+     "2: a pr-diff block needs the PR's base commit; add 'base: SHA' to pr.yml"),
+])
+def test_excerpt_and_pr_diff_errors(code: tuple[Path, list[str]], reader: SourceReader,
+                                    text: str, base: bool, expected: str) -> None:
+    _, errors, _ = render(text, reader, _on_the_pr(code, base=base))
+    assert errors == [expected]
+
+
+def test_without_the_code_they_say_so_and_the_build_warns(code: tuple[Path, list[str]]) -> None:
+    html, errors, warnings = render("```excerpt\n[[checkpoint.py:4-8]]\n```\n\n"
+                                    "```pr-diff\n[[checkpoint.py]]\n```\n", None, _on_the_pr(code))
+    assert errors == []
+    assert sorted(warnings) == [
+        "2: the excerpt of checkpoint.py L4-L8 cannot be shown: the code is not available at "
+        "build time (run 'site-gen fetch')",
+        "6: the PR's change to checkpoint.py cannot be shown: the code is not available at build "
+        "time (run 'site-gen fetch')"]
+    assert html.count('<p class="code-missing">The code is not available at build time') == 2

@@ -26,6 +26,7 @@ from markupsafe import Markup, escape
 
 from ..config import fill
 from ..context import PageContext, context_of
+from ..highlight import lex_lines, lexer_for, line_html
 from ..source import REPO_PATH, SHA
 from . import find_after, line_offset
 
@@ -213,7 +214,27 @@ def _resolve_all(state: StateCore) -> None:
         for token in block.children or ():
             if token.type == "code_ref":
                 line = ctx.line(block.map, token.meta["offset"])
-                token.meta["ref"] = resolve(ctx, token.content, line)
+                token.meta["ref"] = ref = resolve(ctx, token.content, line)
+                token.meta["preview"] = preview_rows(ctx, ref) if ref else None
+
+
+PREVIEW_LINES = 8  # a longer range shows its first lines and how many are left out
+
+
+def preview_rows(ctx: PageContext, ref: CodeRef) -> tuple[list[tuple[int, Markup]], int] | None:
+    """The lines a reference cites, highlighted, for its preview: (rows, lines left out);
+    None without the code or without lines."""
+    if ctx.source is None or ref.start is None:
+        return None
+    lines = ctx.source.lines(ref.commit, ref.path)
+    if lines is None:
+        return None
+    cited = lines[ref.start - 1:ref.end or ref.start]
+    shown = cited[:PREVIEW_LINES]
+    shared = min((len(t) - len(t.lstrip(" ")) for t in shown if t.strip()), default=0)
+    tokens = lex_lines(lexer_for(ref.path, ctx.config.languages), [t[shared:] for t in shown])
+    rows = [(ref.start + i, line_html(toks, [])) for i, toks in enumerate(tokens)]
+    return rows, len(cited) - len(shown)
 
 
 UNPINNED = re.compile(r"^https?://[^/]+/[^/]+/[^/]+/(?:-/)?(?:blob|tree|src/branch)/(?P<ref>[^/#?]+)")
@@ -243,11 +264,14 @@ def ref_label(ref: CodeRef | None, text: str) -> Markup:
 def refs_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     """Register the `[[...]]` inline rule, its resolution, and its renderer
     (templates/blocks/ref.html, the one look of every link to pinned code)."""
-    code_ref = templates.get_template("blocks/ref.html").module.code_ref  # type: ignore[attr-defined]
+    macros = templates.get_template("blocks/ref.html").module
 
     def render(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
-        ref = tokens[idx].meta.get("ref")
-        return str(code_ref(ref, ref_label(ref, tokens[idx].content)))
+        ref, preview = tokens[idx].meta.get("ref"), tokens[idx].meta.get("preview")
+        label = ref_label(ref, tokens[idx].content)
+        if preview is None:
+            return str(macros.code_ref(ref, label))  # type: ignore[attr-defined]
+        return str(macros.code_ref_preview(ref, label, *preview))  # type: ignore[attr-defined]
 
     md.inline.ruler.before("link", "code_ref", _ref_rule)
     md.core.ruler.after("inline", "code_ref_resolve", _resolve_all)

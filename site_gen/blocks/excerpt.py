@@ -1,0 +1,194 @@
+"""Code from the pinned commit on the page: an excerpt of a file, and the PR's own change.
+
+    ```excerpt
+    [[checkpoint.py:480-492]]
+    highlight: 485-486
+    ```
+
+    ```pr-diff
+    [[checkpoint.py]]            (or [[checkpoint.py:470-500]]: only the change in those
+    ```                           lines of the head)
+
+Both read the code at build time, so they always show exactly what the commit holds; when
+the code is not there they say so in place, and the build warns.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markupsafe import Markup
+
+from ..context import PageContext, context_of
+from ..highlight import lex_lines, lexer_for, line_html
+from . import block_renderer, fence_parser
+from .hunks import DiffLine, Hunk, Proposal, Section
+from .placement import number_lines
+from .proposal import render_hunk_lines
+from .refs import CodeRef, resolve
+
+REF_LINE = re.compile(r"^\s*\[\[(?P<ref>[^\]]+)\]\]\s*$")
+HIGHLIGHT = re.compile(r"^\s*highlight\s*:\s*(?P<ranges>\d{1,9}(?:-\d{1,9})?"
+                       r"(?:\s*,\s*\d{1,9}(?:-\d{1,9})?)*)\s*$")
+MISSING = "the code is not available at build time"
+
+
+@dataclass
+class Excerpt:
+    ref: CodeRef | None
+    line: int
+    marked: set[int] = field(default_factory=set)
+    lines: list[str] | None = None  # the cited lines, when the code is there
+
+
+def _ref_of(ctx: PageContext, lines: list[str], first: int, block: str) -> tuple[str, int] | None:
+    """The one `[[reference]]` a block holds, and its line."""
+    for i, raw in enumerate(lines):
+        m = REF_LINE.match(raw)
+        if m:
+            return m["ref"], first + i
+        if raw.strip() and not HIGHLIGHT.match(raw):
+            break
+    ctx.error(f"a {block} block holds one reference on a line of its own, like "
+              "[[checkpoint.py:480-492]]", first - 1)
+    return None
+
+
+def parse_excerpt(ctx: PageContext, lines: list[str], first: int) -> Excerpt | None:
+    """An excerpt: its reference (with lines), the lines to highlight, and the code."""
+    check = ctx.problems.checkpoint()
+    found = _ref_of(ctx, lines, first, "excerpt")
+    if found is None:
+        return None
+    text, line = found
+    ref = resolve(ctx, text, line)
+    excerpt = Excerpt(ref, line)
+    for i, raw in enumerate(lines):
+        m = HIGHLIGHT.match(raw)
+        if m:
+            for part in m["ranges"].split(","):
+                a, _, b = part.strip().partition("-")
+                excerpt.marked.update(range(int(a), int(b or a) + 1))
+        elif raw.strip() and not REF_LINE.match(raw):
+            ctx.error(f"'{raw.strip()}' is not part of an excerpt; expected the reference and "
+                      "optionally 'highlight: 485-486'", first + i)
+    if ref is not None and ref.start is None:
+        ctx.error(f"the excerpt '[[{text}]]' names no lines; expected a range like "
+                  f"[[{ref.path}:10-20]]", line)
+    if check.failed or ref is None or ref.start is None:
+        return None
+    end = ref.end or ref.start
+    outside = sorted(n for n in excerpt.marked if not ref.start <= n <= end)
+    if outside:
+        ctx.error(f"highlight: line {outside[0]} is outside the excerpt's lines "
+                  f"{ref.start}-{end}", line)
+        return None
+    _read(ctx, excerpt, ref, end)
+    return excerpt
+
+
+def _read(ctx: PageContext, excerpt: Excerpt, ref: CodeRef, end: int) -> None:
+    if ctx.source is None:
+        ctx.warn(f"the excerpt of {ref.path} {ref.lines_text} cannot be shown: {MISSING} "
+                 "(run 'site-gen fetch')", excerpt.line)
+        return
+    lines = ctx.source.lines(ref.commit, ref.path)
+    excerpt.lines = lines[(ref.start or 1) - 1:end] if lines is not None else None
+
+
+def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | None:
+    """The change the PR makes to one file (base to head), as hunks of a proposal."""
+    found = _ref_of(ctx, lines, first, "pr-diff")
+    if found is None:
+        return None
+    text, line = found
+    ref = resolve(ctx, text, line)
+    if ref is None:
+        return None
+    pr = ctx.pr
+    if pr is None or pr.base is None:
+        ctx.error("a pr-diff block needs the PR's base commit; add 'base: SHA' to pr.yml", line)
+        return None
+    if ctx.source is None:
+        ctx.warn(f"the PR's change to {ref.path} cannot be shown: {MISSING} (run 'site-gen "
+                 "fetch')", line)
+        return Proposal(line=line, hunks=[Hunk(ref.path, [], None, None, line, file_ref=ref)])
+    base = ctx.source.commit(pr.base) or pr.base
+    before = ctx.source.lines(base, ref.path) or []
+    after = ctx.source.lines(ref.commit, ref.path) or []
+    sections = [s for s in _sections(before, after, line)
+                if ref.start is None or _overlaps(s, ref.start, ref.end or ref.start)]
+    if not sections:
+        where = f" in lines {ref.start}-{ref.end or ref.start}" if ref.start else ""
+        ctx.error(f"the PR does not change {ref.path}{where}; expected a file (and lines) its "
+                  "change touches", line)
+        return None
+    return Proposal(line=line, hunks=[Hunk(ref.path, [], None, None, line, sections,
+                                           file_ref=ref)])
+
+
+def _sections(before: list[str], after: list[str], line: int) -> list[Section]:
+    """The change as sections with three lines of context, like `git diff`."""
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    sections = []
+    for group in matcher.get_grouped_opcodes(3):
+        lines: list[DiffLine] = []
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                lines += [DiffLine(" ", text, line) for text in before[i1:i2]]
+                continue
+            lines += [DiffLine("-", text, line) for text in before[i1:i2]]
+            lines += [DiffLine("+", text, line) for text in after[j1:j2]]
+        section = Section(line, group[0][1] + 1, 0, group[0][3] + 1, 0, lines)
+        section.old_count, section.new_count = number_lines(section)
+        sections.append(section)
+    return sections
+
+
+def _overlaps(section: Section, start: int, end: int) -> bool:
+    news = [dl.new for dl in section.lines if dl.new is not None]
+    return bool(news) and min(news) <= end and start <= max(news)
+
+
+def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
+    """Register ```` ```excerpt ```` and ```` ```pr-diff ```` (templates/blocks/excerpt.html,
+    and the proposal's template for the PR's change)."""
+    excerpt_template = templates.get_template("blocks/excerpt.html")
+    proposal_template = templates.get_template("blocks/proposal.html")
+
+    def render_excerpt(token: Token, env: dict[str, Any]) -> str:
+        excerpt: Excerpt = token.meta["model"]
+        ctx = context_of(env)
+        rows = _rows(ctx, excerpt) if excerpt.lines is not None else None
+        return excerpt_template.render(excerpt=excerpt, rows=rows, missing=MISSING)
+
+    def render_pr_diff(token: Token, env: dict[str, Any]) -> str:
+        change: Proposal = token.meta["model"]
+        ctx = context_of(env)
+        hunk = change.hunks[0]
+        lexer = lexer_for(hunk.file_ref.path if hunk.file_ref else hunk.path, ctx.config.languages)
+        hunks = [(hunk, render_hunk_lines(hunk, lexer))] if hunk.sections else []
+        return proposal_template.render(proposal=change, hunks=hunks, commit="", pr_diff=True,
+                                        missing=MISSING, inline=lambda text, line: text)
+
+    fence_parser(md, "excerpt", "excerpt_block", parse_excerpt)
+    block_renderer(md, "excerpt_block", render_excerpt)
+    fence_parser(md, "pr-diff", "pr_diff_block", parse_pr_diff)
+    block_renderer(md, "pr_diff_block", render_pr_diff)
+
+
+def _rows(ctx: PageContext, excerpt: Excerpt) -> list[tuple[int, Markup, bool]]:
+    assert excerpt.ref is not None and excerpt.lines is not None
+    texts = excerpt.lines
+    shared = min((len(t) - len(t.lstrip(" ")) for t in texts if t.strip()), default=0)
+    lexer = lexer_for(excerpt.ref.path, ctx.config.languages)
+    tokens = lex_lines(lexer, [t[shared:] for t in texts])
+    start = excerpt.ref.start or 1
+    return [(start + i, line_html(toks, []), start + i in excerpt.marked)
+            for i, toks in enumerate(tokens)]
