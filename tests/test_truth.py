@@ -307,3 +307,19 @@ def test_without_the_code_they_say_so_and_the_build_warns(code: tuple[Path, list
         "6: the PR's change to checkpoint.py cannot be shown: the code is not available at build "
         "time (run 'site-gen fetch')"]
     assert html.count('<p class="code-missing">The code is not available at build time') == 2
+
+
+def test_a_review_comment_shows_its_lines_and_the_proposal_as_a_suggestion(
+        code: tuple[Path, list[str]], reader: SourceReader) -> None:
+    html, errors, _ = render(
+        "::: review blocking [[checkpoint.py:6]]\nThe tag is true for every save.\n:::\n\n"
+        "```proposal\nfile: checkpoint.py L6 · save\n@@ -6,2 +6,2 @@\n"
+        "-    tag = wait_fn is not None and step > 0\n+    tag = wait_fn is not None\n"
+        "     if wait_fn is not None:\n```\n", reader, _on_the_pr(code))
+    assert errors == []
+    review = html[:html.index("</aside>")]
+    code_lines = re.findall(r'<span class="ref-preview-ln">(\d+)</span><code>(.*?)</code>', review)
+    assert [(n, re.sub("<[^>]+>", "", text)) for n, text in code_lines] == [
+        ("6", "tag = wait_fn is not None and step &gt; 0")]
+    assert ("<pre><code>```suggestion\n    tag = wait_fn is not None\n```</code></pre>"
+            in review)

@@ -23,7 +23,8 @@ from mdit_py_plugins.container import container_plugin
 from ..context import PageContext, context_of
 from ..statuses import find_status
 from . import closed, render_inline
-from .refs import ref_label, resolve
+from .hunks import DiffLine, Proposal
+from .refs import CodeRef, preview_rows, ref_label, resolve
 
 REVIEW = re.compile(r"^review(?:\s+(?P<severity>[\w-]+))?(?:\s+\[\[(?P<ref>[^\]]+)\]\])?"
                     r"(?:\s+(?P<thread>https?://\S+))?\s*(?P<rest>.*)$")
@@ -38,6 +39,7 @@ def _parse(state: StateCore) -> None:
                       ctx.line(token.map))
         if token.type == "container_review_open":
             _review(ctx, token)
+            token.meta["suggestion"] = _suggestion(token.meta.get("ref"), state.tokens)
         elif token.type == "container_aside_open":
             token.meta = {"title": token.info.strip()[len("aside"):].strip(),
                           "line": ctx.line(token.map)}
@@ -55,7 +57,37 @@ def _review(ctx: PageContext, token: Token) -> None:
                            lambda message: ctx.error(message, line))
     ref = resolve(ctx, m["ref"], line) if m["ref"] else None
     label = ref_label(ref, m["ref"]) if m["ref"] else None
-    token.meta = {"severity": severity, "ref": ref, "label": label, "thread": m["thread"]}
+    token.meta = {"severity": severity, "ref": ref, "label": label, "thread": m["thread"],
+                  "rows": preview_rows(ctx, ref) if ref else None}
+
+
+def _suggestion(ref: CodeRef | None, tokens: list[Token]) -> str | None:
+    """When a proposal on the page changes the lines a review comment cites: those lines as
+    the proposal would have them, for a ```` ```suggestion ```` block on the code host."""
+    if ref is None or ref.start is None:
+        return None
+    start, end = ref.start, ref.end or ref.start
+    for token in tokens:
+        proposal = token.meta.get("model") if token.type == "proposal_block" else None
+        for hunk in proposal.hunks if isinstance(proposal, Proposal) else ():
+            if hunk.file_ref is None or hunk.file_ref.path != ref.path:
+                continue
+            for section in hunk.sections:
+                olds = [dl.old for dl in section.lines if dl.old is not None and dl.kind == "-"]
+                if olds and min(olds) <= end and start <= max(olds):
+                    return _new_side(section.lines, start, end)
+    return None
+
+
+def _new_side(lines: list[DiffLine], start: int, end: int) -> str:
+    """The new-side text of the lines from old line `start` to `end`, additions included."""
+    inside, out = False, []
+    for dl in lines:
+        if dl.old is not None:
+            inside = start <= dl.old <= end
+        if inside and dl.kind in " +":
+            out.append(dl.text)
+    return "\n".join(out)
 
 
 def callout_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
@@ -68,7 +100,8 @@ def callout_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
             return str(macros.close())  # type: ignore[attr-defined]
         meta = token.meta
         return str(macros.review(meta.get("severity"), meta.get("ref"),  # type: ignore[attr-defined]
-                                 meta.get("label"), meta.get("thread")))
+                                 meta.get("label"), meta.get("thread"), meta.get("rows"),
+                                 meta.get("suggestion")))
 
     def aside(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
         token = tokens[idx]
@@ -79,4 +112,5 @@ def callout_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
 
     container_plugin(md, "review", render=review)
     container_plugin(md, "aside", render=aside)
-    md.core.ruler.after("block", "callout_parse", _parse)
+    # After the inline stage: every proposal of the page is parsed by then (suggestions).
+    md.core.ruler.after("inline", "callout_parse", _parse)
