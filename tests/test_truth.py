@@ -268,11 +268,16 @@ def test_a_pr_diff_shows_the_change_from_base_to_head(code: tuple[Path, list[str
     html, errors, _ = render("```pr-diff\n[[checkpoint.py:6]]\n```\n", reader, _on_the_pr(code))
     assert errors == []
     changed = re.findall(r'<tr class="diff-(del|add)">\n<td class="diff-ln"(?: data-ln="(\d+)")?>'
-                         r'</td>\n<td class="diff-ln"(?: data-ln="(\d+)")?[^>]*></td>\n'
-                         r'<td class="diff-code">(.*?)</td>', html)
+                         r'(?:<a [^>]*></a>)?</td>\n<td class="diff-ln"(?: data-ln="(\d+)")?[^>]*>'
+                         r'(?:<a [^>]*></a>)?</td>\n<td class="diff-code">(.*?)</td>', html)
     assert [(kind, old, new, re.sub("<[^>]+>", "", text)) for kind, old, new, text in changed] == [
         ("del", "6", "", "    tag = wait_fn is not None"),
         ("add", "", "6", "    tag = wait_fn is not None and step &gt; 0")]
+    base, head = code[1][0], code[1][1]  # each number is a permalink: old at base, new at head
+    assert (f'href="https://github.com/acme/widgets/blob/{base}/src/app/checkpoint.py#L6" '
+            'aria-label="line 6 at the commit"') in html
+    assert (f'href="https://github.com/acme/widgets/blob/{head}/src/app/checkpoint.py#L6" '
+            'aria-label="line 6 at the head"') in html
 
 
 @pytest.mark.parametrize(("text", "base", "expected"), [

@@ -31,7 +31,7 @@ from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
 from .proposal import render_hunk_lines
-from .refs import CodeRef, resolve
+from .refs import CodeRef, permalink, resolve
 
 REF_LINE = re.compile(r"^\s*\[\[(?P<ref>[^\]]+)\]\]\s*$")
 HIGHLIGHT = re.compile(r"^\s*highlight\s*:\s*(?P<ranges>\d{1,9}(?:-\d{1,9})?"
@@ -175,12 +175,26 @@ def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         lexer = lexer_for(hunk.file_ref.path if hunk.file_ref else hunk.path, ctx.config.languages)
         hunks = [(hunk, render_hunk_lines(hunk, lexer))] if hunk.sections else []
         return proposal_template.render(proposal=change, hunks=hunks, commit="", pr_diff=True,
-                                        missing=MISSING, inline=lambda text, line: text)
+                                        missing=MISSING, inline=lambda text, line: text,
+                                        line_url=_line_urls(ctx, hunk))
 
     fence_parser(md, "excerpt", "excerpt_block", parse_excerpt)
     block_renderer(md, "excerpt_block", render_excerpt)
     fence_parser(md, "pr-diff", "pr_diff_block", parse_pr_diff)
     block_renderer(md, "pr_diff_block", render_pr_diff)
+
+
+def _line_urls(ctx: PageContext, hunk: Hunk) -> Any:
+    """Permalinks of the diff's line numbers: the old side at the base, the new at the head."""
+    ref, base = hunk.file_ref, ctx.pr.base if ctx.pr else None
+    if ref is None or base is None:
+        return None
+    commits = {"old": (ctx.source.commit(base) if ctx.source else None) or base,
+               "new": ref.commit}
+
+    def url(side: str, number: int) -> str:
+        return permalink(ctx, ref.path, commits[side], number, number)
+    return url
 
 
 def _rows(ctx: PageContext, excerpt: Excerpt) -> list[tuple[int, Markup, bool]]:

@@ -208,6 +208,7 @@ class RenderedLine:
     html: Markup
     old: int | None
     new: int | None
+    hidden: int | None = None  # for an elision between positioned sections: lines left out
 
 
 def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
@@ -222,16 +223,27 @@ def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
         for dl, toks in zip(side, lex_lines(lexer, [d.text for d in side]), strict=True):
             tokens[(id(dl), name)] = toks
     marks = _pair_marks(flat)
+    gaps = _gaps(hunk)
     rendered = []
     for dl in flat:
         if id(dl) in starts:
-            rendered.append(RenderedLine("…", Markup(""), None, None))
+            rendered.append(RenderedLine("…", Markup(""), None, None, gaps.get(id(dl))))
         if dl.kind == "…":
             rendered.append(RenderedLine("…", Markup(""), None, None))
             continue
         toks = tokens[(id(dl), "old" if dl.kind == "-" else "new")]
         rendered.append(RenderedLine(dl.kind, line_html(toks, marks.get(id(dl), [])), dl.old, dl.new))
     return rendered
+
+
+def _gaps(hunk: Hunk) -> dict[int, int]:
+    """For each section after the first: how many lines of the file lie between it and the
+    section before it (known when both have positions)."""
+    gaps = {}
+    for before, after in itertools.pairwise(s for s in hunk.sections if s.lines):
+        if before.old_start is not None and after.old_start is not None and after.lines:
+            gaps[id(after.lines[0])] = after.old_start - (before.old_start + (before.old_count or 0))
+    return gaps
 
 
 def _dedent(lines: list[DiffLine]) -> list[DiffLine]:

@@ -1,5 +1,6 @@
-"""Reference previews in Chromium with JavaScript off: keyboard focus on a reference shows
-the lines it cites; printing leaves them out."""
+"""Code on the page in Chromium with JavaScript off, on a PR whose commits the test has:
+keyboard focus on a reference shows the lines it cites (printing leaves them out), an
+excerpt and the PR's own change."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ def test_keyboard_focus_shows_the_cited_lines(browser: Browser, project: Project
     project.write("content/acme/widgets/12/pr.yml", f"repo: acme/widgets\nnumber: 12\ntitle: T\n"
                   f"head: {commits[1]}\nbase: {commits[0]}\nstate: open\n")
     project.write("content/acme/widgets/12/cache-bug.md", front() +
-                  "The tag is set at [[src/app/checkpoint.py:4-16]] and used later.\n")
+                  "The tag is set at [[src/app/checkpoint.py:4-16]] and used later.\n\n"
+                  "```excerpt\n[[src/app/checkpoint.py:5-7]]\nhighlight: 6\n```\n\n"
+                  "```pr-diff\n[[src/app/checkpoint.py]]\n```\n")
     built = cli("build", "--no-search", "--checkout", str(repo))
     assert built.code == 0, built.err
     server, url = serve(project.site)
@@ -40,6 +43,11 @@ def test_keyboard_focus_shows_the_cited_lines(browser: Browser, project: Project
         assert "def save(step, wait_fn=None):" in text and "… 5 more lines" in text
         page.emulate_media(media="print")
         expect(preview).to_be_hidden()
+        page.emulate_media(media="screen")
+        expect(page.locator("figure.excerpt tr.excerpt-marked")).to_contain_text(
+            "tag = wait_fn is not None and step > 0")
+        expect(page.locator("section.proposal tr.diff-add")).to_contain_text(
+            "tag = wait_fn is not None and step > 0")
     finally:
         context.close()
         server.shutdown()
