@@ -12,7 +12,7 @@ from .processes import die_with_parent
 BUNDLE = "pagefind"
 # Left out of the index and its excerpts: line numbers, text for screen readers only, icons.
 EXCLUDED = (".diff-ln, .excerpt-ln, .visually-hidden, [aria-hidden=true], .header-anchor, "
-            ".print-url, .ref-preview")
+            ".print-url, .ref-preview, .ref-peek")
 
 
 def index_site(folder: Path) -> None:

@@ -44,6 +44,12 @@ def test_keyboard_focus_shows_the_cited_lines(browser: Browser, project: Project
         page.emulate_media(media="print")
         expect(preview).to_be_hidden()
         page.emulate_media(media="screen")
+        page.locator("body").click(position={"x": 1, "y": 1})  # focus leaves the reference
+        expect(preview).to_be_hidden()
+        page.locator(".body .ref-peek").first.focus()  # what a tap on a phone does, no navigation
+        expect(preview).to_be_visible()
+        assert page.url.endswith("/acme/widgets/12/cache-bug/")
+        page.emulate_media(media="screen")
         expect(page.locator("figure.excerpt tr.excerpt-marked")).to_contain_text(
             "tag = wait_fn is not None and step > 0")
         expect(page.locator("section.proposal tr.diff-add")).to_contain_text(
