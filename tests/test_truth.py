@@ -287,7 +287,7 @@ def test_a_pr_diff_shows_the_change_from_base_to_head(code: tuple[Path, list[str
     ("```excerpt\n[[checkpoint.py:4-8]]\nhighlight: 20\n```\n", True,
      "2: highlight: line 20 is outside the excerpt's lines 4-8"),
     ("```excerpt\nsee [[checkpoint.py:4-8]]\n```\n", True,
-     "1: a excerpt block holds one reference on a line of its own, like [[checkpoint.py:480-492]]"),
+     "1: an excerpt block holds one reference on a line of its own, like [[checkpoint.py:480-492]]"),
     ("```pr-diff\n[[docs/spans.md]]\n```\n", True,
      "2: the PR does not change docs/spans.md; expected a file (and lines) its change touches"),
     ("```pr-diff\n[[checkpoint.py:13]]\n```\n", True,

@@ -55,7 +55,8 @@ def _ref_of(ctx: PageContext, lines: list[str], first: int, block: str) -> tuple
             return m["ref"], first + i
         if raw.strip() and not HIGHLIGHT.match(raw):
             break
-    ctx.error(f"a {block} block holds one reference on a line of its own, like "
+    article = "an" if block[0] in "aeiou" else "a"
+    ctx.error(f"{article} {block} block holds one reference on a line of its own, like "
               "[[checkpoint.py:480-492]]", first - 1)
     return None
 
