@@ -221,10 +221,6 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
-def config_strict(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "strict", False))
-
-
 def _serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
@@ -238,10 +234,11 @@ def _serve(args: argparse.Namespace) -> int:
             config = dataclasses.replace(_config(args, site), drafts=True)
             result = build(config, jobs=max(1, args.jobs), search=False)
         except BuildFailed as failed:
-            _show(failed.warnings)
+            strict = failed.stopped_by_strict or bool(args.strict)
+            if not strict:
+                _show(failed.warnings)
             problems = [str(e) for e in failed.errors] + [
-                f"{w} (a warning: --strict stops on it)" for w in failed.warnings
-                if failed.stopped_by_strict or config_strict(args)]
+                f"{w} (a warning: strict mode stops on it)" for w in failed.warnings if strict]
             for problem in problems:
                 print(problem, file=sys.stderr)
             print(f"Build failed: {len(problems)} error(s); the browser shows them until they "

@@ -119,3 +119,43 @@ def test_sigterm_stops_serve_like_ctrl_c(project: Project, tmp_path: Path) -> No
     assert (serve.returncode, out.strip().splitlines()[-1]) == (0, "Stopped."), err
     assert "Traceback" not in err
     assert not any(tmp_path.glob("site-gen-serve-*"))  # its temporary folder is gone
+
+
+def test_a_strict_preview_shows_warnings_as_errors_and_search_says_it_has_no_index(
+        project: Project) -> None:
+    import urllib.request
+
+    project.write("content/acme/widgets/12/cache-bug.md", front() +
+                  "See [it](https://github.com/acme/widgets/blob/main/a.py).\n")
+    serve = subprocess.Popen([sys.executable, "-m", "site_gen", "serve", "--strict", "--port", "0"],
+                             cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    assert serve.stdout is not None
+    try:
+        line = ""
+        deadline = time.monotonic() + 30
+        while "Serving on" not in line and time.monotonic() < deadline:
+            line = serve.stdout.readline()
+        url = line.split()[2]
+        page = urllib.request.urlopen(url + "acme/widgets/12/cache-bug/").read().decode()
+        assert "<h1>Build failed</h1>" in page
+        assert ("content/acme/widgets/12/cache-bug.md:6: unpinned link "
+                "&#39;https://github.com/acme/widgets/blob/main/a.py&#39;") in page
+        assert "(a warning: strict mode stops on it)" in page
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.communicate(timeout=30)
+    plain = subprocess.Popen([sys.executable, "-m", "site_gen", "serve", "--port", "0"],
+                             cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    assert plain.stdout is not None
+    try:
+        line = ""
+        deadline = time.monotonic() + 30
+        while "Serving on" not in line and time.monotonic() < deadline:
+            line = plain.stdout.readline()
+        search = urllib.request.urlopen(line.split()[2] + "search/").read().decode()
+        assert "This preview has no search index: site-gen build makes it." in search
+    finally:
+        plain.send_signal(signal.SIGTERM)
+        plain.communicate(timeout=30)
