@@ -83,6 +83,20 @@ def lex_lines(lexer: Lexer, lines: list[str]) -> list[list[tuple[str, str]]]:
     return result[: len(lines)] + [[] for _ in range(len(lines) - len(result))]
 
 
+def shared_indent(texts: list[str]) -> int:
+    """How many leading spaces every non-blank line of `texts` has: shown code starts at the
+    left edge, its own indentation kept."""
+    return min((len(t) - len(t.lstrip(" ")) for t in texts if t.strip()), default=0)
+
+
+def highlighted_lines(path: str, texts: list[str], languages: dict[str, str]) -> list[Markup]:
+    """`texts` (lines of `path`), their shared indentation left out, highlighted as the
+    file's language: one HTML line each."""
+    shared = shared_indent(texts)
+    tokens = lex_lines(lexer_for(path, languages), [t[shared:] for t in texts])
+    return [line_html(line, []) for line in tokens]
+
+
 def line_html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> Markup:
     """Highlighted HTML of one line, each run of characters in `ranges` in one <mark>."""
     if not ranges:

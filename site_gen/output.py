@@ -99,17 +99,12 @@ def write_site(site_dir: Path, outputs: Outputs, *, search: bool = True,
 
 
 def check_names(outputs: Outputs) -> None:
-    """Every output stays inside the site folder, and no name is both a file and a folder."""
+    """Every output stays inside the site folder (a last guard: render_site has already
+    refused names that are both a file and a folder, naming the author's file)."""
     for name in sorted(outputs):
         if not SAFE_NAME.match(name):
             raise SiteGenError(f"refusing to write {name!r}: it is not a plain path inside the "
                                "site folder")
-        parent = name.rpartition("/")[0]
-        while parent:
-            if parent in outputs:
-                raise SiteGenError(f"'{parent}' would be both a file of the site and the folder "
-                                   f"of '{name}'; rename one of them")
-            parent = parent.rpartition("/")[0]
 
 
 def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]) -> bool:

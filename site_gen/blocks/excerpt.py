@@ -26,7 +26,7 @@ from markdown_it.token import Token
 from markupsafe import Markup
 
 from ..context import PageContext, context_of
-from ..highlight import lex_lines, lexer_for, line_html
+from ..highlight import highlighted_lines, lexer_for
 from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
@@ -200,10 +200,6 @@ def _line_urls(ctx: PageContext, hunk: Hunk) -> Any:
 
 def _rows(ctx: PageContext, excerpt: Excerpt) -> list[tuple[int, Markup, bool]]:
     assert excerpt.ref is not None and excerpt.lines is not None
-    texts = excerpt.lines
-    shared = min((len(t) - len(t.lstrip(" ")) for t in texts if t.strip()), default=0)
-    lexer = lexer_for(excerpt.ref.path, ctx.config.languages)
-    tokens = lex_lines(lexer, [t[shared:] for t in texts])
     start = excerpt.ref.start or 1
-    return [(start + i, line_html(toks, []), start + i in excerpt.marked)
-            for i, toks in enumerate(tokens)]
+    html = highlighted_lines(excerpt.ref.path, excerpt.lines, ctx.config.languages)
+    return [(start + i, line, start + i in excerpt.marked) for i, line in enumerate(html)]

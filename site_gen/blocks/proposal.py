@@ -30,7 +30,7 @@ from markupsafe import Markup
 from pygments.lexer import Lexer
 
 from ..context import PageContext, context_of
-from ..highlight import lex_lines, lexer_for, line_html
+from ..highlight import lex_lines, lexer_for, line_html, shared_indent
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
 from .hunks import DiffLine, Hunk, Proposal, Section, to_patch
@@ -247,8 +247,7 @@ def _gaps(hunk: Hunk) -> dict[int, int]:
 
 
 def _dedent(lines: list[DiffLine]) -> list[DiffLine]:
-    texts = [dl.text for dl in lines if dl.kind != "…" and dl.text.strip()]
-    shared = min((len(t) - len(t.lstrip(" ")) for t in texts), default=0)
+    shared = shared_indent([dl.text for dl in lines if dl.kind != "…"])
     if not shared:
         return lines
     return [dataclasses.replace(dl, text=dl.text[shared:]) if dl.kind != "…" else dl

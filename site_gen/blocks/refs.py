@@ -26,7 +26,7 @@ from markupsafe import Markup, escape
 
 from ..config import fill
 from ..context import PageContext, context_of
-from ..highlight import lex_lines, lexer_for, line_html
+from ..highlight import highlighted_lines
 from ..source import REPO_PATH, SHA
 from . import find_after, line_offset
 
@@ -231,9 +231,8 @@ def preview_rows(ctx: PageContext, ref: CodeRef) -> tuple[list[tuple[int, Markup
         return None
     cited = lines[ref.start - 1:ref.end or ref.start]
     shown = cited[:PREVIEW_LINES]
-    shared = min((len(t) - len(t.lstrip(" ")) for t in shown if t.strip()), default=0)
-    tokens = lex_lines(lexer_for(ref.path, ctx.config.languages), [t[shared:] for t in shown])
-    rows = [(ref.start + i, line_html(toks, [])) for i, toks in enumerate(tokens)]
+    html = highlighted_lines(ref.path, shown, ctx.config.languages)
+    rows = [(ref.start + i, line) for i, line in enumerate(html)]
     return rows, len(cited) - len(shown)
 
 
