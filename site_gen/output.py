@@ -1,8 +1,16 @@
-"""Writing the site: into a fresh folder beside `site_dir`, then one atomic exchange.
+"""Writing the site: only the files that changed, published by one atomic switch.
 
-A reader, or a build killed at any moment, sees the old site or the new one. site_gen
-only ever replaces a folder it made itself: its record of the folder (the marker, with
-the files it holds) sits beside it, `.<site_dir>.site-gen`, so it is never published.
+`site_dir` is a symbolic link to one of two copies of the site beside it, `.<site>.a` and
+`.<site>.b`. A build brings the other copy (the standby) up to the new outputs, writing
+only the files whose bytes differ from what that copy holds (each through a temporary
+file and a rename; a file both copies hold alike is one hard-linked file), indexes it
+for search, and then points `site_dir` at it by renaming a new link over the old one. A
+reader, or a build killed at any moment, sees the old site or the new one.
+
+site_gen's record of both copies sits beside them, `.<site>.site-gen`, never published.
+It is also the journal: before a copy is touched, the names about to change in it are
+recorded as pending, so after a build killed half-way the next one rewrites or removes
+exactly those files and trusts the rest; a copy with pending names is never published.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +36,21 @@ log = logging.getLogger("site_gen")
 
 Outputs = dict[str, str | Path]  # relative path in the site: HTML text, or a file to copy
 LEGACY_MARKER = ".site-gen"  # inside site_dir, as builds before 0.2 left it
+COPIES = ("a", "b")
+TMP = ".site-gen-tmp"  # a file being written in a copy: `<name>.site-gen-tmp`
 # A name in the site: relative, '/'-separated, no empty, '.' or '..' segment, no control character.
 SAFE_NAME = re.compile(r"^(?!/)(?!.*(?:^|/)\.{0,2}(?:/|$))[^\x00-\x1f\x7f\\]+$")
 
 
+def place(site_dir: Path) -> Path:
+    """`site_dir` as an absolute path, its last part not followed (it is our link)."""
+    absolute = Path(os.path.abspath(site_dir))
+    return absolute.parent.resolve() / absolute.name
+
+
 def check_site_dir(config: Config) -> None:
     """Refuse a site_dir that site_gen must never replace."""
-    site = config.site_dir.resolve()
+    site = place(config.site_dir)
     forbidden = {
         Path("/"): "the file system root", Path.home().resolve(): "the home folder",
         config.root.resolve(): "the project folder", config.docs_dir.resolve(): "docs_dir",
@@ -48,7 +64,8 @@ def check_site_dir(config: Config) -> None:
         raise BuildFailed([ConfigError(f"site_dir '{config.site_dir}' is inside docs_dir, so every "
                                        "build would publish the last one again; expected a folder "
                                        "outside it", config.config_file)])
-    if site.exists() and (not site.is_dir() or any(site.iterdir())) and not _ours(site):
+    if os.path.lexists(site) and not _ours(site) and (
+            site.is_symlink() or not site.is_dir() or any(site.iterdir())):
         raise BuildFailed([ConfigError(f"site_dir '{config.site_dir}' exists and was not made by "
                                        "site_gen; expected an empty or new folder (remove it, or "
                                        "choose another site_dir)", config.config_file)])
@@ -59,14 +76,21 @@ def marker_path(site_dir: Path) -> Path:
     return site_dir.parent / f".{site_dir.name}.site-gen"
 
 
+def _copy_name(site_dir: Path, which: str) -> str:
+    return f".{site_dir.name}.{which}"
+
+
 def _ours(site: Path) -> bool:
+    if site.is_symlink():  # ours only if it points at one of our copies
+        return marker_path(site).is_file() and os.readlink(site) in {
+            _copy_name(site, c) for c in COPIES}
     return marker_path(site).is_file() or (site / LEGACY_MARKER).is_file()
 
 
 @contextlib.contextmanager
 def site_lock(site_dir: Path) -> Iterator[None]:
     """Hold the site folder for one build: a second build into it waits for the first."""
-    site_dir = site_dir.resolve()
+    site_dir = place(site_dir)
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     with open(site_dir.parent / f".{site_dir.name}.lock", "a+b") as handle:
         try:
@@ -82,14 +106,13 @@ def site_lock(site_dir: Path) -> Iterator[None]:
 
 def write_site(site_dir: Path, outputs: Outputs, *, search: bool = True,
                extra: dict[str, Any] | None = None) -> bool:
-    """Make `site_dir` hold exactly `outputs` (plus the search index); False if it already did.
+    """Make `site_dir` show exactly `outputs` (plus the search index); False if it already did.
 
-    The new site is written into a fresh folder beside `site_dir` (files that did not change
-    are hard-linked from the old site), indexed, then exchanged with the old one in one
-    atomic rename: a reader, or a build killed at any moment, sees the old site or the new.
+    Only the files that differ from the standby copy are written; then `site_dir` is
+    switched to it in one atomic rename. The previous site stays whole until then.
     """
     check_names(outputs)
-    site_dir = site_dir.resolve()
+    site_dir = place(site_dir)
     try:
         return _write(site_dir, outputs, search, extra or {})
     except OSError as exc:  # a read-only or full disk: the old site is still whole
@@ -98,7 +121,7 @@ def write_site(site_dir: Path, outputs: Outputs, *, search: bool = True,
                            f"in {site_dir} was not changed") from None
 
 
-def check_names(outputs: Outputs) -> None:
+def check_names(outputs: Mapping[str, object]) -> None:
     """Every output stays inside the site folder (a last guard: render_site has already
     refused names that are both a file and a folder, naming the author's file)."""
     for name in sorted(outputs):
@@ -107,77 +130,167 @@ def check_names(outputs: Outputs) -> None:
                                "site folder")
 
 
-def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]) -> bool:
-    site_dir.parent.mkdir(parents=True, exist_ok=True)
-    _recover(site_dir)
-    manifest = {name: _digest(content) for name, content in sorted(outputs.items())}
-    previous = read_marker(site_dir)
-    marker = {"generator": "site_gen", "search": search, "files": manifest, **extra}
-    if previous.get("files") == manifest and previous.get("search") == search:
-        marker["folder"] = previous["folder"]
-        if previous != marker:
-            _write_marker(site_dir, marker)
-        return False
-    tmp = site_dir.parent / f".{site_dir.name}.new-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    try:
-        _fill(tmp, site_dir, outputs, manifest, previous.get("files") or {})
-        if search:
-            index_site(tmp)
-        # Written before the exchange, naming the new folder: should the build die before
-        # the exchange, the marker names a folder that is not site_dir, and is ignored.
-        _write_marker(site_dir, {**marker, "folder": tmp.stat().st_ino})
-        try:
-            _exchange(tmp, site_dir) if site_dir.exists() else tmp.rename(site_dir)
-        except OSError:
-            _write_marker(site_dir, previous)  # still describes the folder that stays
-            raise
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    (site_dir / LEGACY_MARKER).unlink(missing_ok=True)
-    return True
-
-
-def _digest(content: str | Path) -> str:
+def digest(content: str | Path) -> str:
     data = content.read_bytes() if isinstance(content, Path) else content.encode("utf-8")
     return hashlib.sha256(data).hexdigest()
 
 
+def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]) -> bool:
+    site_dir.parent.mkdir(parents=True, exist_ok=True)
+    record = _load(site_dir)
+    _recover(site_dir, record)
+    manifest = {name: digest(content) for name, content in sorted(outputs.items())}
+    current = _current(site_dir, record)
+    shown = record["copies"].get(current, {}) if current else {}
+    if shown.get("files") == manifest and shown.get("search") == search:
+        if {k: shown.get(k) for k in extra} != extra:
+            record["copies"][current] = {**shown, **extra}
+            _save(site_dir, record)
+        return False
+    standby = _copy_name(site_dir, "b" if current == _copy_name(site_dir, "a") else "a")
+    _prepare(site_dir, record, standby, manifest, outputs)
+    folder = site_dir.parent / standby
+    shutil.rmtree(folder / "pagefind", ignore_errors=True)  # made whole by each build
+    if search:
+        index_site(folder)
+    record["copies"][standby] = {"inode": folder.stat().st_ino, "files": manifest,
+                                 "search": search, **extra}
+    record["shown"] = standby
+    _save(site_dir, record)
+    _switch(site_dir, standby)
+    return True
+
+
+def _prepare(site_dir: Path, record: dict[str, Any], standby: str, manifest: dict[str, str],
+             outputs: Outputs) -> None:
+    """Bring the standby copy to `outputs`: journal the names that change, then change them."""
+    folder = site_dir.parent / standby
+    held = record["copies"].get(standby)
+    if not held or not folder.is_dir() or folder.is_symlink() or \
+            held.get("inode") != folder.stat().st_ino:
+        _remove(folder)  # unknown: start it again
+        folder.mkdir()
+        held = {"files": {}, "pending": []}
+    known = dict(held.get("files") or {})
+    pending = set(held.get("pending") or ())
+    for name in pending:
+        known.pop(name, None)
+    writes = sorted(n for n in manifest if known.get(n) != manifest[n])
+    deletes = sorted((set(known) | pending) - set(manifest))
+    touched = set(writes) | set(deletes) | pending
+    record["copies"][standby] = {
+        "inode": folder.stat().st_ino, "pending": sorted(touched),
+        "files": {n: d for n, d in known.items() if n not in touched}}
+    _save(site_dir, record)  # the journal: these names are not to be trusted until done
+    shown = site_dir.parent / _copy_name(site_dir, "a" if standby.endswith(".b") else "b")
+    same = (record["copies"].get(shown.name) or {}).get("files") or {}
+    sources: dict[str, str | Path | tuple[Path]] = {}
+    for name in writes:  # a file the shown copy holds alike is linked, not written again
+        sources[name] = (shown / name,) if same.get(name) == manifest[name] else outputs[name]
+    apply_changes(folder, sources, deletes)
+
+
+def apply_changes(folder: Path, writes: Mapping[str, str | Path | tuple[Path]],
+                  deletes: Iterable[str]) -> None:
+    """Write and delete files of `folder` in place, each write atomic (a temporary file,
+    then a rename): text, a file to copy, or (a 1-tuple) a file to hard-link."""
+    for name in deletes:
+        target = folder / name
+        with contextlib.suppress(FileNotFoundError):
+            target.with_name(target.name + TMP).unlink()
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        else:
+            target.unlink(missing_ok=True)
+        _prune(folder, target.parent)
+    for name, content in writes.items():
+        target = folder / name
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)  # a folder of files (now deleted) that becomes a file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + TMP)
+        tmp.unlink(missing_ok=True)
+        if isinstance(content, tuple):
+            try:
+                os.link(content[0], tmp)
+            except OSError:
+                shutil.copyfile(content[0], tmp)
+        elif isinstance(content, Path):
+            shutil.copyfile(content, tmp)
+        else:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(content)
+        os.replace(tmp, target)
+        tmp.unlink(missing_ok=True)  # a rename onto a hard link of itself leaves both names
+
+
+def _prune(folder: Path, parent: Path) -> None:
+    """Remove folders left empty by deletions, up to `folder`."""
+    while parent != folder and parent.is_relative_to(folder):
+        try:
+            parent.rmdir()
+        except OSError:
+            return
+        parent = parent.parent
+
+
+def _remove(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.exists():
+        shutil.rmtree(path)
+
+
 def read_marker(site_dir: Path) -> dict[str, Any]:
-    """What the build that made `site_dir` recorded ({} if nothing, or if the record
-    describes another folder than the one now at `site_dir`)."""
+    """What the build that made the copy `site_dir` shows recorded ({} if nothing is known
+    of it, or the record does not describe the folder now there)."""
+    site_dir = place(site_dir)
+    record = _load(site_dir)
+    current = _current(site_dir, record)
+    return dict(record["copies"][current]) if current else {}
+
+
+def _current(site_dir: Path, record: dict[str, Any]) -> str | None:
+    """The copy `site_dir` shows, when the record knows it whole."""
+    try:
+        name = os.readlink(site_dir)
+        inode = site_dir.stat().st_ino
+    except OSError:
+        return None
+    held = record["copies"].get(name)
+    if not held or held.get("pending") or held.get("inode") != inode or "search" not in held:
+        return None
+    return name
+
+
+def _load(site_dir: Path) -> dict[str, Any]:
     try:
         data = json.loads(marker_path(site_dir).read_text(encoding="utf-8"))
-        folder = site_dir.stat().st_ino
     except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) and data.get("folder") == folder else {}
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("copies"), dict):
+        return {"generator": "site_gen", "copies": {}}  # none, or a record of before 0.3
+    return data
 
 
-def _write_marker(site_dir: Path, marker: dict[str, Any]) -> None:
+def _save(site_dir: Path, record: dict[str, Any]) -> None:
     path = marker_path(site_dir)
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(marker, indent=0, sort_keys=True), encoding="utf-8")
+    tmp.write_text(json.dumps(record, indent=0, sort_keys=True), encoding="utf-8")
     tmp.replace(path)
 
 
-def _fill(tmp: Path, site_dir: Path, outputs: Outputs, manifest: dict[str, str],
-          old: object) -> None:
-    for name in sorted(outputs):
-        target = tmp / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(old, dict) and old.get(name) == manifest[name]:
-            try:
-                os.link(site_dir / name, target)
-                continue
-            except OSError:
-                pass
-        content = outputs[name]
-        if isinstance(content, Path):
-            shutil.copyfile(content, target)
-        else:
-            target.write_text(content, encoding="utf-8", newline="\n")
+def _switch(site_dir: Path, copy: str) -> None:
+    """Point `site_dir` at `copy` atomically (a folder left by an older site_gen is
+    exchanged with the link, then removed)."""
+    link = site_dir.with_name(f".{site_dir.name}.link-{os.getpid()}")
+    link.unlink(missing_ok=True)
+    os.symlink(copy, link)
+    if site_dir.is_dir() and not site_dir.is_symlink():
+        _exchange(link, site_dir)
+        shutil.rmtree(link)
+    else:
+        os.replace(link, site_dir)
 
 
 _RENAME_EXCHANGE = 2
@@ -185,7 +298,7 @@ _AT_FDCWD = -100
 
 
 def _exchange(a: Path, b: Path) -> None:
-    """Swap two folders atomically (Linux renameat2); elsewhere, two renames."""
+    """Swap two names atomically (Linux renameat2); elsewhere, two renames."""
     libc = ctypes.CDLL(None, use_errno=True)
     renameat2 = getattr(libc, "renameat2", None)
     if renameat2 is not None and renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD,
@@ -198,19 +311,26 @@ def _exchange(a: Path, b: Path) -> None:
     aside.rename(a)
 
 
-def _recover(site_dir: Path) -> None:
-    """Clean up after a build that was killed: restore a site set aside, drop half-built ones."""
+def _recover(site_dir: Path, record: dict[str, Any]) -> None:
+    """Clean up after a build that was killed: restore a site set aside or a link removed,
+    drop what older versions of site_gen left half-built."""
+    parent = site_dir.parent
     aside = site_dir.with_name(site_dir.name + ".old")
-    if aside.exists() and not site_dir.exists():
+    if aside.exists() and not os.path.lexists(site_dir):
         aside.rename(site_dir)
-    for leftover in site_dir.parent.glob(f".{site_dir.name}.new-*"):
-        pid = leftover.name.rsplit("-", 1)[-1]
-        if not pid.isdigit() or not _alive(int(pid)):
-            shutil.rmtree(leftover, ignore_errors=True)
-    for leftover in site_dir.parent.glob(f".{site_dir.name}.site-gen.*.tmp"):
-        pid = leftover.name.split(".")[-2]  # a record being written when its build died
-        if not pid.isdigit() or not _alive(int(pid)):
-            leftover.unlink(missing_ok=True)
+    if not os.path.lexists(site_dir):  # a link removed by hand: show the last whole copy
+        shown = str(record.get("shown"))
+        held = record["copies"].get(shown) or {}
+        folder = parent / shown
+        if held and not held.get("pending") and folder.is_dir() and \
+                folder.stat().st_ino == held.get("inode"):
+            os.symlink(shown, site_dir)
+    for pattern in (f".{site_dir.name}.new-*", f".{site_dir.name}.link-*",
+                    f".{site_dir.name}.site-gen.*.tmp"):
+        for leftover in parent.glob(pattern):
+            pid = leftover.name.removesuffix(".tmp").rsplit(".", 1)[-1].rsplit("-", 1)[-1]
+            if not pid.isdigit() or not _alive(int(pid)):
+                _remove(leftover)
 
 
 def _alive(pid: int) -> bool:

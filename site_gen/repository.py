@@ -26,7 +26,7 @@ site_gen:
 """
 
 GITIGNORE = """\
-site/
+/site
 .site.*
 .cache/
 __pycache__/

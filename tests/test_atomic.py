@@ -61,9 +61,9 @@ def test_a_killed_build_leaves_the_old_site_or_the_new_one(project: Project,
 
     assert build(project).wait() == 0  # the next build cleans up whatever the kill left
     assert tree(project.site) == new
-    # only the lock and the record of the site are left beside it, no half-built folder
+    # beside it only its two copies, the lock and the record: no half-built folder or link
     assert sorted(p.name for p in project.root.iterdir() if p.name.startswith(".site")) == [
-        ".site.lock", ".site.site-gen"]
+        ".site.a", ".site.b", ".site.lock", ".site.site-gen"]
 
 
 def test_a_failed_index_step_leaves_the_old_site(project: Project) -> None:

@@ -34,7 +34,8 @@ def build(project: Path, **env: str) -> dict[str, bytes]:
                           env={**os.environ, "PYTHONPATH": str(ROOT), **env})
     assert done.returncode == 0, done.stderr
     record = json.loads((project / ".site.site-gen").read_text())
-    del record["folder"]  # the inode of the folder it describes: the one fact of the machine
+    for copy in record["copies"].values():
+        del copy["inode"]  # of the folder it describes: the one fact of the machine
     return {**tree(project / "site"), "<record>": json.dumps(record, sort_keys=True).encode()}
 
 

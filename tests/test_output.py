@@ -1,0 +1,115 @@
+"""The writer: only changed files are written, the shown site is switched atomically, and a
+journal lets the next build finish what a killed one left."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from site_gen import output
+from site_gen.output import read_marker, write_site
+
+from .conftest import tree
+
+
+def pages(n: int, changed: dict[int, str] | None = None) -> dict[str, str | Path]:
+    texts: dict[str, str | Path] = {f"p{i}/index.html": f"<p>page {i}</p>\n" for i in range(n)}
+    for i, text in (changed or {}).items():
+        texts[f"p{i}/index.html"] = text
+    return texts
+
+
+def inodes(folder: Path) -> dict[str, int]:
+    return {p.relative_to(folder).as_posix(): p.stat().st_ino
+            for p in folder.rglob("*") if p.is_file()}
+
+
+def test_the_site_is_a_link_to_one_of_two_copies_that_share_unchanged_files(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    assert write_site(site, pages(20), search=False)
+    assert os.readlink(site) == ".site.a"
+    assert write_site(site, pages(20, {3: "<p>edited</p>\n"}), search=False)
+    assert os.readlink(site) == ".site.b"
+    a, b = inodes(tmp_path / ".site.a"), inodes(tmp_path / ".site.b")
+    # only the edited file was written; every other file is one file in both copies
+    assert sorted(n for n in a if a[n] != b[n]) == ["p3/index.html"]
+    assert tree(site) == {n: str(t).encode() for n, t in pages(20, {3: "<p>edited</p>\n"}).items()}
+    assert not write_site(site, pages(20, {3: "<p>edited</p>\n"}), search=False)  # nothing to do
+
+
+def test_the_standby_copy_catches_up_on_two_builds_of_changes(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    write_site(site, pages(10), search=False)
+    write_site(site, pages(10, {1: "one"}), search=False)
+    removed = pages(10, {1: "one", 2: "two"})
+    del removed["p5/index.html"]
+    removed["p5/extra/index.html"] = "moved"
+    written: list[str] = []
+    real = output.apply_changes
+
+    def spy(folder: Path, writes: dict[str, object], deletes: list[str]) -> None:
+        written.extend(writes)
+        written.extend(f"-{d}" for d in deletes)
+        real(folder, writes, deletes)  # type: ignore[arg-type]
+
+    output.apply_changes = spy  # type: ignore[assignment]
+    try:
+        write_site(site, removed, search=False)
+    finally:
+        output.apply_changes = real
+    # .site.a was one build behind: it gets p1 (the last build's change), p2, and the move
+    assert sorted(written) == ["-p5/index.html", "p1/index.html", "p2/index.html",
+                               "p5/extra/index.html"]
+    assert tree(site) == {n: str(t).encode() for n, t in removed.items()}
+
+
+class Killed(BaseException):
+    """Stands for SIGKILL: nothing after it runs, no handler sees it."""
+
+
+def test_a_build_killed_while_writing_is_finished_by_the_next(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    write_site(site, pages(30), search=False)
+    old, shown = tree(site), read_marker(site)
+    new = pages(30, {i: f"<p>new {i}</p>\n" for i in range(0, 30, 3)})
+    real = os.replace
+    count = [0]
+
+    def dying_replace(a: object, b: object) -> None:
+        count[0] += 1
+        if count[0] == 4:
+            raise Killed
+        real(a, b)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(output.os, "replace", dying_replace)
+    with pytest.raises(Killed):
+        write_site(site, new, search=False)
+    monkeypatch.setattr(output.os, "replace", real)
+    assert (tree(site), read_marker(site)) == (old, shown)  # the shown site is untouched
+    journal = json.loads((tmp_path / ".site.site-gen").read_text())["copies"][".site.b"]
+    assert len(journal["pending"]) == 30  # a fresh copy: every name was about to be written
+    assert write_site(site, new, search=False)
+    assert tree(site) == {n: str(t).encode() for n, t in new.items()}
+    assert not list(tmp_path.rglob(f"*{output.TMP}"))  # no temporary file left
+
+
+def test_a_folder_made_by_an_older_site_gen_becomes_the_link(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "old").mkdir(parents=True)
+    (site / "old/index.html").write_text("old")
+    (site / output.LEGACY_MARKER).write_text("{}")
+    write_site(site, pages(3), search=False)
+    assert site.is_symlink() and tree(site) == {n: str(t).encode() for n, t in pages(3).items()}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.a", ".site.site-gen", "site"]
+
+
+def test_a_link_removed_by_hand_is_put_back(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    write_site(site, pages(3), search=False)
+    site.unlink()  # rm -rf site
+    assert not write_site(site, pages(3), search=False)  # the copy it showed is whole
+    assert tree(site) == {n: str(t).encode() for n, t in pages(3).items()}
