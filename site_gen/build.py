@@ -27,6 +27,7 @@ from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display
 from .output import Outputs, check_site_dir, read_marker, site_lock, write_site
 from .sources import check_code
 from .templates import template_errors
+from .warm import Warm
 
 if TYPE_CHECKING:
     from .pages import PageResult
@@ -88,10 +89,13 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
 
 
 def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1,
-                cache: PageCache | None = None, progress: Progress | None = None) -> RenderedSite:
+                cache: PageCache | None = None, progress: Progress | None = None,
+                warm: Warm | None = None) -> RenderedSite:
     """Every output file of the site, checked; writes nothing but the page cache.
 
-    Raises BuildFailed with every error found (and, under strict, on any warning).
+    With `warm` (the preview's), each stage reuses what it made in the last build from
+    the same inputs. Raises BuildFailed with every error found (and, under strict, on any
+    warning).
     """
     # Imported here, not at the top: they pull in markdown-it and Pygments, which an
     # up-to-date build never needs.
@@ -100,19 +104,22 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
 
     problems = Problems()
     with template_errors():
-        site = discover(config, problems)
-        renderer = Renderer(config, site, check_code(config, site, problems))
+        site = discover(config, problems, warm.discovery if warm else None)
+        if warm:
+            warm.forget_others(site.prs)
+        renderer = Renderer(config, site, check_code(config, site, problems,
+                                                     warm.checks if warm else None))
         results = render_pages(config, site, renderer, jobs=jobs, cache=cache, progress=progress,
-                               fingerprint=fingerprint or build_fingerprint(config))
+                               fingerprint=fingerprint or build_fingerprint(config), warm=warm)
         outputs: Outputs = {}
         for result in results:
             problems.extend(result.errors, result.warnings)
             if result.html is not None:  # a page with errors too: check_links reads it
                 outputs[result.url + "index.html"] = result.html
                 outputs.update({result.url + name: text for name, text in result.files})
-        check_links(config, results, outputs, problems)
+        check_links(config, results, outputs, problems, warm)
         _stop_on_errors(config, problems)
-        outputs.update(renderer.other_pages(problems))
+        outputs.update(renderer.other_pages(problems, warm))
     sources: dict[str, Path | None] = {r.url + "index.html": r.path for r in results}
     sources.update({pr.url + "index.html": pr.path for pr in site.prs})
     _add_assets(site, outputs, sources, problems)
@@ -199,21 +206,21 @@ _ID = re.compile(r'\bid="([^"]+)"')
 
 
 def check_links(config: Config, results: list[PageResult], outputs: Outputs,
-                problems: Problems) -> None:
-    """Warn about links to files that do not exist and #fragments that name nothing."""
+                problems: Problems, warm: Warm | None = None) -> None:
+    """Links to files that do not exist and #fragments that name nothing are errors."""
     for result in results:
         for line, what, href, target in result.targets:
             if not (config.docs_dir / target).exists():
                 problems.error(f"{what} to '{href}' points at nothing: there is no '{target}' "
                                f"in docs_dir{_page_hint(config, result, href)}", _source(result), line)
-    ids: dict[str, set[str]] = {}
+    ids: dict[str, tuple[str, set[str]]] = warm.ids if warm else {}
     for result in results:
         for line, url, fragment, href in result.anchors:
             html = outputs.get(url + "index.html")
             if not isinstance(html, str):
                 continue  # the page itself is missing: reported as a link to nothing
-            if url not in ids:
-                ids[url] = {html_unescape(i) for i in _ID.findall(html)}
-            if fragment not in ids[url]:
+            if url not in ids or ids[url][0] is not html:
+                ids[url] = (html, {html_unescape(i) for i in _ID.findall(html)})
+            if fragment not in ids[url][1]:
                 problems.error(f"link to '{href}' names no heading or element '#{fragment}' on "
                                "that page", _source(result), line)

@@ -9,6 +9,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from . import __version__
 from .build import build, render_site
 from .config import PACKAGE_TEMPLATES, Config, load_config
 from .errors import BuildFailed, ContentWarning, SiteGenError, display_path
+from .preview import Preview
 from .processes import Terminated, stop_on_sigterm
 from .source import REPO
 
@@ -227,12 +229,14 @@ def _serve(args: argparse.Namespace) -> int:
     first = _config(args)
     folder = Path(tempfile.mkdtemp(prefix="site-gen-serve-"))
     site = folder / "site"
+    # --strict: the page shows warnings as errors; drafts are shown, marked
+    preview = Preview(lambda: dataclasses.replace(_config(args, site), drafts=True), site,
+                      jobs=max(1, args.jobs))
 
-    def rebuild() -> list[str]:
+    def rebuild(changed: set[Path] | None) -> list[str]:
+        started = time.perf_counter()
         try:
-            # --strict: the page shows warnings as errors; drafts are shown, marked
-            config = dataclasses.replace(_config(args, site), drafts=True)
-            result = build(config, jobs=max(1, args.jobs), search=False)
+            result = preview.build(changed)
         except BuildFailed as failed:
             strict = failed.stopped_by_strict or bool(args.strict)
             if not strict:
@@ -245,11 +249,13 @@ def _serve(args: argparse.Namespace) -> int:
                   "are fixed.", file=sys.stderr, flush=True)
             return problems
         _show(result.warnings)
-        _say(f"Rebuilt {result.pages} pages in {result.seconds:.2f} s; "
-             f"{len(config.warnings) + len(result.warnings)} warning(s).")
+        settings = len(preview.config.warnings) if preview.config else 0
+        _say(f"Rebuilt {result.pages} pages in {time.perf_counter() - started:.3f} s "
+             f"({preview.written} files written); {settings + len(result.warnings)} warning(s).")
         return []
 
-    watched = [first.config_file, first.docs_dir, first.custom_dir]
+    # fetched code too: a `site-gen fetch` while serving checks the pages again
+    watched = [first.config_file, first.docs_dir, first.custom_dir, first.cache_dir / "repos"]
     port = args.dev_addr if args.dev_addr is not None else 8000 if args.port is None else args.port
 
     def ready(message: str) -> None:

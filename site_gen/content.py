@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,15 +127,58 @@ def read_text(path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def discover(config: Config, problems: Problems) -> Site:
-    """Read every PR folder under docs_dir; every problem found goes to `problems`."""
+@dataclass
+class DiscoveryMemo:
+    """What discover() read, kept by a warm build (the preview) for the next one: each PR
+    folder's result and problems by the stat of its files, and which paths are left out.
+    Only for one configuration: a changed mkdocs.yml needs a new memo."""
+
+    keep: bool = False  # a cold build reads everything once and keeps nothing
+    folders: dict[Path, tuple[object, PullRequest | None, Problems]] = field(default_factory=dict)
+    left_out: dict[Path, bool] = field(default_factory=dict)
+
+    def skipped(self, path: Path, docs: Path, excluded: pathspec.GitIgnoreSpec) -> bool:
+        """Whether `path` is hidden or matches exclude_docs."""
+        known = self.left_out.get(path)
+        if known is None:
+            known = _hidden(path, docs) or _excluded(excluded, path, docs)
+            if self.keep:
+                self.left_out[path] = known
+        return known
+
+    def read_pr(self, config: Config, folder: Path, files: list[Path],
+                problems: Problems) -> PullRequest | None:
+        """The PR of `folder`, read again only when one of its files changed."""
+        if not self.keep:
+            return _read_pr(config, folder, files, problems)
+        stamp = tuple((p, stamp_of(p)) for p in files)
+        held = self.folders.get(folder)
+        if held is None or held[0] != stamp:
+            own = Problems()
+            held = self.folders[folder] = (stamp, _read_pr(config, folder, files, own), own)
+        problems.extend(held[2].errors, held[2].warnings)
+        return held[1]
+
+
+def stamp_of(path: Path) -> tuple[int, ...]:
+    """What changes when a file is written, replaced or moved: its stat, in short."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ()
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+
+
+def discover(config: Config, problems: Problems, memo: DiscoveryMemo | None = None) -> Site:
+    """Read every PR folder under docs_dir; every problem found goes to `problems`.
+    With a `memo` that keeps, folders whose files did not change are not read again."""
     docs = config.docs_dir
     if not docs.is_dir():
         problems.error(f"docs_dir '{docs.name}' is not a folder", config.config_file)
         return Site((), ())
+    memo = memo or DiscoveryMemo()
     excluded = pathspec.GitIgnoreSpec.from_lines(config.exclude_docs.splitlines())
-    files = sorted(p for p in docs.rglob("*")
-                   if not _hidden(p, docs) and not _excluded(excluded, p, docs))
+    files = sorted(p for p in docs.rglob("*") if not memo.skipped(p, docs, excluded))
     outside = _links_outside(files, docs)
     for path in sorted(outside):
         problems.errors.append(ContentError("is a link to a file outside docs_dir; expected content to "
@@ -146,7 +190,7 @@ def discover(config: Config, problems: Problems) -> Site:
     pr_dirs = {p.parent for p in files if p.name == PR_FILE}
     prs, assets = [], []
     for folder in sorted(pr_dirs):
-        pr = _read_pr(config, folder, by_folder[folder], problems)
+        pr = memo.read_pr(config, folder, by_folder[folder], problems)
         if pr:
             prs.append(pr)
     for file in files:

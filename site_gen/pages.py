@@ -18,8 +18,8 @@ from .markdown import render_body, render_inline_text
 from .processes import start_worker_process
 from .render import Renderer
 from .source import SourceReader
-from .sources import CodeCheck
 from .templates import template_errors
+from .warm import Warm
 
 # Below this many pages to render, starting worker processes costs more than it saves.
 PARALLEL_MIN = 24
@@ -108,12 +108,12 @@ class _Worker:
 _worker: _Worker | None = None  # one per worker process, set by its initializer
 
 
-def _start_worker(config: Config, site: Site, checks: dict[str, CodeCheck], *,
+def _start_worker(config: Config, site: Site, renderer: Renderer, *,
                   in_pool: bool = True) -> _Worker:
     global _worker
     if in_pool:
         start_worker_process()
-    _worker = _Worker(config, site, Renderer(config, site, checks))
+    _worker = _Worker(config, site, renderer)
     return _worker
 
 
@@ -124,26 +124,39 @@ def _render_in_worker(task: tuple[int, int]) -> PageResult:
 
 def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint: str,
                  jobs: int = 1, cache: PageCache | None = None,
-                 progress: Progress | None = None) -> list[PageResult]:
-    """Render every question page, in site order; cached pages are not rendered again.
+                 progress: Progress | None = None, warm: Warm | None = None) -> list[PageResult]:
+    """Render every question page, in site order; cached pages are not rendered again
+    (nor, in a warm build, pages whose inputs are those of the last build).
 
     `progress(done, total)` is called as pages are rendered.
     """
     tasks = [(i, j) for i, pr in enumerate(site.prs) for j in range(len(pr.pages))]
-    keys = {t: _key(renderer, site, t, fingerprint) for t in tasks} if cache else {}
     results: dict[tuple[int, int], PageResult] = {}
-    if cache:
+    inputs: dict[tuple[int, int], object] = {}
+    if warm is not None:
         for task in tasks:
+            pr = site.prs[task[0]]
+            inputs[task] = warm.page_inputs(pr, task[1], renderer.checks.get(pr.key))
+            held = warm.pages.get(pr.pages[task[1]].path)
+            if held is not None and held[0] == inputs[task]:
+                results[task] = held[1]
+    keys = {t: _key(renderer, site, t, fingerprint) for t in tasks
+            if t not in results} if cache else {}
+    if cache:
+        for task in keys:
             data = cache.get(keys[task])
             hit = PageResult.from_data(data) if data is not None else None
             page = site.prs[task[0]].pages[task[1]]
             if hit is not None and hit.url == page.url and hit.path == page.path:
                 results[task] = hit  # an entry for another page is never written here
+                if warm is not None:
+                    warm.pages[page.path] = (inputs[task], hit)
     missing = [t for t in tasks if t not in results]
-    for done, (task, result) in enumerate(zip(missing, _run(config, site, renderer.checks,
-                                                            missing, jobs),
+    for done, (task, result) in enumerate(zip(missing, _run(config, site, renderer, missing, jobs),
                                               strict=True), len(results) + 1):
         results[task] = result
+        if warm is not None:
+            warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], result)
         if cache and not result.errors and result.html is not None:
             cache.put(keys[task], result.to_data())
         if progress:
@@ -157,11 +170,11 @@ def _key(renderer: Renderer, site: Site, task: tuple[int, int], fingerprint: str
     return page_key(fingerprint, renderer.page_context(page, pr), page.body)
 
 
-def _run(config: Config, site: Site, checks: dict[str, CodeCheck], tasks: list[tuple[int, int]],
+def _run(config: Config, site: Site, renderer: Renderer, tasks: list[tuple[int, int]],
          jobs: int) -> Iterator[PageResult]:
     """Results in task order, as they are ready."""
     if jobs <= 1 or len(tasks) < PARALLEL_MIN:
-        worker = _start_worker(config, site, checks, in_pool=False)
+        worker = _start_worker(config, site, renderer, in_pool=False)
         try:
             yield from (worker.render(t) for t in tasks)
         finally:
@@ -170,5 +183,5 @@ def _run(config: Config, site: Site, checks: dict[str, CodeCheck], tasks: list[t
     chunk = max(1, min(16, len(tasks) // (jobs * 8)))
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(config, site, checks)) as pool:
+                             initargs=(config, site, renderer)) as pool:
         yield from pool.map(_render_in_worker, tasks, chunksize=chunk)

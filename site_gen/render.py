@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from .statuses import Status
 from .styles import ReviewDark, ReviewLight
 from .templates import template_env
 from .urls import relative_url, url_file
+from .warm import Warm, make_directly
 
 CSS_PATH = "assets/site.css"
 LIGHT_STYLE, DARK_STYLE = ReviewLight, ReviewDark
@@ -93,23 +95,32 @@ class Renderer:
             "canonical": self.absolute(canonical) if self.config.site_url else None,
         }
 
-    def other_pages(self, problems: Problems) -> dict[str, str]:
+    def other_pages(self, problems: Problems, warm: Warm | None = None) -> dict[str, str]:
         """Every output but the question pages: PR pages, home, 404, status and search pages,
-        assets, and (with site_url) the sitemap and feed."""
-        outputs = {pr.url + "index.html": self.pr(pr) for pr in self.site.prs}
-        outputs["index.html"] = self.home()
-        outputs["404.html"] = self.not_found()
+        assets, and (with site_url) the sitemap and feed.
+
+        A warm build keeps each from the last build when what it shows did not change: a
+        PR page its PR as listed, the pages that list every PR all of them as listed."""
+        keep = warm.output if warm else make_directly
+        listed = tuple(warm.listing(pr) for pr in self.site.prs) if warm else ()
+        outputs = {pr.url + "index.html": keep(pr.url + "index.html", listed[n] if warm else None,
+                                               functools.partial(self.pr, pr))
+                   for n, pr in enumerate(self.site.prs)}
+        outputs["index.html"] = keep("index.html", listed, self.home)
+        outputs["404.html"] = keep("404.html", None, self.not_found)
         for status in self.statuses_used:
-            outputs[f"status/{status.key}/index.html"] = self.status(status)
-        outputs["search/index.html"] = self.search()
-        outputs[SEARCH_JS] = self.search_js()
-        outputs[CSS_PATH] = self.css()
+            name = f"status/{status.key}/index.html"
+            outputs[name] = keep(name, listed, functools.partial(self.status, status))
+        outputs["search/index.html"] = keep("search/index.html", None, self.search)
+        outputs[SEARCH_JS] = keep(SEARCH_JS, None, self.search_js)
+        outputs[CSS_PATH] = keep(CSS_PATH, None, self.css)
         if self.config.site_url:
             pages = sorted(name.removesuffix("index.html") for name in outputs
                            if name.endswith("index.html") and not name.startswith("search/"))
             pages = sorted(pages + [page.url for page in self.site.pages if not page.draft])
-            outputs["sitemap.xml"] = self.sitemap(pages)
-            outputs["feed.xml"] = self.feed()
+            outputs["sitemap.xml"] = keep("sitemap.xml", listed,
+                                          functools.partial(self.sitemap, pages))
+            outputs["feed.xml"] = keep("feed.xml", listed, self.feed)
         else:
             problems.warn("site_url is not set, so sitemap.xml and feed.xml are skipped; set it "
                           f"in {self.config.config_file.name} (for example site_url: "

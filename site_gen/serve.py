@@ -148,9 +148,11 @@ def _bind(port: int, handler: Callable[..., Handler]) -> http.server.ThreadingHT
                            "another port with --port (0 picks a free one)") from None
 
 
-def serve(folder: Path, port: int, rebuild: Callable[[], list[str]], watch: Iterable[Path],
-          *, ready: Callable[[str], None] = print, stop: threading.Event | None = None) -> None:
-    """Build once, serve `folder` on 127.0.0.1:`port`, rebuild on every change under `watch`."""
+def serve(folder: Path, port: int, rebuild: Callable[[set[Path] | None], list[str]],
+          watch: Iterable[Path], *, ready: Callable[[str], None] = print,
+          stop: threading.Event | None = None) -> None:
+    """Build once, serve `folder` on 127.0.0.1:`port`, rebuild on every change under `watch`
+    (`rebuild` is given the paths that changed; None the first time)."""
     from watchfiles import watch as watch_changes
 
     state = LiveState()
@@ -158,15 +160,16 @@ def serve(folder: Path, port: int, rebuild: Callable[[], list[str]], watch: Iter
                                 directory=str(folder))
     server = _bind(port, handler)  # before the first build: a busy port fails at once
     server.daemon_threads = True
-    state.publish(rebuild())
+    state.publish(rebuild(None))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     ready(f"Serving on http://127.0.0.1:{server.server_port}/ (Ctrl-C to stop)")
     stop = stop or threading.Event()
     try:
-        for _ in watch_changes(*[p for p in watch if p.exists()], stop_event=stop,
-                               debounce=200, step=50):
-            state.publish(rebuild())
+        # a save shows within `step` ms of quiet after it (an editor's save is several events)
+        for changes in watch_changes(*[p for p in watch if p.exists()], stop_event=stop,
+                                     debounce=400, step=20):
+            state.publish(rebuild({Path(path) for _, path in changes}))
     except (KeyboardInterrupt, Terminated):
         pass  # Ctrl-C or SIGTERM: stop serving, and let the caller clean up
     finally:

@@ -51,12 +51,28 @@ def git_dir(config: Config, repo: str) -> Path | None:
     return fetched if fetched.is_dir() else None
 
 
-def check_code(config: Config, site: Site, problems: Problems) -> dict[str, CodeCheck]:
+Kept = dict[str, tuple[PullRequest, CodeCheck, Problems]]
+
+
+def check_code(config: Config, site: Site, problems: Problems,
+               kept: Kept | None = None) -> dict[str, CodeCheck]:
     """For every PR: can its pages be checked against its code? A PR that is not checked
-    (and does not say why in pr.yml) is a warning, so `--strict` fails on it."""
+    (and does not say why in pr.yml) is a warning, so `--strict` fails on it.
+
+    `kept` (a warm build's) holds the last answers: a PR read again is checked again."""
     readers: dict[Path, SourceReader] = {}
+    checks = {}
     try:
-        return {pr.key: _check(config, pr, readers, problems) for pr in site.prs}
+        for pr in site.prs:
+            held = kept.get(pr.key) if kept is not None else None
+            if held is None or held[0] is not pr:
+                own = Problems()
+                held = (pr, _check(config, pr, readers, own), own)
+                if kept is not None:
+                    kept[pr.key] = held
+            problems.extend(held[2].errors, held[2].warnings)
+            checks[pr.key] = held[1]
+        return checks
     finally:
         for reader in readers.values():
             reader.close()

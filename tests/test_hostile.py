@@ -299,7 +299,7 @@ def test_the_preview_answers_only_its_own_host_and_plain_paths(tmp_path: Path,
     (tmp_path / "index.html").write_text("<p>home</p></body>")
     stop = threading.Event()
     ready: list[str] = []
-    thread = threading.Thread(target=serve, args=(tmp_path, 0, lambda: [], []),
+    thread = threading.Thread(target=serve, args=(tmp_path, 0, lambda changed: [], []),
                               kwargs={"ready": ready.append, "stop": stop}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

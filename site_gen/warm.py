@@ -1,0 +1,76 @@
+"""What a warm build (the preview) keeps in memory between builds of one configuration.
+
+Every stage keeps its results with the inputs they were made from, and the next build
+reuses a result whose inputs are equal: a PR folder whose files did not change is not read
+again (so it is the very same object, and comparing it costs nothing), its code is not
+checked again, its pages and its PR page are not rendered again, and the pages that list
+every PR (home, status pages, feed, sitemap) are rendered again only when what they list
+changed, not when a page's text did. A changed mkdocs.yml or template starts a new one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .content import DiscoveryMemo, PullRequest
+from .errors import Problems
+from .sources import CodeCheck
+
+if TYPE_CHECKING:
+    from .pages import PageResult
+
+
+@dataclass
+class Warm:
+    """The kept results of the builds so far, for one build fingerprint."""
+
+    fingerprint: str
+    discovery: DiscoveryMemo = field(default_factory=lambda: DiscoveryMemo(keep=True))
+    checks: dict[str, tuple[PullRequest, CodeCheck, Problems]] = field(default_factory=dict)
+    pages: dict[Path, tuple[object, PageResult]] = field(default_factory=dict)
+    outputs: dict[str, tuple[object, str]] = field(default_factory=dict)
+    ids: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
+    _listings: dict[int, tuple[PullRequest, PullRequest]] = field(default_factory=dict)
+
+    def listing(self, pr: PullRequest) -> PullRequest:
+        """`pr` as the pages that list it see it: its pages without their text."""
+        held = self._listings.get(id(pr))
+        if held is None or held[0] is not pr:
+            pages = tuple(dataclasses.replace(p, body="", body_line=0) for p in pr.pages)
+            held = self._listings[id(pr)] = (pr, dataclasses.replace(pr, pages=pages))
+        return held[1]
+
+    def page_inputs(self, pr: PullRequest, index: int, check: CodeCheck | None) -> object:
+        """What a question page is made from: itself, its PR as listed, the code check."""
+        return (self.listing(pr), pr.pages[index], check)
+
+    def output(self, name: str, inputs: object, make: Callable[[], str]) -> str:
+        """The file `name` made from `inputs`: kept from the last build when they are equal."""
+        held = self.outputs.get(name)
+        if held is None or held[0] != inputs:
+            held = self.outputs[name] = (inputs, make())
+        return held[1]
+
+    def forget_others(self, prs: tuple[PullRequest, ...]) -> None:
+        """Drop what belonged to PRs and pages that are gone (the memory stays bounded)."""
+        alive = {id(pr) for pr in prs}
+        self._listings = {k: v for k, v in self._listings.items() if k in alive}
+        paths = {page.path for pr in prs for page in pr.pages}
+        self.pages = {k: v for k, v in self.pages.items() if k in paths}
+        keys = {pr.key for pr in prs}
+        self.checks = {k: v for k, v in self.checks.items() if k in keys}
+
+    def forget_outputs(self, names: Iterable[str]) -> None:
+        """Drop kept files the last build no longer made."""
+        alive = set(names)
+        self.outputs = {k: v for k, v in self.outputs.items() if k in alive}
+        self.ids = {k: v for k, v in self.ids.items() if k + "index.html" in alive}
+
+
+def make_directly(name: str, inputs: Any, make: Callable[[], str]) -> str:
+    """For a cold build: every output is made."""
+    return make()
