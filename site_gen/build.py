@@ -108,7 +108,7 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
         if warm:
             warm.forget_others(site.prs)
         renderer = Renderer(config, site, check_code(config, site, problems,
-                                                     warm.checks if warm else None))
+                                                     warm.checks if warm else None), warm)
         results = render_pages(config, site, renderer, jobs=jobs, cache=cache, progress=progress,
                                fingerprint=fingerprint or build_fingerprint(config), warm=warm)
         outputs: Outputs = {}

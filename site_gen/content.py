@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,37 +131,88 @@ def read_text(path: Path) -> str:
 @dataclass
 class DiscoveryMemo:
     """What discover() read, kept by a warm build (the preview) for the next one: each PR
-    folder's result and problems by the stat of its files, and which paths are left out.
-    Only for one configuration: a changed mkdocs.yml needs a new memo."""
+    folder's result and problems by the stat of its files, the entries of docs_dir, and
+    which paths are left out. Only for one configuration: a changed mkdocs.yml needs a new
+    memo.
+
+    Told which files changed (`note_changes`, from the file watcher), the next discover()
+    neither walks docs_dir nor looks at folders where nothing changed."""
 
     keep: bool = False  # a cold build reads everything once and keeps nothing
-    folders: dict[Path, tuple[object, PullRequest | None, Problems]] = field(default_factory=dict)
-    left_out: dict[Path, bool] = field(default_factory=dict)
+    folders: dict[str, tuple[tuple[str, ...], object, PullRequest | None, Problems]] = \
+        field(default_factory=dict)
+    left_out: dict[str, bool] = field(default_factory=dict)
+    entries: list[tuple[str, bool, bool]] | None = None  # the last walk's, kept up to date
+    changed: set[str] | None = None  # files changed since (relative); None: look at all
 
-    def skipped(self, path: Path, docs: Path, excluded: pathspec.GitIgnoreSpec) -> bool:
-        """Whether `path` is hidden or matches exclude_docs."""
-        known = self.left_out.get(path)
+    def skipped(self, rel: str, excluded: pathspec.GitIgnoreSpec) -> bool:
+        """Whether exclude_docs leaves out `rel` (a path in docs_dir; ending in '/' for a
+        folder, to be entered)."""
+        known = self.left_out.get(rel)
         if known is None:
-            known = _hidden(path, docs) or _excluded(excluded, path, docs)
+            known = bool(excluded.match_file(rel))
             if self.keep:
-                self.left_out[path] = known
+                self.left_out[rel] = known
         return known
 
-    def read_pr(self, config: Config, folder: Path, files: list[Path],
+    def note_changes(self, docs: Path, paths: Iterable[Path] | None) -> None:
+        """The paths the watcher saw change. Anything it cannot place (a folder that came
+        or went, a file in a folder not seen before) makes the next discover() walk again."""
+        self.changed = None
+        if paths is None or self.entries is None:
+            return
+        folders = {rel for rel, folder, _ in self.entries if folder}
+        changed = set()
+        for path in paths:
+            rel = Path(os.path.relpath(path, docs)).as_posix()
+            if rel.startswith("../") or any(part.startswith(".") for part in rel.split("/")):
+                continue  # outside docs_dir, or hidden: not content
+            parent = rel.rpartition("/")[0]
+            if rel in folders or os.path.isdir(path) or (parent and parent not in folders):
+                return
+            changed.add(rel)
+        self.changed = changed
+
+    def walk(self, docs: Path, excluded: pathspec.GitIgnoreSpec) -> list[tuple[str, bool, bool]]:
+        """The entries of docs_dir: walked again, or (told what changed) brought up to date."""
+        if not self.keep or self.entries is None or self.changed is None:
+            entries = _entries(docs, excluded, self)
+        else:
+            listed = {rel for rel, _, _ in self.entries}
+            entries = [e for e in self.entries if e[0] not in self.changed
+                       or os.path.lexists(os.path.join(docs, e[0]))]
+            added = [(rel, False, os.path.islink(os.path.join(docs, rel)))
+                     for rel in sorted(self.changed - listed)
+                     if os.path.lexists(os.path.join(docs, rel)) and not self.skipped(rel, excluded)]
+            if added:
+                entries += added
+                entries.sort(key=lambda entry: entry[0].split("/"))
+        if self.keep:
+            self.entries = entries
+        return entries
+
+    def read_pr(self, config: Config, folder: str, files: list[str],
                 problems: Problems) -> PullRequest | None:
-        """The PR of `folder`, read again only when one of its files changed."""
+        """The PR of `folder` (its files, all relative to docs_dir), read again only when
+        one of its files changed."""
+        docs = config.docs_dir
         if not self.keep:
-            return _read_pr(config, folder, files, problems)
-        stamp = tuple((p, stamp_of(p)) for p in files)
+            return _read_pr(config, docs / folder, [docs / f for f in files], problems)
+        names = tuple(files)
         held = self.folders.get(folder)
-        if held is None or held[0] != stamp:
-            own = Problems()
-            held = self.folders[folder] = (stamp, _read_pr(config, folder, files, own), own)
-        problems.extend(held[2].errors, held[2].warnings)
-        return held[1]
+        if held is None or held[0] != names or self.changed is None or \
+                not self.changed.isdisjoint(names):
+            stamp = tuple(stamp_of(os.path.join(docs, f)) for f in files)
+            if held is None or held[:2] != (names, stamp):
+                own = Problems()
+                pr = _read_pr(config, docs / folder, [docs / f for f in files], own)
+                held = (names, stamp, pr, own)
+            self.folders[folder] = held
+        problems.extend(held[3].errors, held[3].warnings)
+        return held[2]
 
 
-def stamp_of(path: Path) -> tuple[int, ...]:
+def stamp_of(path: str | Path) -> tuple[int, ...]:
     """What changes when a file is written, replaced or moved: its stat, in short."""
     try:
         st = os.stat(path)
@@ -177,32 +229,33 @@ def discover(config: Config, problems: Problems, memo: DiscoveryMemo | None = No
         problems.error(f"docs_dir '{docs.name}' is not a folder", config.config_file)
         return Site((), ())
     memo = memo or DiscoveryMemo()
-    excluded = pathspec.GitIgnoreSpec.from_lines(config.exclude_docs.splitlines())
-    files = sorted(p for p in docs.rglob("*") if not memo.skipped(p, docs, excluded))
-    outside = _links_outside(files, docs)
+    entries = memo.walk(docs, pathspec.GitIgnoreSpec.from_lines(config.exclude_docs.splitlines()))
+    outside = _links_outside([docs / rel for rel, _, link in entries if link], docs)
     for path in sorted(outside):
         problems.errors.append(ContentError("is a link to a file outside docs_dir; expected content to "
                                    "live inside docs_dir", path))
-    files = [p for p in files if p not in outside and not outside.intersection(p.parents)]
-    by_folder: dict[Path, list[Path]] = {}
-    for file in files:
-        by_folder.setdefault(file.parent, []).append(file)
-    pr_dirs = {p.parent for p in files if p.name == PR_FILE}
+    if outside:  # nor anything below such a link
+        cut = tuple(p.relative_to(docs).as_posix() for p in outside)
+        entries = [e for e in entries if not any(e[0] == c or e[0].startswith(c + "/") for c in cut)]
+    by_folder: dict[str, list[str]] = {}
+    for rel, _, _ in entries:
+        by_folder.setdefault(rel.rpartition("/")[0], []).append(rel)
+    pr_dirs = {rel.rpartition("/")[0] for rel, _, _ in entries if rel.rpartition("/")[2] == PR_FILE}
     prs, assets = [], []
-    for folder in sorted(pr_dirs):
+    for folder in sorted(pr_dirs, key=lambda rel: rel.split("/")):
         pr = memo.read_pr(config, folder, by_folder[folder], problems)
         if pr:
             prs.append(pr)
-    for file in files:
-        if file.name == PR_FILE or file.suffix == ".md" and file.parent in pr_dirs:
+    for rel, is_folder, _ in entries:
+        parent, _, name = rel.rpartition("/")
+        if name == PR_FILE or name.endswith(".md") and parent in pr_dirs or is_folder:
             continue
-        if file.is_dir():
-            continue
-        if file.suffix == ".md":
+        file = docs / rel
+        if name.endswith(".md"):
             problems.errors.append(ContentError(f"page outside a pull request folder; expected it "
                                        f"beside a {PR_FILE}", file))
         elif _publishable(config, file, problems):
-            assets.append(Asset(file, file.relative_to(docs).as_posix()))
+            assets.append(Asset(file, rel))
     _check_extra_files(config, problems)
     _check_unique(prs, problems)
     ordered = _ordered(config, prs, problems)
@@ -259,22 +312,39 @@ def _check_extra_files(config: Config, problems: Problems) -> None:
                                "a path relative to docs_dir", config.config_file)
 
 
+def _entries(docs: Path, excluded: pathspec.GitIgnoreSpec,
+             memo: DiscoveryMemo) -> list[tuple[str, bool, bool]]:
+    """Every entry below `docs` as `docs.rglob("*")` lists them (a linked folder is listed,
+    not entered), hidden and excluded ones left out: (relative path, is a folder, is a
+    link), in path order. A folder excluded or hidden is not entered at all."""
+    found: list[tuple[str, bool, bool]] = []
+    stack = [""]
+    while stack:
+        here = stack.pop()
+        try:
+            with os.scandir(os.path.join(docs, here)) as listing:
+                items = [(e.name, e.is_dir(), e.is_symlink()) for e in listing]
+        except OSError:
+            continue
+        for name, folder, link in items:
+            if name.startswith("."):
+                continue
+            rel = f"{here}/{name}" if here else name
+            if memo.skipped(rel, excluded):
+                continue
+            found.append((rel, folder, link))
+            if folder and not link and not memo.skipped(rel + "/", excluded):
+                stack.append(rel)
+    found.sort(key=lambda entry: entry[0].split("/"))
+    return found
+
+
 def _links_outside(files: list[Path], docs: Path) -> set[Path]:
     """Symbolic links in docs_dir whose targets lie outside it (broken links are left to
     the reader, which reports them)."""
     inside = docs.resolve()
     return {p for p in files
             if p.is_symlink() and p.exists() and not p.resolve().is_relative_to(inside)}
-
-
-def _excluded(spec: pathspec.GitIgnoreSpec, path: Path, root: Path) -> bool:
-    relative = path.relative_to(root).as_posix()
-    return spec.match_file(relative) or any(spec.match_file(parent.as_posix() + "/")
-                                            for parent in Path(relative).parents if parent.parts)
-
-
-def _hidden(path: Path, root: Path) -> bool:
-    return any(part.startswith(".") for part in path.relative_to(root).parts)
 
 
 def _check_unique(prs: list[PullRequest], problems: Problems) -> None:

@@ -43,6 +43,7 @@ class Preview:
                 not all(_inside(p, self.config.docs_dir) for p in changed):
             self.config = self.load()
             self.warm = Warm(build_fingerprint(self.config))
+        self.warm.discovery.note_changes(self.config.docs_dir, changed)
         site = render_site(self.config, fingerprint=self.warm.fingerprint, jobs=self.jobs,
                            cache=PageCache(cache_dir(self.config)), warm=self.warm)
         self.warm.forget_outputs(site.outputs)

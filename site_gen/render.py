@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -54,10 +55,11 @@ class Renderer:
     """Renders the site's templates; every page gets links relative to itself."""
 
     def __init__(self, config: Config, site: Site,
-                 checks: dict[str, CodeCheck] | None = None) -> None:
+                 checks: dict[str, CodeCheck] | None = None, warm: Warm | None = None) -> None:
         self.config = config
         self.site = site
         self.checks = checks or {}
+        self.warm = warm
         self.env = template_env(config)
         used = {page.status.key for page in site.pages}
         self.statuses_used = [s for key, s in config.statuses.items() if key in used]
@@ -91,9 +93,16 @@ class Renderer:
 
         return {
             "config": self.config, "extra": self.config.extra, "title": title, "url": url,
-            "commit_url": self.commit_url, "pull_url": self.pull_url,
+            "commit_url": self.commit_url, "pull_url": self.pull_url, "kept": self.kept,
             "canonical": self.absolute(canonical) if self.config.site_url else None,
         }
+
+    def kept(self, scope: str, pr: PullRequest, caller: Callable[[], str]) -> Markup:
+        """`{% call kept(scope, pr) %}…{% endcall %}`: the part of a page listing every PR
+        that shows `pr`, kept in a warm build until what it shows of `pr` changes."""
+        if self.warm is None:
+            return Markup(caller())
+        return Markup(self.warm.fragment(f"{scope}\n{pr.key}", self.warm.listing(pr), caller))
 
     def other_pages(self, problems: Problems, warm: Warm | None = None) -> dict[str, str]:
         """Every output but the question pages: PR pages, home, 404, status and search pages,
@@ -184,7 +193,8 @@ class Renderer:
                           for pr in self.site.prs for page in pr.pages if not page.draft),
                          key=lambda e: (e[2], e[0].url), reverse=True)
         return self.env.get_template("feed.xml").render(
-            config=self.config, absolute=self.absolute, entries=entries, updated=self.latest)
+            config=self.config, absolute=self.absolute, entries=entries, updated=self.latest,
+            kept=self.kept)
 
     def sitemap(self, paths: list[str]) -> str:
         dates = {page.url: page.updated.isoformat() for page in self.site.pages if page.updated}

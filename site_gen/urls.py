@@ -6,6 +6,7 @@ Every link site_gen writes (templates, body links, the 404 page) goes through he
 
 from __future__ import annotations
 
+import functools
 import posixpath
 
 
@@ -17,6 +18,7 @@ def url_file(target: str, use_directory_urls: bool) -> str:
     return target
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a page links the same few files; a rebuild, the same
 def relative_url(here: str, target: str, use_directory_urls: bool) -> str:
     """A link from the folder `here` (`''` or `'a/b/'`) to `target` (`''`, `'x/y/'` or
     `'f.css'`), relative, so the site works under any path and from disk."""

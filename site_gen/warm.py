@@ -33,6 +33,7 @@ class Warm:
     checks: dict[str, tuple[PullRequest, CodeCheck, Problems]] = field(default_factory=dict)
     pages: dict[Path, tuple[object, PageResult]] = field(default_factory=dict)
     outputs: dict[str, tuple[object, str]] = field(default_factory=dict)
+    fragments: dict[str, tuple[object, str]] = field(default_factory=dict)
     ids: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
     _listings: dict[int, tuple[PullRequest, PullRequest]] = field(default_factory=dict)
 
@@ -50,10 +51,11 @@ class Warm:
 
     def output(self, name: str, inputs: object, make: Callable[[], str]) -> str:
         """The file `name` made from `inputs`: kept from the last build when they are equal."""
-        held = self.outputs.get(name)
-        if held is None or held[0] != inputs:
-            held = self.outputs[name] = (inputs, make())
-        return held[1]
+        return _kept(self.outputs, name, inputs, make)
+
+    def fragment(self, name: str, inputs: object, make: Callable[[], str]) -> str:
+        """A part of a page, made from `inputs` (see Renderer.kept)."""
+        return _kept(self.fragments, name, inputs, make)
 
     def forget_others(self, prs: tuple[PullRequest, ...]) -> None:
         """Drop what belonged to PRs and pages that are gone (the memory stays bounded)."""
@@ -63,12 +65,21 @@ class Warm:
         self.pages = {k: v for k, v in self.pages.items() if k in paths}
         keys = {pr.key for pr in prs}
         self.checks = {k: v for k, v in self.checks.items() if k in keys}
+        self.fragments = {k: v for k, v in self.fragments.items() if k.rpartition("\n")[2] in keys}
 
     def forget_outputs(self, names: Iterable[str]) -> None:
         """Drop kept files the last build no longer made."""
         alive = set(names)
         self.outputs = {k: v for k, v in self.outputs.items() if k in alive}
         self.ids = {k: v for k, v in self.ids.items() if k + "index.html" in alive}
+
+
+def _kept(table: dict[str, tuple[object, str]], name: str, inputs: object,
+          make: Callable[[], str]) -> str:
+    held = table.get(name)
+    if held is None or held[0] != inputs:
+        held = table[name] = (inputs, make())
+    return held[1]
 
 
 def make_directly(name: str, inputs: Any, make: Callable[[], str]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from site_gen.errors import BuildFailed
 from site_gen.pages import _Worker
 from site_gen.preview import Preview
 
-from .conftest import Project, tree
+from .conftest import Project, front, tree
 
 
 def clean(project: Project) -> dict[str, bytes]:
@@ -96,6 +97,19 @@ def test_every_kind_of_change_gives_the_clean_build(project: Project, preview: P
     gone = pages[10]
     step(project, preview, rendered, gone, edit=gone.unlink)
     assert not (preview.folder / url(gone)).exists()
+
+    new_pr = content / "acme/gears/3"
+
+    def add_pr() -> None:  # a new folder: the watcher names the folder, or its files
+        project.write("content/acme/gears/3/pr.yml", "repo: acme/gears\nnumber: 3\ntitle: G\n"
+                      "head: abcdef0\nstate: open\ncode_unavailable: made up\n")
+        project.write("content/acme/gears/3/q.md", front("T2", "q2", "wontfix") + "Text.\n")
+
+    changed, again = step(project, preview, rendered, new_pr, new_pr / "q.md", edit=add_pr)
+    assert again == ["acme/gears/3/q/"] and "acme/gears/3/index.html" in changed
+    old_pr = pages[13].parent
+    step(project, preview, rendered, old_pr, edit=lambda: shutil.rmtree(old_pr))
+    assert not (preview.folder / old_pr.relative_to(content)).exists()
 
     pr_yml = pages[20].parent / "pr.yml"
     _, again = step(project, preview, rendered, pr_yml, edit=lambda: pr_yml.write_text(
