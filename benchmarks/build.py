@@ -1,19 +1,23 @@
-"""Benchmark: site_gen against the markdown floor and MkDocs, on synthetic review sites.
+"""Benchmark: site_gen against a fair floor and MkDocs, on synthetic review sites.
 
-Run: scripts/bench [--sizes 100,1000,5000] [--mkdocs-sizes 100,1000]
+Run: scripts/bench [--sizes 150,1000,3000] [--rounds 2]
 
-For each size N it writes N question pages shaped like the model page (prose, ten pinned
-references, one flow diagram, a proposal of three hunks, a review callout, a summary
-card; three pages per pull request) and measures, each in a fresh process:
+For each size N it writes N question pages shaped like the model page (prose, pinned
+references, a flow diagram, a proposal of three hunks, a review callout, a summary card;
+three pages per pull request, so 3,000 pages are 1,000 PRs) and measures, each command
+in a fresh process, and prints one table:
 
-- floor: the same bodies through bare markdown-it-py with Pygments highlighting;
-- site_gen full builds (no cache) with one worker and with every core, with and
-  without the search index;
-- a no-op rebuild and a rebuild after editing one page (cache warm);
-- mkdocs build of the same pages as plain markdown (default theme, codehilite);
-- the peak memory (resident set) of each;
-
-then prints the ratios and the weight of one page against MkDocs' page of the same text.
+- the fair floor: what any generator of these pages must do, on one core: read each
+  page and pr.yml, parse the front matter and pr.yml with the same YAML loader (libyaml),
+  render the body with bare markdown-it-py, and lex each proposal hunk's two sides (old
+  and new) with Pygments as site_gen does, formatting the tokens as HTML;
+- clean builds (no cache): site_gen on one worker and on every core, without and with
+  the search index, and `mkdocs build` of the same markdown (default theme, codehilite),
+  site_gen and MkDocs alternating, `--rounds` times each (the best is kept);
+- a one-edit CLI rebuild (warm cache) without and with search;
+- `site-gen serve`: from saving a page to the new bytes being served, for a body edit
+  (the page) and a title edit (the home page lists it); the median of five saves;
+- peak memory (resident set of the process and its children).
 """
 
 from __future__ import annotations
@@ -21,11 +25,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
+import time
+import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,26 +53,38 @@ MEASURE = textwrap.dedent("""\
 """)
 
 FLOOR = textwrap.dedent("""\
-    import sys, pathlib
+    import sys, pathlib, yaml
     from markdown_it import MarkdownIt
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
-    from pygments.lexers import get_lexer_by_name
-    from pygments.util import ClassNotFound
-    formatter = HtmlFormatter(nowrap=True)
+    from pygments.lexers import PythonLexer
+    formatter, lexer = HtmlFormatter(nowrap=True), PythonLexer(stripnl=False, ensurenl=False)
+    def sides(code):
+        hunks, hunk = [], None
+        for line in code.splitlines():
+            if line.startswith("@@"):
+                hunk = ([], [])
+                hunks.append(hunk)
+            elif hunk is not None and line[:1] in (" ", "-", "+"):
+                if line[0] in " -":
+                    hunk[0].append(line[1:])
+                if line[0] in " +":
+                    hunk[1].append(line[1:])
+        return hunks
     def hl(code, lang, attrs):
-        try:
-            return highlight(code, get_lexer_by_name(lang), formatter) if lang else ""
-        except ClassNotFound:
+        if lang != "proposal":
             return ""
+        return "".join(highlight("\\n".join(side) + "\\n", lexer, formatter)
+                       for hunk in sides(code) for side in hunk)
     md = MarkdownIt("commonmark", {"highlight": hl}).enable(["table", "strikethrough"])
-    blocks_as_code = len(sys.argv) > 2
-    for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.md")):
-        text = path.read_text()
-        body = text.split("\\n---\\n", 1)[1]
-        if blocks_as_code:  # the code site_gen must highlight anyway: diff hunks as Python
-            body = body.replace("```proposal", "```python")
-        md.render(body)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    for path in sorted(pathlib.Path(sys.argv[1]).rglob("*")):
+        if path.name == "pr.yml":
+            yaml.load(path.read_text(), Loader=loader)
+        elif path.suffix == ".md":
+            front, body = path.read_text().split("\\n---\\n", 1)
+            yaml.load(front.removeprefix("---\\n"), Loader=loader)
+            md.render(body)
 """)
 
 
@@ -77,34 +98,91 @@ def site_gen(project: Path, *args: str) -> dict[str, float]:
     return measure(sys.executable, "-m", "site_gen", "build", *args, cwd=project)
 
 
-def run_size(n: int, with_mkdocs: bool, results: dict[str, object]) -> None:
+def best(runs: list[dict[str, float]]) -> dict[str, float]:
+    return min(runs, key=lambda r: r["seconds"])
+
+
+def run_size(n: int, rounds: int) -> dict[str, dict[str, float]]:
+    cores = str(os.cpu_count() or 1)
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
         write_site(project, n)
+        write_mkdocs_project(project)
         row: dict[str, dict[str, float]] = {}
-        row["floor"] = measure(sys.executable, "-c", FLOOR, str(project / "content"), cwd=project)
-        row["floor, hunks highlighted"] = measure(sys.executable, "-c", FLOOR,
-                                                  str(project / "content"), "blocks", cwd=project)
-        for jobs in (1, os.cpu_count() or 1):
-            for search in (True, False):
-                shutil.rmtree(project / "site", ignore_errors=True)
-                name = f"site_gen j{jobs}" + ("" if search else " no-search")
-                row[name] = site_gen(project, "--no-cache", "--jobs", str(jobs),
-                                     *(() if search else ("--no-search",)))
-        shutil.rmtree(project / ".cache", ignore_errors=True)
-        site_gen(project, "--jobs", str(os.cpu_count() or 1))  # warm the cache
-        row["no-op rebuild"] = site_gen(project)
+        row["fair floor (1 core)"] = measure(sys.executable, "-c", FLOOR,
+                                             str(project / "content"), cwd=project)
+        row["site_gen clean, 1 worker, no search"] = clean(project, "--jobs", "1", "--no-search")
+        ours, theirs = [], []
+        for _ in range(rounds):  # alternating, so both see the same machine
+            ours.append(clean(project, "--jobs", cores, "--no-search"))
+            theirs.append(measure(sys.executable, "-m", "mkdocs", "build", "-q",
+                                  "-f", "mkdocs-bench.yml", cwd=project))
+        row[f"site_gen clean, {cores} workers, no search"] = best(ours)
+        row["mkdocs build"] = best(theirs)
+        row[f"site_gen clean, {cores} workers, search"] = clean(project, "--jobs", cores)
+        site_gen(project, "--jobs", cores)  # warm the cache
         page = sorted((project / "content").rglob("*.md"))[n // 2]
-        page.write_text(page.read_text().replace("The tag's value", "The tag's whole value", 1))
-        row["one page edited"] = site_gen(project)
-        page.write_text(page.read_text().replace("whole value", "entire value", 1))
-        row["one page edited, no search"] = site_gen(project, "--no-search")
-        if with_mkdocs:
-            write_mkdocs_project(project)
-            row["mkdocs"] = measure(sys.executable, "-m", "mkdocs", "build", "-q",
-                                    "-f", "mkdocs-bench.yml", cwd=project)
-            results.setdefault("weight", page_weight(project))
-        results[str(n)] = row
+        edit(page, "The tag's value", "The tag's whole value")
+        row["one-edit rebuild, no search"] = site_gen(project, "--no-search")
+        edit(page, "whole value", "entire value")
+        row["one-edit rebuild, search"] = site_gen(project)
+        row.update(serve_latency(project, page))
+        return row
+
+
+def clean(project: Path, *args: str) -> dict[str, float]:
+    shutil.rmtree(project / ".cache", ignore_errors=True)
+    return site_gen(project, "--no-cache", *args)
+
+
+def edit(page: Path, old: str, new: str) -> None:
+    page.write_text(page.read_text().replace(old, new, 1))
+
+
+def serve_latency(project: Path, page: Path) -> dict[str, dict[str, float]]:
+    """Save-to-served times of `site-gen serve`: body edits, then title edits."""
+    server = subprocess.Popen([sys.executable, "-m", "site_gen", "serve", "-p", "0"],
+                              cwd=project, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True)
+    try:
+        assert server.stdout is not None
+        line = ""
+        while "Serving on" not in line:
+            line = server.stdout.readline()
+            if not line:
+                raise SystemExit("site-gen serve stopped")
+        base = line.split()[2]
+        url = base + page.relative_to(project / "content").with_suffix("").as_posix() + "/"
+        time.sleep(1.0)  # the watcher is set up
+        body, title = [], []
+        for k in range(5):
+            marker, question = f"zebra{k}x", f"renamed{k}q"
+            body.append(saved_to_served(page, lambda t, m=marker: f"{t}\nA note on {m}.\n",
+                                        url, marker))
+            title.append(saved_to_served(
+                page, lambda t, q=question: re.sub(r"question: .*", f"question: {q}", t, count=1),
+                base, question))
+        return {"serve: body edit, save to served": {"seconds": statistics.median(body)},
+                "serve: title edit, save to served": {"seconds": statistics.median(title)}}
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def saved_to_served(page: Path, change: Callable[[str], str], url: str, marker: str) -> float:
+    text = page.read_text()
+    started = time.perf_counter()
+    page.write_text(change(text))
+    while True:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            if marker in answer.read().decode():
+                seconds = time.perf_counter() - started
+                break
+        if time.perf_counter() - started > 30:
+            raise SystemExit(f"{url} never showed {marker}")
+        time.sleep(0.002)
+    time.sleep(0.5)  # let the watcher settle before the next save
+    return seconds
 
 
 def write_mkdocs_project(project: Path) -> None:
@@ -119,60 +197,51 @@ def write_mkdocs_project(project: Path) -> None:
     (docs / "index.md").write_text("# bench\n")
 
 
-def page_weight(project: Path) -> dict[str, int]:
-    """HTML and CSS bytes of one site_gen page and of MkDocs' page of the same markdown."""
-    ours = sorted((project / "site").rglob("p-*/index.html"))[0]
-    css = project / "site/assets/site.css"
-    theirs = project / "mkdocs-site" / ours.relative_to(project / "site")
-    mk_assets = sum(p.stat().st_size for p in (project / "mkdocs-site").rglob("*")
-                    if p.suffix in (".css", ".js") and "search" not in p.parts)
-    return {"site_gen_html": ours.stat().st_size, "site_gen_css": css.stat().st_size,
-            "site_gen_js_needed": 0, "mkdocs_html": theirs.stat().st_size,
-            "mkdocs_css_and_js": mk_assets}
+def report(results: dict[int, dict[str, dict[str, float]]]) -> None:
+    sizes = sorted(results)
+    cores = os.cpu_count() or 1
+    print(f"machine: {cores} cores; python {sys.version.split()[0]}; "
+          f"pages: {', '.join(f'{n:,}' for n in sizes)} ({', '.join(f'{n // 3:,}' for n in sizes)} PRs)")
+    names = list(results[sizes[0]])
+    print(f"\n{'seconds (peak MiB)':44}" + "".join(f"{f'{n:,} pages':>20}" for n in sizes))
+    for name in names:
+        cells = []
+        for n in sizes:
+            m = results[n][name]
+            peak = f" ({m['peak_mib']:.0f})" if "peak_mib" in m else ""
+            cells.append(f"{m['seconds']:.3f}{peak}")
+        print(f"{name:44}" + "".join(f"{c:>20}" for c in cells))
+    print()
+    every = f"site_gen clean, {cores} workers"
 
+    def share(r: dict[str, dict[str, float]], what: str) -> float:
+        return 1 - r[f"{every}, no search"][what] / r[f"{every}, search"][what]
 
-def report(results: dict[str, object], sizes: list[int]) -> None:
-    print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
-    for n in sizes:
-        row = results[str(n)]
-        assert isinstance(row, dict)
-        print(f"\n== {n} pages ==")
-        print(f"{'':32}{'seconds':>9}{'ms/page':>9}{'peak MiB':>10}")
-        for name, m in row.items():
-            print(f"{name:32}{m['seconds']:9.2f}{m['seconds'] / n * 1000:9.2f}"
-                  f"{m['peak_mib']:10.0f}")
-        floor, one = row["floor"]["seconds"], row["site_gen j1 no-search"]["seconds"]
-        cores = os.cpu_count() or 1
-        full = row[f"site_gen j{cores}"]["seconds"]
-        print(f"site_gen j1 (no search) / floor: {one / floor:.2f}")
-        fair = row["floor, hunks highlighted"]["seconds"]
-        print(f"site_gen j1 (no search) / floor with the hunks highlighted: {one / fair:.2f}")
-        print(f"site_gen j1 (with search) / floor: {row['site_gen j1']['seconds'] / floor:.2f}")
-        print(f"no-op rebuild / full build (j{cores}): "
-              f"{row['no-op rebuild']['seconds'] / full * 100:.1f}%")
-        if "mkdocs" in row:
-            print(f"mkdocs / site_gen j{cores}: {row['mkdocs']['seconds'] / full:.2f}x")
-    small, large = str(min(sizes)), str(max(sizes))
-    if small != large:
-        for name in ("floor", "site_gen j1 no-search", f"site_gen j{os.cpu_count() or 1}"):
-            per_small = results[small][name]["seconds"] / int(small)  # type: ignore[index]
-            per_large = results[large][name]["seconds"] / int(large)  # type: ignore[index]
-            print(f"per-page cost at {large} / at {small} ({name}): {per_large / per_small:.2f}")
-    if "weight" in results:
-        print("\npage weight:", json.dumps(results["weight"]))
+    ratios = {
+        "mkdocs / site_gen (every core, no search)":
+            lambda r: r["mkdocs build"]["seconds"] / r[f"{every}, no search"]["seconds"],
+        "site_gen 1 worker / fair floor, per page":
+            lambda r: r["site_gen clean, 1 worker, no search"]["seconds"]
+            / r["fair floor (1 core)"]["seconds"],
+        "one-edit rebuild / clean build (no search)":
+            lambda r: r["one-edit rebuild, no search"]["seconds"] / r[f"{every}, no search"]["seconds"],
+        "search's share of a clean build: time": lambda r: share(r, "seconds"),
+        "search's share of a clean build: peak memory": lambda r: share(r, "peak_mib"),
+    }
+    for label, ratio in ratios.items():
+        print(f"{label:44}" + "".join(f"{ratio(results[n]):>20.2f}" for n in sizes))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--sizes", default="100,1000,5000")
-    parser.add_argument("--mkdocs-sizes", default="100,1000")
+    parser.add_argument("--sizes", default="150,1000,3000")
+    parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
-    with_mkdocs = {int(s) for s in args.mkdocs_sizes.split(",") if s}
-    results: dict[str, object] = {}
-    for n in sizes:
-        run_size(n, n in with_mkdocs, results)
-    report(results, sizes)
+    results = {}
+    for n in (int(s) for s in args.sizes.split(",")):
+        results[n] = run_size(n, args.rounds)
+        print(f"({n} pages measured)", file=sys.stderr, flush=True)
+    report(results)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display
 from .output import Outputs, check_site_dir, read_marker, site_lock, write_site
 from .sources import check_code
 from .templates import template_errors
-from .warm import Warm
+from .warm import Stored, Warm
 
 if TYPE_CHECKING:
     from .pages import PageResult
@@ -78,12 +78,16 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
     if inputs and previous.get("inputs") == inputs:
         return _up_to_date(config, previous, started)
     page_cache = PageCache(cache_dir(config)) if cache else None
-    site = render_site(config, fingerprint=fingerprint, jobs=jobs, cache=page_cache,
-                       progress=progress)
+    try:
+        site = render_site(config, fingerprint=fingerprint, jobs=jobs, cache=page_cache,
+                           progress=progress)
+        if page_cache:
+            page_cache.prune()
+    finally:
+        if page_cache:
+            page_cache.close()  # pages rendered by a failed build are kept too
     record = {"inputs": inputs, "pages": site.pages, "warnings": _recorded(config, site.warnings)}
     changed = write_site(config.site_dir, site.outputs, search=search, extra=record)
-    if page_cache:
-        page_cache.prune()
     return BuildResult(site.pages, len(site.outputs), site.warnings,
                        time.perf_counter() - started, changed)
 
@@ -107,10 +111,12 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
         site = discover(config, problems, warm.discovery if warm else None)
         if warm:
             warm.forget_others(site.prs)
+        fingerprint = fingerprint or build_fingerprint(config)
+        keeper = warm or (Stored(cache, fingerprint) if cache else None)
         renderer = Renderer(config, site, check_code(config, site, problems,
-                                                     warm.checks if warm else None), warm)
+                                                     warm.checks if warm else None), keeper)
         results = render_pages(config, site, renderer, jobs=jobs, cache=cache, progress=progress,
-                               fingerprint=fingerprint or build_fingerprint(config), warm=warm)
+                               fingerprint=fingerprint, warm=warm)
         outputs: Outputs = {}
         for result in results:
             problems.extend(result.errors, result.warnings)
@@ -119,7 +125,7 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
                 outputs.update({result.url + name: text for name, text in result.files})
         check_links(config, results, outputs, problems, warm)
         _stop_on_errors(config, problems)
-        outputs.update(renderer.other_pages(problems, warm))
+        outputs.update(renderer.other_pages(problems))
     sources: dict[str, Path | None] = {r.url + "index.html": r.path for r in results}
     sources.update({pr.url + "index.html": pr.path for pr in site.prs})
     _add_assets(site, outputs, sources, problems)

@@ -7,6 +7,8 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
+import sqlite3
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -76,58 +78,91 @@ def page_key(fingerprint: str, context: Mapping[str, Any], body: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+_SETTINGS: dict[int, tuple[Config, str]] = {}  # output_settings() of the build's Config
+
+
 def _stable(value: Any) -> str:
-    return output_settings(value) if isinstance(value, Config) else repr(value)
+    if not isinstance(value, Config):
+        return repr(value)
+    held = _SETTINGS.get(id(value))
+    if held is None or held[0] is not value:
+        _SETTINGS.clear()
+        held = _SETTINGS[id(value)] = (value, output_settings(value))
+    return held[1]
 
 
 def cache_dir(config: Config) -> Path:
-    """Where rendered pages are kept between builds."""
-    return config.cache_dir / "pages"
+    """Where rendered pages are kept between builds: one SQLite file."""
+    return config.cache_dir / "pages.sqlite"
 
 
 class PageCache:
-    """Rendered pages on disk, one JSON file per key; pruned to what the last build used."""
+    """Rendered pages kept between builds in one SQLite file, a row per key whose data is
+    bound to the key by a digest; pruned to what the last build used. Several builds may
+    share it (SQLite takes turns); a damaged file is started again."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, path: Path) -> None:
+        self.path = path
         self.used: set[str] = set()
+        self._db: sqlite3.Connection | None = None
+        shutil.rmtree(path.with_suffix(""), ignore_errors=True)  # files of site_gen < 0.3
 
-    def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key}.json"
+    def _open(self) -> sqlite3.Connection:
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self._db = _connect(self.path)
+            except sqlite3.DatabaseError:  # not a database (damaged, or not ours): again
+                self.path.unlink(missing_ok=True)
+                self._db = _connect(self.path)
+        return self._db
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The data stored under `key`; None when there is none, or when the entry is not
-        one this cache wrote for that key (a damaged or foreign file is never used)."""
+        one this cache wrote for that key (a damaged or foreign row is never used)."""
         self.used.add(key)
         try:
-            entry = json.loads(self._path(key).read_text(encoding="utf-8"))
-            data = entry["data"]
-            valid = entry["key"] == key and entry["digest"] == _entry_digest(key, data)
-        except (OSError, ValueError, KeyError, TypeError):
+            row = self._open().execute("SELECT data, digest FROM pages WHERE key = ?",
+                                       (key,)).fetchone()
+            if row is None or not isinstance(row[0], str) or row[1] != _entry_digest(key, row[0]):
+                return None
+            data = json.loads(row[0])
+        except (sqlite3.Error, ValueError):
             return None
-        return data if valid and isinstance(data, dict) else None
+        return data if isinstance(data, dict) else None
 
     def put(self, key: str, data: dict[str, Any]) -> None:
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        entry = {"key": key, "digest": _entry_digest(key, data), "data": data}
-        tmp.write_text(json.dumps(entry), encoding="utf-8")
-        tmp.replace(path)
+        """Keep `data` under `key` (written for good by close())."""
+        self.used.add(key)
+        text = json.dumps(data, sort_keys=True)
+        with contextlib.suppress(sqlite3.Error):  # a cache that cannot be written is no cache
+            self._open().execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?)",
+                                 (key, text, _entry_digest(key, text)))
 
     def prune(self) -> None:
-        """Forget entries the last build did not ask for (deleted or changed pages).
+        """Forget entries the last build did not ask for (deleted or changed pages)."""
+        with contextlib.suppress(sqlite3.Error):
+            db = self._open()
+            db.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
+            db.execute("DELETE FROM used")
+            db.executemany("INSERT OR IGNORE INTO used VALUES (?)", ((k,) for k in self.used))
+            db.execute("DELETE FROM pages WHERE key NOT IN (SELECT key FROM used)")
 
-        Another build may prune or write at the same time: files that vanish are fine."""
-        for path in self.folder.glob("*/*.json"):
-            if path.stem not in self.used:
-                path.unlink(missing_ok=True)
-        for folder in self.folder.glob("*/"):
-            with contextlib.suppress(OSError):  # not empty, or already gone
-                folder.rmdir()
+    def close(self) -> None:
+        """Write what was put, and let the file go."""
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.commit()
+            self._db.close()
+            self._db = None
 
 
-def _entry_digest(key: str, data: Any) -> str:
-    """Binds an entry's data to its key: a file copied under another key, or edited, fails."""
-    text = json.dumps(data, sort_keys=True, ensure_ascii=True)
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=60)
+    db.execute("CREATE TABLE IF NOT EXISTS pages (key TEXT PRIMARY KEY, data TEXT, digest TEXT)")
+    return db
+
+
+def _entry_digest(key: str, text: str) -> str:
+    """Binds an entry's data to its key: a row copied under another key, or edited, fails."""
     return hashlib.sha256(f"{key}\n{text}".encode()).hexdigest()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import functools
 import os
 import re
 from collections.abc import Iterable
@@ -74,6 +76,13 @@ class PullRequest:
     def line_of(self, name: str) -> int:
         """The line of field `name` in pr.yml (1 when it is not written there)."""
         return dict(self.field_lines).get(name, 1)
+
+    @functools.cached_property
+    def listed(self) -> PullRequest:
+        """The PR as templates see it: its pages' facts without their markdown (a page's
+        template gets its own body rendered), so a page's text changes only that page."""
+        pages = tuple(dataclasses.replace(p, body="", body_line=0) for p in self.pages)
+        return dataclasses.replace(self, pages=pages)
 
     @property
     def key(self) -> str:
@@ -323,7 +332,7 @@ def _entries(docs: Path, excluded: pathspec.GitIgnoreSpec,
         here = stack.pop()
         try:
             with os.scandir(os.path.join(docs, here)) as listing:
-                items = [(e.name, e.is_dir(), e.is_symlink()) for e in listing]
+                items = [(e.name, _is_dir(e), e.is_symlink()) for e in listing]
         except OSError:
             continue
         for name, folder, link in items:
@@ -337,6 +346,13 @@ def _entries(docs: Path, excluded: pathspec.GitIgnoreSpec,
                 stack.append(rel)
     found.sort(key=lambda entry: entry[0].split("/"))
     return found
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a link that loops: not a folder (read, it is an error)
+        return False
 
 
 def _links_outside(files: list[Path], docs: Path) -> set[Path]:

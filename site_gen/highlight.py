@@ -6,6 +6,7 @@ at a time as one text, so strings and comments that span lines are coloured righ
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import html
 import itertools
@@ -16,6 +17,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
+from pygments.lexers._mapping import LEXERS
 from pygments.token import STANDARD_TYPES, _TokenType
 from pygments.util import ClassNotFound
 
@@ -52,9 +54,30 @@ def _lexer_by_name(name: str) -> Lexer:
     return lexer
 
 
+@functools.lru_cache(maxsize=1)
+def _patterns() -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+    """Pygments' file name patterns: plain endings ('*.py') by ending, and the others."""
+    endings: dict[str, list[str]] = {}
+    others: list[tuple[str, str]] = []
+    for _module, _name, aliases, patterns, _types in LEXERS.values():
+        for pattern in patterns if aliases else ():
+            if pattern.startswith("*.") and not any(c in pattern[2:] for c in "*?["):
+                endings.setdefault(pattern[1:], []).append(aliases[0])
+            else:
+                others.append((pattern, aliases[0]))
+    return endings, others
+
+
 @functools.lru_cache(maxsize=256)
 def _lexer_by_file_name(file_name: str) -> Lexer:
-    # Pygments tries every lexer's file patterns; remembering the answer per name matters.
+    # Pygments matches every lexer's file patterns (compiling each, once per process); a
+    # name only one lexer claims is found by its ending, without that.
+    endings, others = _patterns()
+    dot = file_name.rfind(".")
+    claims = set(endings.get(file_name[dot:], [])) if dot >= 0 else set()
+    claims.update(alias for pattern, alias in others if fnmatch.fnmatch(file_name, pattern))
+    if len(claims) == 1:
+        return _lexer_by_name(claims.pop())
     try:
         lexer: Lexer = get_lexer_for_filename(file_name, stripnl=False, ensurenl=False)
         return lexer

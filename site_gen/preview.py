@@ -44,8 +44,12 @@ class Preview:
             self.config = self.load()
             self.warm = Warm(build_fingerprint(self.config))
         self.warm.discovery.note_changes(self.config.docs_dir, changed)
-        site = render_site(self.config, fingerprint=self.warm.fingerprint, jobs=self.jobs,
-                           cache=PageCache(cache_dir(self.config)), warm=self.warm)
+        cache = PageCache(cache_dir(self.config))
+        try:
+            site = render_site(self.config, fingerprint=self.warm.fingerprint, jobs=self.jobs,
+                               cache=cache, warm=self.warm)
+        finally:
+            cache.close()
         self.warm.forget_outputs(site.outputs)
         self._write(site.outputs)
         return site

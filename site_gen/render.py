@@ -21,7 +21,7 @@ from .statuses import Status
 from .styles import ReviewDark, ReviewLight
 from .templates import template_env
 from .urls import relative_url, url_file
-from .warm import Warm, make_directly
+from .warm import Keeper, make_directly
 
 CSS_PATH = "assets/site.css"
 LIGHT_STYLE, DARK_STYLE = ReviewLight, ReviewDark
@@ -55,11 +55,11 @@ class Renderer:
     """Renders the site's templates; every page gets links relative to itself."""
 
     def __init__(self, config: Config, site: Site,
-                 checks: dict[str, CodeCheck] | None = None, warm: Warm | None = None) -> None:
+                 checks: dict[str, CodeCheck] | None = None, keeper: Keeper | None = None) -> None:
         self.config = config
         self.site = site
         self.checks = checks or {}
-        self.warm = warm
+        self.keeper = keeper  # keeps the other pages between builds
         self.env = template_env(config)
         used = {page.status.key for page in site.pages}
         self.statuses_used = [s for key, s in config.statuses.items() if key in used]
@@ -100,19 +100,19 @@ class Renderer:
     def kept(self, scope: str, pr: PullRequest, caller: Callable[[], str]) -> Markup:
         """`{% call kept(scope, pr) %}…{% endcall %}`: the part of a page listing every PR
         that shows `pr`, kept in a warm build until what it shows of `pr` changes."""
-        if self.warm is None:
+        if self.keeper is None:
             return Markup(caller())
-        return Markup(self.warm.fragment(f"{scope}\n{pr.key}", self.warm.listing(pr), caller))
+        return Markup(self.keeper.fragment(f"{scope}\n{pr.key}", pr.listed, caller))
 
-    def other_pages(self, problems: Problems, warm: Warm | None = None) -> dict[str, str]:
+    def other_pages(self, problems: Problems) -> dict[str, str]:
         """Every output but the question pages: PR pages, home, 404, status and search pages,
         assets, and (with site_url) the sitemap and feed.
 
-        A warm build keeps each from the last build when what it shows did not change: a
-        PR page its PR as listed, the pages that list every PR all of them as listed."""
-        keep = warm.output if warm else make_directly
-        listed = tuple(warm.listing(pr) for pr in self.site.prs) if warm else ()
-        outputs = {pr.url + "index.html": keep(pr.url + "index.html", listed[n] if warm else None,
+        The keeper, if any, keeps each from the last build when what it shows did not
+        change: a PR page its PR as listed, the pages that list every PR all of them."""
+        keep = self.keeper.output if self.keeper else make_directly
+        listed = tuple(pr.listed for pr in self.site.prs)
+        outputs = {pr.url + "index.html": keep(pr.url + "index.html", listed[n],
                                                functools.partial(self.pr, pr))
                    for n, pr in enumerate(self.site.prs)}
         outputs["index.html"] = keep("index.html", listed, self.home)
@@ -153,10 +153,13 @@ class Renderer:
             **self._common(pr.url, f"{pr.repo}#{pr.number}: {pr.title}", pr.url), pr=pr)
 
     def page_context(self, page: Page, pr: PullRequest) -> dict[str, Any]:
-        """Everything the page template receives but the body (the page cache keys on it)."""
-        series = Series(pr.pages.index(page), pr.pages)
-        return {**self._common(page.url, page.title, page.url), "page": page, "pr": pr,
-                "series": series, "check": self.checks.get(pr.key),
+        """Everything the page template receives but the body (the page cache keys on it):
+        the page and its PR as listed (the body comes rendered)."""
+        index = pr.pages.index(page)
+        listed = pr.listed
+        series = Series(index, listed.pages)
+        return {**self._common(page.url, page.title, page.url), "page": listed.pages[index],
+                "pr": listed, "series": series, "check": self.checks.get(pr.key),
                 "description": _plain(page.summary.this_pr or page.summary.status or "")}
 
     def page(self, page: Page, pr: PullRequest, body: str,

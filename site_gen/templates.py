@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
@@ -18,10 +19,14 @@ from .errors import TemplateError
 
 
 @functools.lru_cache(maxsize=4)
-def _environment(custom_dir: str) -> jinja2.Environment:
+def _environment(custom_dir: str, compiled: str | None) -> jinja2.Environment:
     search = [custom_dir] if custom_dir == str(PACKAGE_TEMPLATES) else [custom_dir, str(PACKAGE_TEMPLATES)]
+    if compiled:
+        os.makedirs(compiled, exist_ok=True)
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(search),
+        # compiled templates kept between runs (checked against each template's source)
+        bytecode_cache=jinja2.FileSystemBytecodeCache(compiled) if compiled else None,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -31,9 +36,11 @@ def _environment(custom_dir: str) -> jinja2.Environment:
     return env
 
 
-def template_env(config: Config) -> jinja2.Environment:
-    """One environment per templates folder; templates missing there come from site_gen's own."""
-    return _environment(str(config.custom_dir))
+def template_env(config: Config, *, keep_compiled: bool = True) -> jinja2.Environment:
+    """One environment per templates folder; templates missing there come from site_gen's own.
+    Compiled templates are kept in the cache folder (`keep_compiled`)."""
+    compiled = config.cache_dir / "templates" if keep_compiled else None
+    return _environment(str(config.custom_dir), str(compiled) if compiled else None)
 
 
 @contextlib.contextmanager

@@ -10,12 +10,13 @@ changed, not when a page's text did. A changed mkdocs.yml or template starts a n
 
 from __future__ import annotations
 
-import dataclasses
+import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from .cache import PageCache
 from .content import DiscoveryMemo, PullRequest
 from .errors import Problems
 from .sources import CodeCheck
@@ -35,19 +36,10 @@ class Warm:
     outputs: dict[str, tuple[object, str]] = field(default_factory=dict)
     fragments: dict[str, tuple[object, str]] = field(default_factory=dict)
     ids: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
-    _listings: dict[int, tuple[PullRequest, PullRequest]] = field(default_factory=dict)
-
-    def listing(self, pr: PullRequest) -> PullRequest:
-        """`pr` as the pages that list it see it: its pages without their text."""
-        held = self._listings.get(id(pr))
-        if held is None or held[0] is not pr:
-            pages = tuple(dataclasses.replace(p, body="", body_line=0) for p in pr.pages)
-            held = self._listings[id(pr)] = (pr, dataclasses.replace(pr, pages=pages))
-        return held[1]
 
     def page_inputs(self, pr: PullRequest, index: int, check: CodeCheck | None) -> object:
         """What a question page is made from: itself, its PR as listed, the code check."""
-        return (self.listing(pr), pr.pages[index], check)
+        return (pr.listed, pr.pages[index], check)
 
     def output(self, name: str, inputs: object, make: Callable[[], str]) -> str:
         """The file `name` made from `inputs`: kept from the last build when they are equal."""
@@ -59,8 +51,6 @@ class Warm:
 
     def forget_others(self, prs: tuple[PullRequest, ...]) -> None:
         """Drop what belonged to PRs and pages that are gone (the memory stays bounded)."""
-        alive = {id(pr) for pr in prs}
-        self._listings = {k: v for k, v in self._listings.items() if k in alive}
         paths = {page.path for pr in prs for page in pr.pages}
         self.pages = {k: v for k, v in self.pages.items() if k in paths}
         keys = {pr.key for pr in prs}
@@ -80,6 +70,45 @@ def _kept(table: dict[str, tuple[object, str]], name: str, inputs: object,
     if held is None or held[0] != inputs:
         held = table[name] = (inputs, make())
     return held[1]
+
+
+class Keeper(Protocol):
+    """Where the pages besides the question pages, and the parts of listing pages, are kept
+    between builds: in memory (Warm) or in the page cache (Stored)."""
+
+    def output(self, name: str, inputs: object, make: Callable[[], str]) -> str: ...
+
+    def fragment(self, name: str, inputs: object, make: Callable[[], str]) -> str: ...
+
+
+class Stored:
+    """A CLI build's keeper: each output and part is kept in the page cache under a digest
+    of the fingerprint, its name and what it is made from."""
+
+    def __init__(self, cache: PageCache, fingerprint: str) -> None:
+        self.cache, self.fingerprint = cache, fingerprint
+        self._digests: dict[int, tuple[object, str]] = {}
+
+    def _digest(self, inputs: object) -> str:
+        # the same tuple of every PR is given for each listing page: digested once
+        held = self._digests.get(id(inputs))
+        if held is None or held[0] is not inputs:
+            text = "\n".join(map(repr, inputs)) if isinstance(inputs, tuple) else repr(inputs)
+            held = self._digests[id(inputs)] = (inputs, hashlib.sha256(text.encode()).hexdigest())
+        return held[1]
+
+    def output(self, name: str, inputs: object, make: Callable[[], str]) -> str:
+        key = hashlib.sha256(f"{self.fingerprint}\n{name}\n{self._digest(inputs)}".encode())
+        data = self.cache.get(key.hexdigest())
+        if data is not None and isinstance(data.get("text"), str):
+            return str(data["text"])
+        text = make()
+        self.cache.put(key.hexdigest(), {"text": text})
+        return text
+
+    def fragment(self, name: str, inputs: object, make: Callable[[], str]) -> str:
+        # not kept: a listing page kept whole would leave its parts unasked, and pruned
+        return make()
 
 
 def make_directly(name: str, inputs: Any, make: Callable[[], str]) -> str:

@@ -3,9 +3,11 @@ comes from content, no traceback, and the old site survives; one test per defect
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -199,25 +201,36 @@ def test_a_full_or_read_only_disk_is_one_line(project: Project, cli: CLI,
     assert (tree(project.site), read_marker(project.site)) == (before, shown)
 
 
-def _cache_files(project: Project) -> list[Path]:
-    return sorted((project.root / ".cache/site-gen").rglob("*.json"))
+def cache_rows(project: Project) -> list[tuple[str, str, str]]:
+    """The page cache's entries: (key, data, digest), in key order."""
+    with contextlib.closing(sqlite3.connect(project.root / ".cache/site-gen/pages.sqlite")) as db:
+        return sorted(db.execute("SELECT key, data, digest FROM pages"))
 
 
 @pytest.mark.parametrize("damage", ["[1, 2]", "{}", '{"key": 1}', "not json", "<swap>",
-                                    "<inject>"])
+                                    "<inject>", "<not a database>"])
 def test_a_damaged_or_foreign_cache_entry_is_never_used(project: Project, cli: CLI,
                                                         damage: str) -> None:
     project.write("content/acme/widgets/12/other.md",
                   front("Other", "q2", "open", 2) + "\nOther.\n")
     assert cli("build", "--no-search").code == 0
     clean = tree(project.site)
-    first, second = _cache_files(project)
-    if damage == "<swap>":  # a valid entry, stored under another page's key
-        second.write_bytes(first.read_bytes())
+    rows = cache_rows(project)  # question pages, the other pages, each damaged
+    assert len(rows) > 2
+    if damage == "<swap>":  # valid entries, each stored under another one's key
+        change = [(data, key) for (key, _, _), (_, data, _)
+                  in zip(rows, rows[1:] + rows[:1], strict=True)]
     elif damage == "<inject>":  # valid JSON of the right shape, with other HTML
-        first.write_text(first.read_text().replace("<main", "<script>alert(1)</script><main"))
+        change = [(data.replace("<main", "<script>alert(1)</script><main"), key)
+                  for key, data, _ in rows]
     else:
-        first.write_text(damage)
+        change = [(damage, key) for key, _, _ in rows]
+    if damage == "<not a database>":
+        (project.root / ".cache/site-gen/pages.sqlite").write_text("not a database")
+    else:
+        with contextlib.closing(sqlite3.connect(project.root / ".cache/site-gen/pages.sqlite")) as db:
+            db.executemany("UPDATE pages SET data = ? WHERE key = ?", change)
+            db.commit()
     result = cli("build", "--no-search", "--site-dir", "again")
     assert result.code == 0, result.err
     assert tree(project.root / "again") == clean
