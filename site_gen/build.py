@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cache import PageCache, build_fingerprint, cache_dir, input_digest
 from .config import Config
-from .content import Site, discover
+from .content import DiscoveryMemo, Site, discover
 from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display_path, sort_key
 from .output import Outputs, check_site_dir, read_marker, site_lock, write_site
 from .sources import check_code
@@ -108,10 +108,12 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
 
     problems = Problems()
     with template_errors():
-        site = discover(config, problems, warm.discovery if warm else None)
+        fingerprint = fingerprint or build_fingerprint(config)
+        memo = warm.discovery if warm else DiscoveryMemo(
+            store=cache, salt=f"{fingerprint}\ndrafts={config.drafts}") if cache else None
+        site = discover(config, problems, memo)
         if warm:
             warm.forget_others(site.prs)
-        fingerprint = fingerprint or build_fingerprint(config)
         keeper = warm or (Stored(cache, fingerprint) if cache else None)
         renderer = Renderer(config, site, check_code(config, site, problems,
                                                      warm.checks if warm else None), keeper)

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import functools
+import hashlib
 import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 import pathspec
 
 from .config import Config
-from .errors import ContentError, Problems
+from .errors import ContentError, ContentWarning, Problems
 from .source import REPO, REPO_PATH, SHA
 from .statuses import Status, find_status
 from .yamlfile import Mapping, describe, forbidden_character, load_yaml
@@ -148,6 +151,8 @@ class DiscoveryMemo:
     neither walks docs_dir nor looks at folders where nothing changed."""
 
     keep: bool = False  # a cold build reads everything once and keeps nothing
+    store: Store | None = None  # a CLI build's page cache: folders kept by their content
+    salt: str = ""  # what else a folder's result depends on (the settings), for the store
     folders: dict[str, tuple[tuple[str, ...], object, PullRequest | None, Problems]] = \
         field(default_factory=dict)
     left_out: dict[str, bool] = field(default_factory=dict)
@@ -206,6 +211,8 @@ class DiscoveryMemo:
         one of its files changed."""
         docs = config.docs_dir
         if not self.keep:
+            if self.store is not None:
+                return self._stored_pr(config, folder, files, problems)
             return _read_pr(config, docs / folder, [docs / f for f in files], problems)
         names = tuple(files)
         held = self.folders.get(folder)
@@ -219,6 +226,85 @@ class DiscoveryMemo:
             self.folders[folder] = held
         problems.extend(held[3].errors, held[3].warnings)
         return held[2]
+
+
+    def _stored_pr(self, config: Config, folder: str, files: list[str],
+                   problems: Problems) -> PullRequest | None:
+        """The PR of `folder` from the store when its files hold what they held then."""
+        assert self.store is not None
+        docs = config.docs_dir
+        digest = hashlib.sha256(f"discovery\n{self.salt}\n{docs}\n{folder}\n".encode())
+        for name in files:
+            digest.update(f"{name}\n".encode())
+            with contextlib.suppress(OSError):  # a folder, or unreadable: read as it is
+                digest.update(hashlib.sha256(Path(docs, name).read_bytes()).digest())
+        key = digest.hexdigest()
+        held = self.store.get(key)
+        found = _folder_from_data(held) if held is not None else None
+        if found is None:
+            own = Problems()
+            found = (_read_pr(config, docs / folder, [docs / f for f in files], own), own)
+            self.store.put(key, _folder_to_data(*found))
+        problems.extend(found[1].errors, found[1].warnings)
+        return found[0]
+
+
+class Store(Protocol):
+    """Where a CLI build keeps what it read (the page cache)."""
+
+    def get(self, key: str) -> dict[str, Any] | None: ...
+
+    def put(self, key: str, data: dict[str, Any]) -> None: ...
+
+
+def _folder_to_data(pr: PullRequest | None, problems: Problems) -> dict[str, Any]:
+    def status(s: Status) -> list[Any]:
+        return [s.key, s.label, s.tone, s.icon, list(s.uses)]
+
+    def page(p: Page) -> list[Any]:
+        return [str(p.path), p.slug, p.title, p.question, p.order, status(p.status),
+                p.updated.isoformat() if p.updated else None,
+                [p.summary.before, p.summary.this_pr, p.summary.status], p.body, p.body_line,
+                p.pr_key, p.broken, p.draft]
+
+    data: dict[str, Any] = {
+        "errors": [[e.message, str(e.path), e.line, type(e).__name__] for e in problems.errors],
+        "warnings": [[w.message, str(w.path) if w.path else None, w.line] for w in problems.warnings],
+        "pr": None}
+    if pr is not None:
+        data["pr"] = [str(pr.path), pr.repo, pr.number, pr.title, pr.head, pr.base,
+                      status(pr.state), list(pr.files), [page(p) for p in pr.pages],
+                      pr.code_unavailable, [list(f) for f in pr.field_lines]]
+    return data
+
+
+def _folder_from_data(data: dict[str, Any]) -> tuple[PullRequest | None, Problems] | None:
+    """What _folder_to_data wrote; None when the entry is not of that shape."""
+    def status(v: list[Any]) -> Status:
+        return Status(str(v[0]), str(v[1]), str(v[2]), str(v[3]), tuple(str(u) for u in v[4]))
+
+    def page(v: list[Any]) -> Page:
+        return Page(Path(v[0]), str(v[1]), str(v[2]), str(v[3]), int(v[4]), status(v[5]),
+                    dt.date.fromisoformat(v[6]) if v[6] else None, Summary(*v[7]), str(v[8]),
+                    int(v[9]), str(v[10]), bool(v[11]), bool(v[12]))
+
+    try:
+        problems = Problems()
+        for message, path, line, kind in data["errors"]:
+            if kind != "ContentError":
+                return None  # only the author's content errors are kept
+            problems.errors.append(ContentError(str(message), Path(path), line))
+        problems.warnings.extend(ContentWarning(str(m), Path(p) if p else None, ln)
+                                 for m, p, ln in data["warnings"])
+        v = data["pr"]
+        if v is None:
+            return None, problems
+        pr = PullRequest(Path(v[0]), str(v[1]), int(v[2]), str(v[3]), str(v[4]), v[5],
+                         status(v[6]), tuple(str(f) for f in v[7]), tuple(page(p) for p in v[8]),
+                         v[9], tuple((str(k), int(n)) for k, n in v[10]))
+        return pr, problems
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
 
 
 def stamp_of(path: str | Path) -> tuple[int, ...]:

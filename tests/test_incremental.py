@@ -118,3 +118,25 @@ def test_a_build_into_another_folder_keeps_the_page_cache(project: Project, cli:
                   (project.root / "content/acme/widgets/12/cache-bug.md").read_text() + "More.\n")
     assert cli("build", "--no-search").code == 0
     assert len(rendered) == 1
+
+
+def test_a_rebuild_reads_only_the_folders_whose_files_changed(big: Project, cli: CLI,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a PR folder gave (its PR, its errors and warnings) is kept in the page cache by
+    the folder's content: a rebuild parses only folders whose files changed, and shows the
+    kept problems as the first build did."""
+    from site_gen import content
+
+    page = sorted((big.root / "content").rglob("p-*.md"))[5]
+    page.write_text(page.read_text() + "\n⟨a placeholder⟩\n")  # a warning, kept with its folder
+    first = cli("build", "--no-search")
+    assert first.code == 0 and "placeholder" in first.err
+    read: list[str] = []
+    original = content._read_pr
+    monkeypatch.setattr(content, "_read_pr", lambda config, folder, *rest: read.append(
+        folder.name) or original(config, folder, *rest))
+    page.write_text(page.read_text().replace("⟨a placeholder⟩", "⟨another⟩"))
+    again = cli("build", "--no-search")
+    assert (again.code, read) == (0, [page.parent.name])
+    assert again.err == first.err.replace("⟨a placeholder⟩", "⟨another⟩")
+    assert_same_as_clean(big, cli, "--no-search")
