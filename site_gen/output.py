@@ -30,7 +30,7 @@ from typing import Any
 
 from .config import Config
 from .errors import BuildFailed, ConfigError, SiteGenError
-from .search import index_site
+from .search import index_site, plan
 
 log = logging.getLogger("site_gen")
 
@@ -148,13 +148,13 @@ def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]
             _save(site_dir, record)
         return False
     standby = _copy_name(site_dir, "b" if current == _copy_name(site_dir, "a") else "a")
+    held = (record["copies"].get(standby) or {}).get("parts") or {}
     _prepare(site_dir, record, standby, manifest, outputs)
     folder = site_dir.parent / standby
-    shutil.rmtree(folder / "pagefind", ignore_errors=True)  # made whole by each build
-    if search:
-        index_site(folder)
+    parts = index_site(folder, plan(outputs, manifest) if search else {}, held,
+                       (site_dir.parent / current, shown.get("parts") or {}) if current else None)
     record["copies"][standby] = {"inode": folder.stat().st_ino, "files": manifest,
-                                 "search": search, **extra}
+                                 "search": search, "parts": parts, **extra}
     record["shown"] = standby
     _save(site_dir, record)
     _switch(site_dir, standby)

@@ -37,8 +37,19 @@ async function run(query) {
     return;
   }
   status.textContent = "Searching…";
-  const pagefind = await import(new URL("pagefind/pagefind.js", siteRoot).href);
+  // The index comes in parts (each indexed only when its pages change): load the first,
+  // merge the others.
+  const listing = await fetch(new URL("pagefind/parts.json", siteRoot));
+  const parts = listing.ok ? (await listing.json()).parts : [];
+  if (!parts.length) {
+    status.textContent = "This site has no search index yet.";
+    return;
+  }
+  const pagefind = await import(new URL(`${parts[0]}/pagefind.js`, siteRoot).href);
   await pagefind.options({ baseUrl: siteRoot.pathname });
+  for (const part of parts.slice(1)) {
+    await pagefind.mergeIndex(new URL(`${part}/`, siteRoot).href, { baseUrl: siteRoot.pathname });
+  }
   const search = await pagefind.search(query);
   const results = await Promise.all(search.results.slice(0, 20).map((r) => r.data()));
   status.textContent = `${search.results.length} page${search.results.length === 1 ? "" : "s"} found for “${query}”.`;

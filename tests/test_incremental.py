@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
@@ -140,3 +141,27 @@ def test_a_rebuild_reads_only_the_folders_whose_files_changed(big: Project, cli:
     assert (again.code, read) == (0, [page.parent.name])
     assert again.err == first.err.replace("⟨a placeholder⟩", "⟨another⟩")
     assert_same_as_clean(big, cli, "--no-search")
+
+
+def test_an_edit_indexes_again_only_the_part_of_the_index_it_is_in(
+        big: Project, cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search index comes in parts: an edited page's part is indexed again, the others
+    are taken from the last build; the site is the clean build's, bytes and all."""
+    from site_gen import search
+
+    monkeypatch.setattr(search, "PART_PAGES", 8)
+    indexed: list[str] = []
+    original = search._index
+    monkeypatch.setattr(search, "_index", lambda parts, folder: indexed.extend(
+        name for name, _ in parts) or original(parts, folder))
+    first = assert_same_as_clean(big, cli)
+    parts = json.loads(first["pagefind/parts.json"])["parts"]
+    assert len(parts) > 2
+    indexed.clear()
+    page = sorted((big.root / "content").rglob("p-*.md"))[3]
+    page.write_text(page.read_text() + "\nA sentence about zebras.\n")
+    incremental = cli("build", "--jobs", "2")
+    assert incremental.code == 0, incremental.err
+    assert len(indexed) == 1  # this build's; the clean build below indexes every part
+    clean = cli("build", "--no-cache", "--site-dir", "clean")
+    assert clean.code == 0 and tree(big.site) == tree(big.root / "clean")
