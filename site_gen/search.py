@@ -75,6 +75,8 @@ def index_site(folder: Path, planned: Mapping[str, tuple[str, list[str]]], held:
             todo.append((name, pages))
     for start in range(0, len(todo), max(1, jobs)):
         _index([*todo[start:start + max(1, jobs)]], folder)
+    if not planned:  # no search index at all
+        return {}
     parts = sorted((name for name, (_, pages) in planned.items() if pages),
                    key=lambda name: int(name.rpartition("-")[2]) if "-" in name else 0)
     (folder / BUNDLE).mkdir(exist_ok=True)
