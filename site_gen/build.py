@@ -131,7 +131,12 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
     sources: dict[str, Path | None] = {r.url + "index.html": r.path for r in results}
     sources.update({pr.url + "index.html": pr.path for pr in site.prs})
     _add_assets(site, outputs, sources, problems)
-    _check_folders(outputs, sources, problems)
+    names = frozenset(outputs)
+    if warm is None or names != warm.names:  # the same names as a sound build: sound
+        checked = problems.checkpoint()
+        _check_folders(outputs, sources, problems)
+        if warm is not None and not checked.failed:
+            warm.names = names
     _stop_on_errors(config, problems, strict=config.strict)
     return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)),
                         {name: path for name, path in sources.items() if path is not None})

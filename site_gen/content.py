@@ -87,7 +87,7 @@ class PullRequest:
         pages = tuple(dataclasses.replace(p, body="", body_line=0) for p in self.pages)
         return dataclasses.replace(self, pages=pages)
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
         """`owner/repo/number`: the PR's folder in content and in the site."""
         return f"{self.repo}/{self.number}"
@@ -157,6 +157,7 @@ class DiscoveryMemo:
         field(default_factory=dict)
     left_out: dict[str, bool] = field(default_factory=dict)
     entries: list[tuple[str, bool, bool]] | None = None  # the last walk's, kept up to date
+    _grouped: tuple[list[tuple[str, bool, bool]], dict[str, list[str]], set[str]] | None = None
     changed: set[str] | None = None  # files changed since (relative); None: look at all
 
     def skipped(self, rel: str, excluded: pathspec.GitIgnoreSpec) -> bool:
@@ -193,17 +194,30 @@ class DiscoveryMemo:
             entries = _entries(docs, excluded, self)
         else:
             listed = {rel for rel, _, _ in self.entries}
-            entries = [e for e in self.entries if e[0] not in self.changed
-                       or os.path.lexists(os.path.join(docs, e[0]))]
+            gone = {rel for rel in self.changed & listed if not os.path.lexists(os.path.join(docs, rel))}
+            entries = [e for e in self.entries if e[0] not in gone] if gone else self.entries
             added = [(rel, False, os.path.islink(os.path.join(docs, rel)))
                      for rel in sorted(self.changed - listed)
                      if os.path.lexists(os.path.join(docs, rel)) and not self.skipped(rel, excluded)]
             if added:
-                entries += added
-                entries.sort(key=lambda entry: entry[0].split("/"))
+                entries = sorted(entries + added, key=lambda entry: entry[0].split("/"))
         if self.keep:
             self.entries = entries
         return entries
+
+    def folders_of(self, entries: list[tuple[str, bool, bool]]) -> tuple[dict[str, list[str]],
+                                                                         set[str]]:
+        """The entries by folder, and the PR folders (kept while the entries are the same)."""
+        if self._grouped is not None and self._grouped[0] is entries:
+            return self._grouped[1], self._grouped[2]
+        by_folder: dict[str, list[str]] = {}
+        for rel, _, _ in entries:
+            by_folder.setdefault(rel.rpartition("/")[0], []).append(rel)
+        pr_dirs = {rel.rpartition("/")[0] for rel, _, _ in entries
+                   if rel.rpartition("/")[2] == PR_FILE}
+        if self.keep:
+            self._grouped = (entries, by_folder, pr_dirs)
+        return by_folder, pr_dirs
 
     def read_pr(self, config: Config, folder: str, files: list[str],
                 problems: Problems) -> PullRequest | None:
@@ -332,10 +346,7 @@ def discover(config: Config, problems: Problems, memo: DiscoveryMemo | None = No
     if outside:  # nor anything below such a link
         cut = tuple(p.relative_to(docs).as_posix() for p in outside)
         entries = [e for e in entries if not any(e[0] == c or e[0].startswith(c + "/") for c in cut)]
-    by_folder: dict[str, list[str]] = {}
-    for rel, _, _ in entries:
-        by_folder.setdefault(rel.rpartition("/")[0], []).append(rel)
-    pr_dirs = {rel.rpartition("/")[0] for rel, _, _ in entries if rel.rpartition("/")[2] == PR_FILE}
+    by_folder, pr_dirs = memo.folders_of(entries)
     prs, assets = [], []
     for folder in sorted(pr_dirs, key=lambda rel: rel.split("/")):
         pr = memo.read_pr(config, folder, by_folder[folder], problems)

@@ -55,7 +55,6 @@ class Preview:
         return site
 
     def _write(self, outputs: Outputs) -> None:
-        check_names(outputs)
         writes: dict[str, str | Path] = {}
         for name, content in outputs.items():
             old = self.shown.get(name)
@@ -67,6 +66,7 @@ class Preview:
             elif old is content or old == content:
                 continue
             writes[name] = content
+        check_names(writes)  # what was written before was checked then
         deletes = sorted(name for name in self.shown if name not in outputs)
         self.folder.mkdir(parents=True, exist_ok=True)
         apply_changes(self.folder, writes, deletes)

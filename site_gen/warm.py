@@ -36,6 +36,8 @@ class Warm:
     outputs: dict[str, tuple[object, str]] = field(default_factory=dict)
     fragments: dict[str, tuple[object, str]] = field(default_factory=dict)
     ids: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
+    names: frozenset[str] = frozenset()  # the outputs of the last build whose names were sound
+    _count: tuple[int, int] = (-1, -1)
 
     def page_inputs(self, pr: PullRequest, index: int, check: CodeCheck | None) -> object:
         """What a question page is made from: itself, its PR as listed, the code check."""
@@ -50,7 +52,12 @@ class Warm:
         return _kept(self.fragments, name, inputs, make)
 
     def forget_others(self, prs: tuple[PullRequest, ...]) -> None:
-        """Drop what belonged to PRs and pages that are gone (the memory stays bounded)."""
+        """Drop what belonged to PRs and pages that are gone (the memory stays bounded): when
+        the number of PRs or pages changed (a page renamed in place is dropped later)."""
+        count = (len(prs), sum(len(pr.pages) for pr in prs))
+        if count == self._count:
+            return
+        self._count = count
         paths = {page.path for pr in prs for page in pr.pages}
         self.pages = {k: v for k, v in self.pages.items() if k in paths}
         keys = {pr.key for pr in prs}
