@@ -73,14 +73,15 @@ def build(config: Config, *, jobs: int = 1, cache: bool = True, search: bool = T
 def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bool,
            progress: Progress | None) -> BuildResult:
     fingerprint = build_fingerprint(config)
-    inputs = input_digest(config, fingerprint, search) if cache else None
+    files: dict[str, bytes] = {}  # each content file's digest: discovery need not read it again
+    inputs = input_digest(config, fingerprint, search, files) if cache else None
     previous = read_marker(config.site_dir)
     if inputs and previous.get("inputs") == inputs:
         return _up_to_date(config, previous, started)
     page_cache = PageCache(cache_dir(config)) if cache else None
     try:
         site = render_site(config, fingerprint=fingerprint, jobs=jobs, cache=page_cache,
-                           progress=progress)
+                           progress=progress, digests=files)
         if page_cache:
             page_cache.prune()
     finally:
@@ -94,7 +95,7 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
 
 def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1,
                 cache: PageCache | None = None, progress: Progress | None = None,
-                warm: Warm | None = None) -> RenderedSite:
+                warm: Warm | None = None, digests: dict[str, bytes] | None = None) -> RenderedSite:
     """Every output file of the site, checked; writes nothing but the page cache.
 
     With `warm` (the preview's), each stage reuses what it made in the last build from
@@ -110,7 +111,8 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
     with template_errors():
         fingerprint = fingerprint or build_fingerprint(config)
         memo = warm.discovery if warm else DiscoveryMemo(
-            store=cache, salt=f"{fingerprint}\ndrafts={config.drafts}") if cache else None
+            store=cache, salt=f"{fingerprint}\ndrafts={config.drafts}",
+            digests=digests or {}) if cache else None
         site = discover(config, problems, memo)
         if warm:
             warm.forget_others(site.prs)

@@ -33,9 +33,10 @@ def build_fingerprint(config: Config) -> str:
     return digest.hexdigest()
 
 
-def input_digest(config: Config, fingerprint: str, search: bool) -> str:
+def input_digest(config: Config, fingerprint: str, search: bool,
+                 files: dict[str, bytes] | None = None) -> str:
     """A digest of everything a build reads: the fingerprint, what the code stores hold,
-    and every content file."""
+    and every content file (each file's own digest goes into `files`, by path)."""
     digest = hashlib.sha256(f"{fingerprint}\nsearch={search}\n{code_signature(config)}\n".encode())
     docs = config.docs_dir
     for path in sorted(docs.rglob("*")) if docs.is_dir() else ():
@@ -45,7 +46,10 @@ def input_digest(config: Config, fingerprint: str, search: bool) -> str:
         if path.is_symlink():
             digest.update(b"link:" + os.fsencode(os.readlink(path)))
         if path.is_file():
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+            own = hashlib.sha256(path.read_bytes()).digest()
+            digest.update(own)
+            if files is not None:
+                files[str(path)] = own
         elif path.is_dir():
             digest.update(b"folder")
     return digest.hexdigest()

@@ -153,6 +153,7 @@ class DiscoveryMemo:
     keep: bool = False  # a cold build reads everything once and keeps nothing
     store: Store | None = None  # a CLI build's page cache: folders kept by their content
     salt: str = ""  # what else a folder's result depends on (the settings), for the store
+    digests: dict[str, bytes] = field(default_factory=dict)  # files' digests already taken
     folders: dict[str, tuple[tuple[str, ...], object, PullRequest | None, Problems]] = \
         field(default_factory=dict)
     left_out: dict[str, bool] = field(default_factory=dict)
@@ -250,6 +251,10 @@ class DiscoveryMemo:
         digest = hashlib.sha256(f"discovery\n{self.salt}\n{docs}\n{folder}\n".encode())
         for name in files:
             digest.update(f"{name}\n".encode())
+            known = self.digests.get(os.path.join(docs, name))
+            if known is not None:
+                digest.update(known)
+                continue
             with contextlib.suppress(OSError):  # a folder, or unreadable: read as it is
                 digest.update(hashlib.sha256(Path(docs, name).read_bytes()).digest())
         key = digest.hexdigest()
