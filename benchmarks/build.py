@@ -17,7 +17,10 @@ in a fresh process, and prints one table:
 - a one-edit CLI rebuild (warm cache) without and with search;
 - `site-gen serve`: from saving a page to the new bytes being served, for a body edit
   (the page) and a title edit (the home page lists it); the median of five saves;
-- peak memory (resident set of the process and its children).
+- peak memory (resident set of the process and its children);
+
+and the weight of one page (HTML, CSS, JavaScript it needs) beside MkDocs' page of the
+same markdown.
 """
 
 from __future__ import annotations
@@ -119,6 +122,7 @@ def run_size(n: int, rounds: int) -> dict[str, dict[str, float]]:
                                   "-f", "mkdocs-bench.yml", cwd=project))
         row[f"site_gen clean, {cores} workers, no search"] = best(ours)
         row["mkdocs build"] = best(theirs)
+        WEIGHTS[n] = page_weight(project)
         row[f"site_gen clean, {cores} workers, search"] = clean(project, "--jobs", cores)
         site_gen(project, "--jobs", cores)  # warm the cache
         page = sorted((project / "content").rglob("*.md"))[n // 2]
@@ -185,6 +189,21 @@ def saved_to_served(page: Path, change: Callable[[str], str], url: str, marker: 
     return seconds
 
 
+WEIGHTS: dict[int, dict[str, int]] = {}
+
+
+def page_weight(project: Path) -> dict[str, int]:
+    """HTML and CSS bytes of one site_gen page and of MkDocs' page of the same markdown."""
+    ours = sorted((project / "site").rglob("p-*/index.html"))[0]
+    css = project / "site/assets/site.css"
+    theirs = project / "mkdocs-site" / ours.relative_to(project / "site")
+    mk_assets = sum(p.stat().st_size for p in (project / "mkdocs-site").rglob("*")
+                    if p.suffix in (".css", ".js") and "search" not in p.parts)
+    return {"site_gen_html": ours.stat().st_size, "site_gen_css": css.stat().st_size,
+            "site_gen_js_needed": 0, "mkdocs_html": theirs.stat().st_size,
+            "mkdocs_css_and_js": mk_assets}
+
+
 def write_mkdocs_project(project: Path) -> None:
     (project / "mkdocs-bench.yml").write_text(
         "site_name: bench\ndocs_dir: mkdocs-docs\nsite_dir: mkdocs-site\n"
@@ -230,6 +249,8 @@ def report(results: dict[int, dict[str, dict[str, float]]]) -> None:
     }
     for label, ratio in ratios.items():
         print(f"{label:44}" + "".join(f"{ratio(results[n]):>20.2f}" for n in sizes))
+    if WEIGHTS:
+        print("\npage weight:", json.dumps(WEIGHTS[min(WEIGHTS)]))
 
 
 def main() -> None:
