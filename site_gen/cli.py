@@ -250,8 +250,9 @@ def _serve(args: argparse.Namespace) -> int:
             return problems
         _show(result.warnings)
         settings = len(preview.config.warnings) if preview.config else 0
+        written = f"{preview.written} file{'' if preview.written == 1 else 's'} written"
         _say(f"Rebuilt {result.pages} pages in {time.perf_counter() - started:.3f} s "
-             f"({preview.written} files written); {settings + len(result.warnings)} warning(s).")
+             f"({written}); {settings + len(result.warnings)} warning(s).")
         return []
 
     # fetched code too: a `site-gen fetch` while serving checks the pages again

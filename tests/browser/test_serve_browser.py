@@ -64,4 +64,8 @@ def test_edits_and_errors_show_without_a_manual_reload(
 
     process.send_signal(signal.SIGINT)  # Ctrl-C
     assert process.wait(timeout=10) == 0
-    assert process.stdout and "Stopped." in process.stdout.read()
+    assert process.stdout
+    said = process.stdout.read()
+    assert "Stopped." in said
+    # a save re-renders that page alone and writes that one file
+    assert re.search(r"Rebuilt \d+ pages in [\d.]+ s \(1 file written\)", said), said
