@@ -73,10 +73,12 @@ def code_signature(config: Config) -> str:
     return "\n".join(lines)
 
 
-def page_key(fingerprint: str, context: Mapping[str, Any], body: str) -> str:
+def page_key(fingerprint: str, context: Mapping[str, Any], body: str,
+             reprs: dict[int, tuple[Any, str]] | None = None) -> str:
     """A page's cache key: the build's fingerprint, every value its template receives
-    (functions are made from the settings, already in the fingerprint), and its text."""
-    values = [f"{name}={_stable(value)}" for name, value in sorted(context.items())
+    (functions are made from the settings, already in the fingerprint), and its text.
+    `reprs` remembers the text of values the pages of one build share (their PR)."""
+    values = [f"{name}={_stable(value, reprs)}" for name, value in sorted(context.items())
               if not callable(value)]
     text = "\n".join([fingerprint, *values, body])
     return hashlib.sha256(text.encode()).hexdigest()
@@ -85,9 +87,14 @@ def page_key(fingerprint: str, context: Mapping[str, Any], body: str) -> str:
 _SETTINGS: dict[int, tuple[Config, str]] = {}  # output_settings() of the build's Config
 
 
-def _stable(value: Any) -> str:
+def _stable(value: Any, reprs: dict[int, tuple[Any, str]] | None = None) -> str:
     if not isinstance(value, Config):
-        return repr(value)
+        if reprs is None or isinstance(value, (str, int, float, type(None))):
+            return repr(value)
+        held = reprs.get(id(value))
+        if held is None or held[0] is not value:
+            held = reprs[id(value)] = (value, repr(value))
+        return held[1]
     held = _SETTINGS.get(id(value))
     if held is None or held[0] is not value:
         _SETTINGS.clear()
@@ -126,22 +133,32 @@ class PageCache:
         one this cache wrote for that key (a damaged or foreign row is never used)."""
         self.used.add(key)
         try:
-            row = self._open().execute("SELECT data, digest FROM pages WHERE key = ?",
+            row = self._open().execute("SELECT data, text, digest FROM pages WHERE key = ?",
                                        (key,)).fetchone()
-            if row is None or not isinstance(row[0], str) or row[1] != _entry_digest(key, row[0]):
+            if row is None or not isinstance(row[0], str) or not isinstance(row[1], str) or \
+                    row[2] != _entry_digest(key, row[0], row[1]):
                 return None
             data = json.loads(row[0])
         except (sqlite3.Error, ValueError):
             return None
-        return data if isinstance(data, dict) else None
+        if not isinstance(data, dict) or LONG not in data:
+            return None
+        longest = data.pop(LONG)
+        if isinstance(longest, str):
+            data[longest] = row[1]
+        return data
 
     def put(self, key: str, data: dict[str, Any]) -> None:
-        """Keep `data` under `key` (written for good by close())."""
-        self.used.add(key)
-        text = json.dumps(data, sort_keys=True)
+        """Keep `data` under `key` (written for good by close()). Its longest text (a page's
+        HTML) is kept in a column of its own, read back without decoding JSON."""
+        longest = max((k for k, v in data.items() if isinstance(v, str)),
+                      key=lambda k: len(data[k]), default=None)
+        text = data[longest] if longest is not None else ""
+        rest = json.dumps({**{k: v for k, v in data.items() if k != longest}, LONG: longest},
+                          sort_keys=True, ensure_ascii=False)
         with contextlib.suppress(sqlite3.Error):  # a cache that cannot be written is no cache
-            self._open().execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?)",
-                                 (key, text, _entry_digest(key, text)))
+            self._open().execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)",
+                                 (key, rest, text, _entry_digest(key, rest, text)))
 
     def prune(self) -> None:
         """Forget entries the last build did not ask for (deleted or changed pages)."""
@@ -161,12 +178,19 @@ class PageCache:
             self._db = None
 
 
+LONG = "\0long"  # in an entry's JSON: which field is kept in the text column
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=60)
-    db.execute("CREATE TABLE IF NOT EXISTS pages (key TEXT PRIMARY KEY, data TEXT, digest TEXT)")
+    db.execute("CREATE TABLE IF NOT EXISTS pages "
+               "(key TEXT PRIMARY KEY, data TEXT, text TEXT, digest TEXT)")
+    db.execute("SELECT key, data, text, digest FROM pages LIMIT 0")  # a table of another shape
     return db
 
 
-def _entry_digest(key: str, text: str) -> str:
-    """Binds an entry's data to its key: a row copied under another key, or edited, fails."""
-    return hashlib.sha256(f"{key}\n{text}".encode()).hexdigest()
+def _entry_digest(key: str, data: str, text: str) -> str:
+    """Binds an entry to its key: a row copied under another key, or edited, fails."""
+    digest = hashlib.sha256(f"{key}\n{len(data)}\n{data}\n".encode())
+    digest.update(text.encode())
+    return digest.hexdigest()

@@ -276,7 +276,7 @@ def _load(site_dir: Path) -> dict[str, Any]:
 def _save(site_dir: Path, record: dict[str, Any]) -> None:
     path = marker_path(site_dir)
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(record, indent=0, sort_keys=True), encoding="utf-8")
+    tmp.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")  # C encoder: no indent
     tmp.replace(path)
 
 

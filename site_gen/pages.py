@@ -140,7 +140,8 @@ def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint:
             held = warm.pages.get(pr.pages[task[1]].path)
             if held is not None and held[0] == inputs[task]:
                 results[task] = held[1]
-    keys = {t: _key(renderer, site, t, fingerprint) for t in tasks
+    reprs: dict[int, tuple[Any, str]] = {}
+    keys = {t: _key(renderer, site, t, fingerprint, reprs) for t in tasks
             if t not in results} if cache else {}
     if cache:
         for task in keys:
@@ -164,10 +165,15 @@ def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint:
     return [results[t] for t in tasks]
 
 
-def _key(renderer: Renderer, site: Site, task: tuple[int, int], fingerprint: str) -> str:
+def _key(renderer: Renderer, site: Site, task: tuple[int, int], fingerprint: str,
+         reprs: dict[int, tuple[Any, str]]) -> str:
     pr = site.prs[task[0]]
     page = pr.pages[task[1]]
-    return page_key(fingerprint, renderer.page_context(page, pr), page.body)
+    context = renderer.page_context(page, pr)
+    # `page` and `series` are the PR's pages (in `pr`, as listed) seen from this page: its
+    # URL stands for them, and the PR's text is made once for all its pages
+    shared = {name: value for name, value in context.items() if name not in ("page", "series")}
+    return page_key(fingerprint, {**shared, "at": page.url}, page.body, reprs)
 
 
 def _run(config: Config, site: Site, renderer: Renderer, tasks: list[tuple[int, int]],

@@ -201,10 +201,10 @@ def test_a_full_or_read_only_disk_is_one_line(project: Project, cli: CLI,
     assert (tree(project.site), read_marker(project.site)) == (before, shown)
 
 
-def cache_rows(project: Project) -> list[tuple[str, str, str]]:
-    """The page cache's entries: (key, data, digest), in key order."""
+def cache_rows(project: Project) -> list[tuple[str, str, str, str]]:
+    """The page cache's entries: (key, data, text, digest), in key order."""
     with contextlib.closing(sqlite3.connect(project.root / ".cache/site-gen/pages.sqlite")) as db:
-        return sorted(db.execute("SELECT key, data, digest FROM pages"))
+        return sorted(db.execute("SELECT key, data, text, digest FROM pages"))
 
 
 @pytest.mark.parametrize("damage", ["[1, 2]", "{}", '{"key": 1}', "not json", "<swap>",
@@ -218,18 +218,18 @@ def test_a_damaged_or_foreign_cache_entry_is_never_used(project: Project, cli: C
     rows = cache_rows(project)  # question pages, the other pages, each damaged
     assert len(rows) > 2
     if damage == "<swap>":  # valid entries, each stored under another one's key
-        change = [(data, key) for (key, _, _), (_, data, _)
+        change = [(data, text, key) for (key, _, _, _), (_, data, text, _)
                   in zip(rows, rows[1:] + rows[:1], strict=True)]
-    elif damage == "<inject>":  # valid JSON of the right shape, with other HTML
-        change = [(data.replace("<main", "<script>alert(1)</script><main"), key)
-                  for key, data, _ in rows]
+    elif damage == "<inject>":  # the right shape, with other HTML
+        change = [(data, text.replace("<main", "<script>alert(1)</script><main"), key)
+                  for key, data, text, _ in rows]
     else:
-        change = [(damage, key) for key, _, _ in rows]
+        change = [(damage, text, key) for key, _, text, _ in rows]
     if damage == "<not a database>":
         (project.root / ".cache/site-gen/pages.sqlite").write_text("not a database")
     else:
         with contextlib.closing(sqlite3.connect(project.root / ".cache/site-gen/pages.sqlite")) as db:
-            db.executemany("UPDATE pages SET data = ? WHERE key = ?", change)
+            db.executemany("UPDATE pages SET data = ?, text = ? WHERE key = ?", change)
             db.commit()
     result = cli("build", "--no-search", "--site-dir", "again")
     assert result.code == 0, result.err
