@@ -234,7 +234,7 @@ def report(results: dict[int, dict[str, dict[str, float]]]) -> None:
     every = f"site_gen clean, {cores} workers"
 
     def share(r: dict[str, dict[str, float]], what: str) -> float:
-        return 1 - r[f"{every}, no search"][what] / r[f"{every}, search"][what]
+        return max(0.0, 1 - r[f"{every}, no search"][what] / r[f"{every}, search"][what])
 
     ratios = {
         "mkdocs / site_gen (every core, no search)":
