@@ -129,7 +129,7 @@ def run_size(n: int, rounds: int) -> dict[str, dict[str, float]]:
             # as an author works: the same command after each edit (two builds first, so
             # both copies of the site and the cache are those of this command)
             for k in range(3):
-                edit(page, "The tag's", f"The {name}{k} tag's")
+                page.write_text(page.read_text() + f"\nAn edit, {name} {k}.\n")
                 row[f"one-edit rebuild, {name}"] = site_gen(project, *flags)
         row.update(serve_latency(project, page))
         return row
@@ -138,10 +138,6 @@ def run_size(n: int, rounds: int) -> dict[str, dict[str, float]]:
 def clean(project: Path, *args: str) -> dict[str, float]:
     shutil.rmtree(project / ".cache", ignore_errors=True)
     return site_gen(project, "--no-cache", *args)
-
-
-def edit(page: Path, old: str, new: str) -> None:
-    page.write_text(page.read_text().replace(old, new, 1))
 
 
 def serve_latency(project: Path, page: Path) -> dict[str, dict[str, float]]:
