@@ -160,20 +160,21 @@ def serve(folder: Path, port: int, rebuild: Callable[[set[Path] | None], list[st
                                 directory=str(folder))
     server = _bind(port, handler)  # before the first build: a busy port fails at once
     server.daemon_threads = True
-    state.publish(rebuild(None))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    ready(f"Serving on http://127.0.0.1:{server.server_port}/ (Ctrl-C to stop)")
     stop = stop or threading.Event()
-    try:
+    try:  # Ctrl-C or SIGTERM at any point from here, even the first build, stops cleanly
+        state.publish(rebuild(None))
+        thread.start()
+        ready(f"Serving on http://127.0.0.1:{server.server_port}/ (Ctrl-C to stop)")
         # a save shows within `step` ms of quiet after it (an editor's save is several events)
         for changes in watch_changes(*[p for p in watch if p.exists()], stop_event=stop,
                                      debounce=400, step=20):
             state.publish(rebuild({Path(path) for _, path in changes}))
     except (KeyboardInterrupt, Terminated):
-        pass  # Ctrl-C or SIGTERM: stop serving, and let the caller clean up
+        pass  # stop serving, and let the caller clean up
     finally:
-        server.shutdown()
+        if thread.is_alive():
+            server.shutdown()
         server.server_close()
         with state.changed:
             state.changed.notify_all()

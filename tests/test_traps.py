@@ -159,3 +159,21 @@ def test_a_strict_preview_shows_warnings_as_errors_and_search_says_it_has_no_ind
     finally:
         plain.send_signal(signal.SIGTERM)
         plain.communicate(timeout=30)
+
+
+@pytest.mark.parametrize("when", ["first build", "just after serving"])
+def test_a_signal_at_any_moment_stops_serve_cleanly(tmp_path: Path, when: str) -> None:
+    """SIGTERM (or Ctrl-C) arriving during the first build, or just as the address is
+    printed, stops the preview like one arriving later: no traceback, the port let go."""
+    from site_gen.processes import Terminated
+    from site_gen.serve import serve
+
+    def rebuild(changed: set[Path] | None) -> list[str]:
+        if when == "first build":
+            raise Terminated
+        return []
+
+    def ready(message: str) -> None:
+        raise Terminated
+
+    serve(tmp_path, 0, rebuild, [], ready=ready)  # returns: nothing escapes, nothing hangs
