@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -109,10 +111,10 @@ _worker: _Worker | None = None  # one per worker process, set by its initializer
 
 
 def _start_worker(config: Config, site: Site, renderer: Renderer, *,
-                  in_pool: bool = True) -> _Worker:
+                  in_pool: bool = True, parent: int | None = None) -> _Worker:
     global _worker
     if in_pool:
-        start_worker_process()
+        start_worker_process(parent)
     _worker = _Worker(config, site, renderer)
     return _worker
 
@@ -188,6 +190,7 @@ def _run(config: Config, site: Site, renderer: Renderer, tasks: list[tuple[int, 
         return
     chunk = max(1, min(16, len(tasks) // (jobs * 8)))
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+    start = functools.partial(_start_worker, parent=os.getpid())
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=start,
                              initargs=(config, site, renderer)) as pool:
         yield from pool.map(_render_in_worker, tasks, chunksize=chunk)

@@ -4,19 +4,31 @@ handled like Ctrl-C so that every clean-up runs."""
 from __future__ import annotations
 
 import ctypes
+import functools
+import os
 import signal
+from collections.abc import Callable
 
 _PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """Linux: have the kernel kill this process when its parent dies (no orphans left
-    writing into a half-built site). Elsewhere it does nothing."""
+    writing into a half-built site). Elsewhere it does nothing. `parent`, the pid of the
+    process that started this one: if it died before this call, exit now (the kernel would
+    never send the signal)."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):
         pass
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+def dying_with_this_process() -> Callable[[], None]:
+    """A `preexec_fn` for children that end with this process."""
+    return functools.partial(die_with_parent, os.getpid())
 
 
 class Terminated(BaseException):
@@ -32,9 +44,9 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, _terminate)
 
 
-def start_worker_process() -> None:
-    """In a worker: die with the parent, and leave Ctrl-C and SIGTERM to it (a worker that
-    handled them would print its own traceback)."""
-    die_with_parent()
+def start_worker_process(parent: int | None = None) -> None:
+    """In a worker (started by `parent`): die with the parent, and leave Ctrl-C and SIGTERM
+    to it (a worker that handled them would print its own traceback)."""
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .errors import SiteGenError
-from .processes import die_with_parent
+from .processes import dying_with_this_process
 
 BUNDLE = "pagefind"
 PARTS_FILE = "parts.json"
@@ -92,7 +92,7 @@ def _index(parts: list[tuple[str, list[str]]], folder: Path) -> None:
     running = [subprocess.Popen(
         [sys.executable, "-m", "pagefind", "--site", str(folder), "--output-subdir", name,
          "--glob", "{" + ",".join(pages) + "}", "--exclude-selectors", EXCLUDED, "--silent"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=dying_with_this_process(),
     ) for name, pages in parts]
     for process in running:
         out, err = process.communicate()

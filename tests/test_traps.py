@@ -177,3 +177,16 @@ def test_a_signal_at_any_moment_stops_serve_cleanly(tmp_path: Path, when: str) -
         raise Terminated
 
     serve(tmp_path, 0, rebuild, [], ready=ready)  # returns: nothing escapes, nothing hangs
+
+
+def test_a_child_whose_parent_died_before_it_asked_to_die_with_it_exits() -> None:
+    """The kernel signals a child when its parent dies only if it asked before: a child
+    started just as its build was killed checks, and exits (no orphan left running)."""
+    from site_gen.processes import die_with_parent
+
+    pid = os.fork()
+    if pid == 0:  # the child: its "parent" is some other process, as after a reparenting
+        die_with_parent(os.getppid() + 1)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 1
