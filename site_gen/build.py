@@ -20,7 +20,7 @@ from html import unescape as html_unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cache import PageCache, build_fingerprint, cache_dir, input_digest
+from .cache import PageCache, build_fingerprint, cache_path, input_digest
 from .config import Config
 from .content import DiscoveryMemo, Site, discover
 from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display_path, sort_key
@@ -78,7 +78,7 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
     previous = read_marker(config.site_dir)
     if inputs and previous.get("inputs") == inputs:
         return _up_to_date(config, previous, started)
-    page_cache = PageCache(cache_dir(config)) if cache else None
+    page_cache = PageCache(cache_path(config)) if cache else None
     try:
         site = render_site(config, fingerprint=fingerprint, jobs=jobs, cache=page_cache,
                            progress=progress, digests=files)

@@ -84,25 +84,18 @@ def page_key(fingerprint: str, context: Mapping[str, Any], body: str,
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-_SETTINGS: dict[int, tuple[Config, str]] = {}  # output_settings() of the build's Config
-
-
 def _stable(value: Any, reprs: dict[int, tuple[Any, str]] | None = None) -> str:
-    if not isinstance(value, Config):
-        if reprs is None or isinstance(value, (str, int, float, type(None))):
-            return repr(value)
-        held = reprs.get(id(value))
-        if held is None or held[0] is not value:
-            held = reprs[id(value)] = (value, repr(value))
-        return held[1]
-    held = _SETTINGS.get(id(value))
+    """`value` as text for a key (settings by what can change a page); with `reprs`, a value
+    shared by many pages (the settings, a PR) is made into text once."""
+    if reprs is None or isinstance(value, (str, int, float, type(None))):
+        return output_settings(value) if isinstance(value, Config) else repr(value)
+    held = reprs.get(id(value))
     if held is None or held[0] is not value:
-        _SETTINGS.clear()
-        held = _SETTINGS[id(value)] = (value, output_settings(value))
+        held = reprs[id(value)] = (value, _stable(value))
     return held[1]
 
 
-def cache_dir(config: Config) -> Path:
+def cache_path(config: Config) -> Path:
     """Where rendered pages are kept between builds: one SQLite file."""
     return config.cache_dir / "pages.sqlite"
 

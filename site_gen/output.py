@@ -130,7 +130,7 @@ def check_names(outputs: Mapping[str, object]) -> None:
                                "site folder")
 
 
-def digest(content: str | Path) -> str:
+def _digest(content: str | Path) -> str:
     data = content.read_bytes() if isinstance(content, Path) else content.encode("utf-8")
     return hashlib.sha256(data).hexdigest()
 
@@ -139,7 +139,7 @@ def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     record = _load(site_dir)
     _recover(site_dir, record)
-    manifest = {name: digest(content) for name, content in sorted(outputs.items())}
+    manifest = {name: _digest(content) for name, content in sorted(outputs.items())}
     current = _current(site_dir, record)
     shown = record["copies"].get(current, {}) if current else {}
     if shown.get("files") == manifest and shown.get("search") == search:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .build import RenderedSite, render_site
-from .cache import PageCache, build_fingerprint, cache_dir
+from .cache import PageCache, build_fingerprint, cache_path
 from .config import Config
 from .content import stamp_of
 from .output import Outputs, apply_changes, check_names
@@ -44,7 +44,7 @@ class Preview:
             self.config = self.load()
             self.warm = Warm(build_fingerprint(self.config))
         self.warm.discovery.note_changes(self.config.docs_dir, changed)
-        cache = PageCache(cache_dir(self.config))
+        cache = PageCache(cache_path(self.config))
         try:
             site = render_site(self.config, fingerprint=self.warm.fingerprint, jobs=self.jobs,
                                cache=cache, warm=self.warm)
