@@ -22,8 +22,11 @@ from .processes import Terminated
 RELOAD_PATH = "/__site_gen/"
 RELOAD_SCRIPT = """\
 // Added by `site-gen serve` only: reload this page when the site is rebuilt.
+// It starts from the build the page came from (in this script's address), so a build that
+// ends while the page is still loading reloads it too.
+const served = new URL(document.currentScript.src).searchParams.get("version");
 (async () => {
-  let version = null;
+  let version = served;
   for (;;) {
     try {
       const response = await fetch("/__site_gen/wait?version=" + (version ?? ""), { cache: "no-store" });
@@ -36,7 +39,6 @@ RELOAD_SCRIPT = """\
   }
 })();
 """
-TAG = f'<script src="{RELOAD_PATH}reload.js"></script>'
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 SEARCH_STATUS = b'<p id="search-status" role="status"></p>'
 NO_INDEX = b"This preview has no search index: site-gen build makes it."
@@ -50,6 +52,11 @@ class LiveState:
         self.problems: list[str] = []
         self.changed = threading.Condition()
 
+    def now(self) -> tuple[int, list[str]]:
+        """The current build's version and problems, read together."""
+        with self.changed:
+            return self.version, self.problems
+
     def publish(self, problems: list[str]) -> None:
         with self.changed:
             self.version += 1
@@ -62,12 +69,17 @@ class LiveState:
             return self.version
 
 
-def error_page(problems: list[str]) -> bytes:
+def reload_tag(version: int) -> str:
+    """The reload script, told which build the page it is added to came from."""
+    return f'<script src="{RELOAD_PATH}reload.js?version={version}"></script>'
+
+
+def error_page(problems: list[str], version: int) -> bytes:
     items = "".join(f"<li><code>{escape(p)}</code></li>" for p in problems)
     return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>Build failed</title></head><body><main><h1>Build failed</h1>"
             f"<p>Fix these and save; this page reloads by itself.</p><ul class=\"build-errors\">"
-            f"{items}</ul></main>{TAG}</body></html>").encode()
+            f"{items}</ul></main>{reload_tag(version)}</body></html>").encode()
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -94,12 +106,14 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return True
 
     def do_GET(self) -> None:
+        # the version is read before the files: a page newer than it only reloads once more
+        version, problems = self.state.now()
         if self.path.startswith(RELOAD_PATH):
             self._reload_endpoint()
-        elif self.state.problems and (self.path.endswith("/") or self.path.endswith(".html")):
-            self._send(error_page(self.state.problems), "text/html; charset=utf-8", 200)
+        elif problems and (self.path.endswith("/") or self.path.endswith(".html")):
+            self._send(error_page(problems, version), "text/html; charset=utf-8", 200)
         elif self.path.split("?")[0].endswith(("/", ".html")):
-            self._html_with_reload()
+            self._html_with_reload(version)
         else:
             super().do_GET()
 
@@ -111,7 +125,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         version = self.state.version if not seen else self.state.wait(seen)
         self._send(str(version).encode(), "text/plain", 200)
 
-    def _html_with_reload(self) -> None:
+    def _html_with_reload(self, version: int) -> None:
         path = Path(self.translate_path(self.path.split("?")[0]))
         if path.is_dir():
             path = path / "index.html"
@@ -126,7 +140,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return
         if not (Path(self.directory) / "pagefind").is_dir():  # previews skip the index
             html = html.replace(SEARCH_STATUS, SEARCH_STATUS.replace(b"></p>", NO_INDEX + b"</p>"))
-        html = html.replace(b"</body>", TAG.encode() + b"</body>", 1)
+        html = html.replace(b"</body>", reload_tag(version).encode() + b"</body>", 1)
         self._send(html, "text/html; charset=utf-8", status)
 
     def _send(self, body: bytes, kind: str, status: int) -> None:

@@ -6,10 +6,11 @@ import re
 import signal
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Route, expect
 
 from ..conftest import Project
 
@@ -69,3 +70,27 @@ def test_edits_and_errors_show_without_a_manual_reload(
     assert "Stopped." in said
     # a save re-renders that page alone and writes that one file
     assert re.search(r"Rebuilt \d+ pages in [\d.]+ s \(1 file written\)", said), said
+
+
+def test_a_save_while_the_page_is_still_loading_shows_too(
+        browser: Browser, project: Project, server: tuple[str, subprocess.Popen[str]]) -> None:
+    """A build that ends between the page arriving and its reload script asking for news
+    (a fast rebuild and a slow page) must not be missed."""
+    url, _ = server
+    page_file = project.root / "content/acme/widgets/12/cache-bug.md"
+    good = page_file.read_text()
+
+    def save_before_the_script_runs(route: Route) -> None:
+        with urllib.request.urlopen(url + "__site_gen/wait?version=", timeout=10) as response:
+            seen = response.read().decode()
+        page_file.write_text(good.replace("The key is built in", "Saved meanwhile: the key"))
+        with urllib.request.urlopen(f"{url}__site_gen/wait?version={seen}", timeout=30) as response:
+            assert response.read().decode() != seen, "the save was not rebuilt in time"
+        route.continue_()
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.route("**/__site_gen/reload.js*", save_before_the_script_runs)
+    page.goto(url + PAGE)
+    expect(page.locator(".body")).to_contain_text("Saved meanwhile: the key", timeout=15000)
+    context.close()
