@@ -4,13 +4,14 @@ between builds under a key of everything their template receives."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,20 +40,44 @@ def input_digest(config: Config, fingerprint: str, search: bool,
     and every content file (each file's own digest goes into `files`, by path)."""
     digest = hashlib.sha256(f"{fingerprint}\nsearch={search}\n{code_signature(config)}\n".encode())
     docs = config.docs_dir
-    for path in sorted(docs.rglob("*")) if docs.is_dir() else ():
+    for rel, entry in _tree(str(docs)) if docs.is_dir() else ():
         # Every entry counts, not only readable files: a folder or a broken link where a
         # page was must make the next build look (and fail) again.
-        digest.update(f"{path.relative_to(docs)}\n".encode())
-        if path.is_symlink():
-            digest.update(b"link:" + os.fsencode(os.readlink(path)))
-        if path.is_file():
-            own = hashlib.sha256(path.read_bytes()).digest()
+        digest.update(f"{rel}\n".encode())
+        if entry.is_symlink():
+            digest.update(b"link:" + os.fsencode(os.readlink(entry.path)))
+        if _is(entry.is_file):
+            with open(entry.path, "rb") as handle:
+                own = hashlib.sha256(handle.read()).digest()
             digest.update(own)
             if files is not None:
-                files[str(path)] = own
-        elif path.is_dir():
+                files[entry.path] = own
+        elif _is(entry.is_dir):
             digest.update(b"folder")
     return digest.hexdigest()
+
+
+def _tree(folder: str, prefix: str = "") -> Iterator[tuple[str, os.DirEntry[str]]]:
+    """Every entry under `folder` (relative name, entry) in order of their path parts, not
+    entering linked folders nor folders it may not read (as Path.rglob)."""
+    try:
+        with os.scandir(folder) as found:
+            entries = sorted(found, key=lambda entry: entry.name)
+    except PermissionError:
+        return
+    for entry in entries:
+        name = prefix + entry.name
+        yield name, entry
+        if _is(functools.partial(entry.is_dir, follow_symlinks=False)):
+            yield from _tree(entry.path, name + "/")
+
+
+def _is(test: Callable[[], bool]) -> bool:
+    """A file type test that says no when the entry cannot be looked at (as Path.is_file)."""
+    try:
+        return test()
+    except OSError:
+        return False
 
 
 def code_signature(config: Config) -> str:
@@ -124,22 +149,26 @@ class PageCache:
     def get(self, key: str) -> dict[str, Any] | None:
         """The data stored under `key`; None when there is none, or when the entry is not
         one this cache wrote for that key (a damaged or foreign row is never used)."""
-        self.used.add(key)
+        return self.get_many([key]).get(key)
+
+    def get_many(self, keys: list[str]) -> dict[str, dict[str, Any]]:
+        """The data stored under each of `keys` that has a sound entry (see get), asked
+        for in a few queries rather than one per key."""
+        self.used.update(keys)
+        found: dict[str, dict[str, Any]] = {}
         try:
-            row = self._open().execute("SELECT data, text, digest FROM pages WHERE key = ?",
-                                       (key,)).fetchone()
-            if row is None or not isinstance(row[0], str) or not isinstance(row[1], str) or \
-                    row[2] != _entry_digest(key, row[0], row[1]):
-                return None
-            data = json.loads(row[0])
-        except (sqlite3.Error, ValueError):
-            return None
-        if not isinstance(data, dict) or LONG not in data:
-            return None
-        longest = data.pop(LONG)
-        if isinstance(longest, str):
-            data[longest] = row[1]
-        return data
+            db = self._open()
+            for start in range(0, len(keys), BATCH):
+                batch = keys[start:start + BATCH]
+                rows = db.execute("SELECT key, data, text, digest FROM pages WHERE key IN "
+                                  f"({', '.join('?' * len(batch))})", batch).fetchall()
+                for key, *row in rows:
+                    data = _sound(key, *row)
+                    if data is not None:
+                        found[key] = data
+        except sqlite3.Error:
+            return {}
+        return found
 
     def put(self, key: str, data: dict[str, Any]) -> None:
         """Keep `data` under `key` (written for good by close()). Its longest text (a page's
@@ -172,6 +201,24 @@ class PageCache:
 
 
 LONG = "\0long"  # in an entry's JSON: which field is kept in the text column
+BATCH = 500  # keys asked for in one query (SQLite allows 999 parameters, or more)
+
+
+def _sound(key: str, data: object, text: object, digest: object) -> dict[str, Any] | None:
+    """The data of a row as it was put under `key`; None for a damaged or foreign row."""
+    if not isinstance(data, str) or not isinstance(text, str) or \
+            digest != _entry_digest(key, data, text):
+        return None
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(value, dict) or LONG not in value:
+        return None
+    longest = value.pop(LONG)
+    if isinstance(longest, str):
+        value[longest] = text
+    return value
 
 
 def _connect(path: Path) -> sqlite3.Connection:

@@ -146,8 +146,9 @@ def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint:
     keys = {t: _key(renderer, site, t, fingerprint, reprs) for t in tasks
             if t not in results} if cache else {}
     if cache:
+        stored = cache.get_many(list(keys.values()))
         for task in keys:
-            data = cache.get(keys[task])
+            data = stored.get(keys[task])
             hit = PageResult.from_data(data) if data is not None else None
             page = site.prs[task[0]].pages[task[1]]
             if hit is not None and hit.url == page.url and hit.path == page.path:

@@ -236,6 +236,26 @@ def test_a_damaged_or_foreign_cache_entry_is_never_used(project: Project, cli: C
     assert tree(project.root / "again") == clean
 
 
+def test_the_cache_reads_many_entries_at_once_and_only_sound_ones(tmp_path: Path) -> None:
+    from site_gen.cache import BATCH, PageCache
+
+    cache = PageCache(tmp_path / "pages.sqlite")
+    keys = [f"key{i:04}" for i in range(BATCH * 2 + 7)]  # more than one query asks for
+    for i, key in enumerate(keys):
+        cache.put(key, {"html": f"<p>page {i}</p>", "n": i})
+    cache.close()
+    with contextlib.closing(sqlite3.connect(tmp_path / "pages.sqlite")) as db:
+        db.execute("UPDATE pages SET text = '<p>changed</p>' WHERE key = 'key0003'")
+        db.commit()
+    cache = PageCache(tmp_path / "pages.sqlite")
+    found = cache.get_many([*keys, "never-put"])
+    assert set(found) == set(keys) - {"key0003"}
+    assert found["key1006"] == {"html": "<p>page 1006</p>", "n": 1006}
+    assert cache.get("key0003") is None and cache.get("key0004") == found["key0004"]
+    assert cache.used == {*keys, "never-put"}  # pruning keeps what was asked for
+    cache.close()
+
+
 def _slow_build(project: Project) -> subprocess.Popen[str]:
     from benchmarks.sample import write_site
 
