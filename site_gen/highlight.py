@@ -86,6 +86,7 @@ def _lexer_by_file_name(file_name: str) -> Lexer:
         return plain
 
 
+@functools.cache
 def _css_class(ttype: _TokenType) -> str:
     known: _TokenType | None = ttype
     while known is not None and known not in STANDARD_TYPES:
