@@ -24,7 +24,7 @@ from .cache import PageCache, build_fingerprint, cache_path, input_digest
 from .config import Config
 from .content import DiscoveryMemo, Site, discover
 from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display_path, sort_key
-from .output import Outputs, check_site_dir, read_marker, site_lock, write_site
+from .output import Kept, Outputs, check_site_dir, read_marker, site_lock, write_site
 from .sources import check_code
 from .templates import template_errors
 from .warm import Stored, Warm
@@ -81,26 +81,29 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
     page_cache = PageCache(cache_path(config)) if cache else None
     try:
         site = render_site(config, fingerprint=fingerprint, jobs=jobs, cache=page_cache,
-                           progress=progress, digests=files)
+                           progress=progress, digests=files, shown=previous.get("files"))
         if page_cache:
             page_cache.prune()
+        record = {"inputs": inputs, "pages": site.pages,
+                  "warnings": _recorded(config, site.warnings)}
+        changed = write_site(config.site_dir, site.outputs, search=search, extra=record)
     finally:
         if page_cache:
             page_cache.close()  # pages rendered by a failed build are kept too
-    record = {"inputs": inputs, "pages": site.pages, "warnings": _recorded(config, site.warnings)}
-    changed = write_site(config.site_dir, site.outputs, search=search, extra=record)
     return BuildResult(site.pages, len(site.outputs), site.warnings,
                        time.perf_counter() - started, changed)
 
 
 def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1,
                 cache: PageCache | None = None, progress: Progress | None = None,
-                warm: Warm | None = None, digests: dict[str, bytes] | None = None) -> RenderedSite:
+                warm: Warm | None = None, digests: dict[str, bytes] | None = None,
+                shown: dict[str, str] | None = None) -> RenderedSite:
     """Every output file of the site, checked; writes nothing but the page cache.
 
     With `warm` (the preview's), each stage reuses what it made in the last build from
-    the same inputs. Raises BuildFailed with every error found (and, under strict, on any
-    warning).
+    the same inputs. A page kept in `cache` whose file the shown site holds as it is
+    (`shown`: the digest of each of its files) comes as a Kept output, not read. Raises
+    BuildFailed with every error found (and, under strict, on any warning).
     """
     # Imported here, not at the top: they pull in markdown-it and Pygments, which an
     # up-to-date build never needs.
@@ -120,7 +123,7 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
         renderer = Renderer(config, site, check_code(config, site, problems,
                                                      warm.checks if warm else None), keeper)
         results = render_pages(config, site, renderer, jobs=jobs, cache=cache, progress=progress,
-                               fingerprint=fingerprint, warm=warm)
+                               fingerprint=fingerprint, warm=warm, shown=shown)
         outputs: Outputs = {}
         for result in results:
             problems.extend(result.errors, result.warnings)
@@ -232,6 +235,8 @@ def check_links(config: Config, results: list[PageResult], outputs: Outputs,
     for result in results:
         for line, url, fragment, href in result.anchors:
             html = outputs.get(url + "index.html")
+            if isinstance(html, Kept):
+                html = outputs[url + "index.html"] = html.read()
             if not isinstance(html, str):
                 continue  # the page itself is missing: reported as a link to nothing
             if url not in ids or ids[url][0] is not html:

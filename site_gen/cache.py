@@ -151,19 +151,21 @@ class PageCache:
         one this cache wrote for that key (a damaged or foreign row is never used)."""
         return self.get_many([key]).get(key)
 
-    def get_many(self, keys: list[str]) -> dict[str, dict[str, Any]]:
+    def get_many(self, keys: list[str], *, text: bool = True) -> dict[str, dict[str, Any]]:
         """The data stored under each of `keys` that has a sound entry (see get), asked
-        for in a few queries rather than one per key."""
+        for in a few queries rather than one per key. Without `text`, the long text is not
+        read: the data holds its digest instead, under TEXT_DIGEST."""
         self.used.update(keys)
         found: dict[str, dict[str, Any]] = {}
+        columns = "key, data, digest, text" if text else "key, data, digest, NULL"
         try:
             db = self._open()
             for start in range(0, len(keys), BATCH):
                 batch = keys[start:start + BATCH]
-                rows = db.execute("SELECT key, data, text, digest FROM pages WHERE key IN "
+                rows = db.execute(f"SELECT {columns} FROM pages WHERE key IN "
                                   f"({', '.join('?' * len(batch))})", batch).fetchall()
                 for key, *row in rows:
-                    data = _sound(key, *row)
+                    data = _sound(key, *row, with_text=text)
                     if data is not None:
                         found[key] = data
         except sqlite3.Error:
@@ -172,15 +174,16 @@ class PageCache:
 
     def put(self, key: str, data: dict[str, Any]) -> None:
         """Keep `data` under `key` (written for good by close()). Its longest text (a page's
-        HTML) is kept in a column of its own, read back without decoding JSON."""
+        HTML) is kept in a column of its own, read back without decoding JSON, and its
+        digest in the data, so the data alone can say what the text is."""
         longest = max((k for k, v in data.items() if isinstance(v, str)),
                       key=lambda k: len(data[k]), default=None)
         text = data[longest] if longest is not None else ""
-        rest = json.dumps({**{k: v for k, v in data.items() if k != longest}, LONG: longest},
-                          sort_keys=True, ensure_ascii=False)
+        rest = json.dumps({**{k: v for k, v in data.items() if k != longest}, LONG: longest,
+                           TEXT_DIGEST: text_digest(text)}, sort_keys=True, ensure_ascii=False)
         with contextlib.suppress(sqlite3.Error):  # a cache that cannot be written is no cache
             self._open().execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)",
-                                 (key, rest, text, _entry_digest(key, rest, text)))
+                                 (key, rest, text, _entry_digest(key, rest)))
 
     def prune(self) -> None:
         """Forget entries the last build did not ask for (deleted or changed pages)."""
@@ -202,20 +205,32 @@ class PageCache:
 
 LONG = "\0long"  # in an entry's JSON: which field is kept in the text column
 BATCH = 500  # keys asked for in one query (SQLite allows 999 parameters, or more)
+TEXT_DIGEST = "\0text"  # in an entry's JSON: the digest of its text (as the site's files')
 
 
-def _sound(key: str, data: object, text: object, digest: object) -> dict[str, Any] | None:
-    """The data of a row as it was put under `key`; None for a damaged or foreign row."""
-    if not isinstance(data, str) or not isinstance(text, str) or \
-            digest != _entry_digest(key, data, text):
+def text_digest(text: str) -> str:
+    """The digest of a text as written to the site (UTF-8): the site's manifests use it."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _sound(key: str, data: object, digest: object, text: object, *,
+           with_text: bool) -> dict[str, Any] | None:
+    """The data of a row as it was put under `key` (with its text, or the text's digest);
+    None for a damaged or foreign row."""
+    if not isinstance(data, str) or digest != _entry_digest(key, data):
         return None
     try:
         value = json.loads(data)
     except ValueError:
         return None
-    if not isinstance(value, dict) or LONG not in value:
+    if not isinstance(value, dict) or LONG not in value or \
+            not isinstance(value.get(TEXT_DIGEST), str):
         return None
     longest = value.pop(LONG)
+    if not with_text:
+        return value
+    if not isinstance(text, str) or text_digest(text) != value.pop(TEXT_DIGEST):
+        return None
     if isinstance(longest, str):
         value[longest] = text
     return value
@@ -229,8 +244,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     return db
 
 
-def _entry_digest(key: str, data: str, text: str) -> str:
-    """Binds an entry to its key: a row copied under another key, or edited, fails."""
-    digest = hashlib.sha256(f"{key}\n{len(data)}\n{data}\n".encode())
-    digest.update(text.encode())
-    return digest.hexdigest()
+def _entry_digest(key: str, data: str) -> str:
+    """Binds an entry to its key: a row copied under another key, or edited, fails (the
+    data holds the text's digest, so the text is bound too)."""
+    return hashlib.sha256(f"{key}\n{len(data)}\n{data}".encode()).hexdigest()

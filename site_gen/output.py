@@ -24,17 +24,32 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .cache import text_digest
 from .config import Config
 from .errors import BuildFailed, ConfigError, SiteGenError
 from .search import index_site, plan
 
 log = logging.getLogger("site_gen")
 
-Outputs = dict[str, str | Path]  # relative path in the site: HTML text, or a file to copy
+
+
+@dataclass(frozen=True)
+class Kept:
+    """An output the shown copy already holds byte for byte (a page kept in the page
+    cache, of the same digest): written by linking that file, its text read only if asked."""
+
+    digest: str
+    searchable: bool  # whether the search index takes it (see search.plan)
+    read: Callable[[], str]
+
+
+# relative path in the site: HTML text, a file to copy, or a file the shown copy holds
+Outputs = dict[str, str | Path | Kept]
 LEGACY_MARKER = ".site-gen"  # inside site_dir, as builds before 0.2 left it
 COPIES = ("a", "b")
 TMP = ".site-gen-tmp"  # a file being written in a copy: `<name>.site-gen-tmp`
@@ -130,9 +145,12 @@ def check_names(outputs: Mapping[str, object]) -> None:
                                "site folder")
 
 
-def _digest(content: str | Path) -> str:
-    data = content.read_bytes() if isinstance(content, Path) else content.encode("utf-8")
-    return hashlib.sha256(data).hexdigest()
+def _digest(content: str | Path | Kept) -> str:
+    if isinstance(content, Kept):
+        return content.digest
+    if isinstance(content, Path):
+        return hashlib.sha256(content.read_bytes()).hexdigest()
+    return text_digest(content)
 
 
 def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]) -> bool:
@@ -184,13 +202,13 @@ def _prepare(site_dir: Path, record: dict[str, Any], standby: str, manifest: dic
     _save(site_dir, record)  # the journal: these names are not to be trusted until done
     shown = site_dir.parent / _copy_name(site_dir, "a" if standby.endswith(".b") else "b")
     same = (record["copies"].get(shown.name) or {}).get("files") or {}
-    sources: dict[str, str | Path | tuple[Path]] = {}
+    sources: dict[str, str | Path | Kept | tuple[Path]] = {}
     for name in writes:  # a file the shown copy holds alike is linked, not written again
         sources[name] = (shown / name,) if same.get(name) == manifest[name] else outputs[name]
     apply_changes(folder, sources, deletes)
 
 
-def apply_changes(folder: Path, writes: Mapping[str, str | Path | tuple[Path]],
+def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[Path]],
                   deletes: Iterable[str]) -> None:
     """Write and delete files of `folder` in place, each write atomic (a temporary file,
     then a rename): text, a file to copy, or (a 1-tuple) a file to hard-link."""
@@ -219,7 +237,7 @@ def apply_changes(folder: Path, writes: Mapping[str, str | Path | tuple[Path]],
             shutil.copyfile(content, tmp)
         else:
             with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(content)
+                handle.write(content.read() if isinstance(content, Kept) else content)
         os.replace(tmp, target)
         tmp.unlink(missing_ok=True)  # a rename onto a hard link of itself leaves both names
 

@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cache import PageCache, page_key
+from .cache import TEXT_DIGEST, PageCache, page_key
 from .config import Config
 from .content import PullRequest, Site
 from .context import Link, PageContext
-from .errors import ContentError, ContentWarning
+from .errors import ContentError, ContentWarning, SiteGenError
 from .markdown import render_body, render_inline_text
+from .output import Kept
 from .processes import start_worker_process
 from .render import Renderer
+from .search import searchable
 from .source import SourceReader
 from .templates import template_errors
 from .warm import Warm
@@ -34,7 +38,7 @@ class PageResult:
     """One rendered question page, or the problems that stopped it."""
 
     url: str
-    html: str | None
+    html: str | Kept | None  # Kept: a cached page the shown site holds as it is
     errors: tuple[ContentError, ...]
     warnings: tuple[ContentWarning, ...]
     path: Path | None = None  # the page's markdown file, where its links were written
@@ -44,20 +48,24 @@ class PageResult:
 
     def to_data(self) -> dict[str, Any]:
         """The page as the cache stores it (only pages without errors are stored)."""
+        assert isinstance(self.html, str), "a page is stored when it was rendered"
         warnings = [[str(w.path) if w.path else None, w.line, w.message] for w in self.warnings]
-        return {"url": self.url, "html": self.html, "warnings": warnings, "path": str(self.path),
+        return {"url": self.url, "html": self.html, "searchable": searchable(self.html),
+                "warnings": warnings, "path": str(self.path),
                 "files": [list(f) for f in self.files],
                 "anchors": list(self.anchors), "targets": list(self.targets)}
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> PageResult | None:
-        """A page read back from the cache; None when the entry is not of that shape."""
+    def from_data(cls, data: dict[str, Any], kept: Kept | None = None) -> PageResult | None:
+        """A page read back from the cache (its HTML `kept` in the shown site, or in the
+        data); None when the entry is not of that shape."""
         try:
             warnings = tuple(ContentWarning(str(m), Path(p) if p else None, ln)
                              for p, ln, m in data["warnings"])
-            if not isinstance(data["html"], str):
+            html = kept or data["html"]
+            if not isinstance(html, (str, Kept)):
                 return None
-            return cls(str(data["url"]), data["html"], (), warnings, Path(data["path"]),
+            return cls(str(data["url"]), html, (), warnings, Path(data["path"]),
                        tuple(_link(a) for a in data["anchors"]),
                        tuple(_link(t) for t in data["targets"]),
                        tuple((str(name), str(text)) for name, text in data["files"]))
@@ -126,9 +134,11 @@ def _render_in_worker(task: tuple[int, int]) -> PageResult:
 
 def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint: str,
                  jobs: int = 1, cache: PageCache | None = None,
-                 progress: Progress | None = None, warm: Warm | None = None) -> list[PageResult]:
+                 progress: Progress | None = None, warm: Warm | None = None,
+                 shown: Mapping[str, str] | None = None) -> list[PageResult]:
     """Render every question page, in site order; cached pages are not rendered again
-    (nor, in a warm build, pages whose inputs are those of the last build).
+    (nor, in a warm build, pages whose inputs are those of the last build). A cached page
+    the shown site holds byte for byte (`shown`: its files' digests) is not even read.
 
     `progress(done, total)` is called as pages are rendered.
     """
@@ -146,15 +156,10 @@ def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint:
     keys = {t: _key(renderer, site, t, fingerprint, reprs) for t in tasks
             if t not in results} if cache else {}
     if cache:
-        stored = cache.get_many(list(keys.values()))
-        for task in keys:
-            data = stored.get(keys[task])
-            hit = PageResult.from_data(data) if data is not None else None
-            page = site.prs[task[0]].pages[task[1]]
-            if hit is not None and hit.url == page.url and hit.path == page.path:
-                results[task] = hit  # an entry for another page is never written here
-                if warm is not None:
-                    warm.pages[page.path] = (inputs[task], hit)
+        for task, hit in _hits(config, cache, keys, shown or {}, site).items():
+            results[task] = hit
+            if warm is not None:
+                warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], hit)
     missing = [t for t in tasks if t not in results]
     for done, (task, result) in enumerate(zip(missing, _run(config, site, renderer, missing, jobs),
                                               strict=True), len(results) + 1):
@@ -166,6 +171,49 @@ def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint:
         if progress:
             progress(done, len(tasks))
     return [results[t] for t in tasks]
+
+
+def _hits(config: Config, cache: PageCache, keys: dict[tuple[int, int], str],
+          shown: Mapping[str, str], site: Site) -> dict[tuple[int, int], PageResult]:
+    """The pages found in the cache. One whose HTML the shown site holds as it is (`shown`:
+    each file's digest) is taken without reading its HTML (see Kept); the others whole."""
+    found: dict[tuple[int, int], PageResult] = {}
+    light = cache.get_many(list(keys.values()), text=False) if shown else {}
+    for task, key in keys.items():
+        data = light.get(key)
+        name = site.prs[task[0]].pages[task[1]].url + "index.html"
+        if data is not None and shown.get(name) == data[TEXT_DIGEST]:
+            kept = Kept(data[TEXT_DIGEST], data.get("searchable") is True, functools.partial(
+                _read_kept, cache, key, config.site_dir / name, data[TEXT_DIGEST]))
+            hit = PageResult.from_data(data, kept)
+            if hit is not None:
+                found[task] = hit
+    whole = cache.get_many([keys[t] for t in keys if t not in found])
+    for task, key in keys.items():
+        data = whole.get(key)
+        if task not in found and data is not None:
+            hit = PageResult.from_data(data)
+            if hit is not None:
+                found[task] = hit
+    for task, hit in list(found.items()):
+        page = site.prs[task[0]].pages[task[1]]
+        if hit.url != page.url or hit.path != page.path:
+            del found[task]  # an entry for another page is never written here
+    return found
+
+
+def _read_kept(cache: PageCache, key: str, published: Path, digest: str) -> str:
+    """The HTML of a page taken without it (when a link's #fragment is checked against it):
+    from the cache, or else from the shown site, when either holds it as it was."""
+    data = cache.get(key)
+    if data is not None and isinstance(data.get("html"), str):
+        return str(data["html"])
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        held = published.read_bytes()
+        if hashlib.sha256(held).hexdigest() == digest:
+            return held.decode("utf-8")
+    raise SiteGenError(f"the page cache and the site both lost what '{published}' held during "
+                       "the build; build again")
 
 
 def _key(renderer: Renderer, site: Site, task: tuple[int, int], fingerprint: str,

@@ -18,7 +18,7 @@ from .build import RenderedSite, render_site
 from .cache import PageCache, build_fingerprint, cache_path
 from .config import Config
 from .content import stamp_of
-from .output import Outputs, apply_changes, check_names
+from .output import Kept, Outputs, apply_changes, check_names
 from .warm import Warm
 
 
@@ -55,7 +55,7 @@ class Preview:
         return site
 
     def _write(self, outputs: Outputs) -> None:
-        writes: dict[str, str | Path] = {}
+        writes: dict[str, str | Path | Kept] = {}
         for name, content in outputs.items():
             old = self.shown.get(name)
             if isinstance(content, Path):

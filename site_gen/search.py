@@ -32,14 +32,19 @@ EXCLUDED = (".diff-ln, .excerpt-ln, .visually-hidden, [aria-hidden=true], .heade
 Parts = dict[str, str]  # a part's folder in the site: a digest of what it indexes
 
 
+def searchable(text: str) -> bool:
+    """Whether Pagefind indexes a page: its template marks the part to index."""
+    return "data-pagefind-body" in text
+
+
 def part_folder(k: int) -> str:
     return BUNDLE if k == 0 else f"{BUNDLE}-{k}"
 
 
 def plan(outputs: Mapping[str, object], manifest: Mapping[str, str]) -> dict[str, tuple[str, list[str]]]:
     """Each part's folder: a digest of its pages (names and bytes), and the pages."""
-    pages = sorted(name for name, content in outputs.items() if name.endswith(".html")
-                   and isinstance(content, str) and "data-pagefind-body" in content)
+    pages = sorted(name for name, content in outputs.items() if name.endswith(".html") and (
+        searchable(content) if isinstance(content, str) else getattr(content, "searchable", False)))
     count = 1
     while count * PART_PAGES < len(pages):
         count *= 2  # parts are split in two as the site grows: most keep their pages

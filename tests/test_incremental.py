@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -165,3 +168,44 @@ def test_an_edit_indexes_again_only_the_part_of_the_index_it_is_in(
     assert len(indexed) == 1  # this build's; the clean build below indexes every part
     clean = cli("build", "--no-cache", "--site-dir", "clean")
     assert clean.code == 0 and tree(big.site) == tree(big.root / "clean")
+
+
+def test_a_page_the_site_holds_as_it_is_is_not_read_back(big: Project, cli: CLI,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-edit rebuild reads the HTML of no kept page: the shown site holds each byte for
+    byte (its digest is in the cache entry, bound to the key), so its file is linked into
+    the new copy. A link to a #fragment of a kept page still checks against its HTML, and
+    HTML changed in the cache is never published."""
+    from site_gen import build as build_module
+    from site_gen.output import Kept
+
+    pages = sorted((big.root / "content").rglob("p-*.md"))
+    linking = pages[0]
+    target = pages[1]
+    anchor = re.search(r"^## (.+)$", target.read_text(), re.M)
+    assert anchor, "the sample page has a heading"
+    fragment = re.sub(r"[^a-z0-9]+", "-", anchor[1].lower()).strip("-")
+    linking.write_text(linking.read_text() + f"\nSee [the other]({target.name}#{fragment}).\n")
+    assert cli("build", "--no-search").code == 0
+    seen: dict[str, object] = {}
+    original = build_module.render_site
+    monkeypatch.setattr(build_module, "render_site", lambda *a, **k: seen.setdefault(
+        "site", original(*a, **k)))
+    with contextlib.closing(sqlite3.connect(big.root / ".cache/site-gen/pages.sqlite")) as db:
+        db.execute("UPDATE pages SET text = text || '<script>alert(1)</script>'")
+        db.commit()
+    edited = pages[5]
+    edited.write_text(edited.read_text() + "\nOne more sentence.\n")
+    built = assert_same_as_clean(big, cli, "--no-search")
+    outputs = seen["site"].outputs  # type: ignore[attr-defined]
+    kept = [name for name, content in outputs.items() if isinstance(content, Kept)]
+    question_pages = [_url(big, path) for path in (big.root / "content").rglob("*.md")]
+    assert len(question_pages) == len(pages) + 1  # and the project's own page
+    assert sorted(kept) == sorted(set(question_pages) - {_url(big, edited), _url(big, target)})
+    assert isinstance(outputs[_url(big, edited)], str)  # rendered again
+    assert isinstance(outputs[_url(big, target)], str)  # read: a link names its #fragment
+    assert not any(b"alert(1)" in data for data in built.values())
+
+
+def _url(project: Project, page: object) -> str:
+    return Path(str(page)).relative_to(project.root / "content").with_suffix("").as_posix() + "/index.html"
