@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import hashlib
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -17,9 +15,9 @@ from .cache import TEXT_DIGEST, PageCache, page_key
 from .config import Config
 from .content import PullRequest, Site
 from .context import Link, PageContext
-from .errors import ContentError, ContentWarning, SiteGenError
+from .errors import ContentError, ContentWarning
 from .markdown import render_body, render_inline_text
-from .output import Kept
+from .output import Kept, kept
 from .processes import start_worker_process
 from .render import Renderer
 from .search import searchable
@@ -183,9 +181,9 @@ def _hits(config: Config, cache: PageCache, keys: dict[tuple[int, int], str],
         data = light.get(key)
         name = site.prs[task[0]].pages[task[1]].url + "index.html"
         if data is not None and shown.get(name) == data[TEXT_DIGEST]:
-            kept = Kept(data[TEXT_DIGEST], data.get("searchable") is True, functools.partial(
-                _read_kept, cache, key, config.site_dir / name, data[TEXT_DIGEST]))
-            hit = PageResult.from_data(data, kept)
+            hit = PageResult.from_data(data, kept(cache, key, "html", data[TEXT_DIGEST],
+                                                  data.get("searchable") is True,
+                                                  config.site_dir / name))
             if hit is not None:
                 found[task] = hit
     whole = cache.get_many([keys[t] for t in keys if t not in found])
@@ -200,20 +198,6 @@ def _hits(config: Config, cache: PageCache, keys: dict[tuple[int, int], str],
         if hit.url != page.url or hit.path != page.path:
             del found[task]  # an entry for another page is never written here
     return found
-
-
-def _read_kept(cache: PageCache, key: str, published: Path, digest: str) -> str:
-    """The HTML of a page taken without it (when a link's #fragment is checked against it):
-    from the cache, or else from the shown site, when either holds it as it was."""
-    data = cache.get(key)
-    if data is not None and isinstance(data.get("html"), str):
-        return str(data["html"])
-    with contextlib.suppress(OSError, UnicodeDecodeError):
-        held = published.read_bytes()
-        if hashlib.sha256(held).hexdigest() == digest:
-            return held.decode("utf-8")
-    raise SiteGenError(f"the page cache and the site both lost what '{published}' held during "
-                       "the build; build again")
 
 
 def _key(renderer: Renderer, site: Site, task: tuple[int, int], fingerprint: str,
