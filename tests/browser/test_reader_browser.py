@@ -35,6 +35,41 @@ def test_on_a_phone_no_content_hides_behind_sideways_scrolling(browser: Browser,
     numbers = page.locator("figure.hunk tr.diff-del td.diff-ln").evaluate_all(
         "cells => cells.map(c => getComputedStyle(c).display)")
     assert numbers[:2] == ["none", "table-cell"]  # one number column on a phone
+    # "⋯ 17 lines not shown" reads across the code column on one line, not down the numbers
+    elisions = page.locator("tr.diff-elision td.diff-code").evaluate_all("""cells => cells.map(c => {
+        const code = c.closest('tbody').querySelector('tr.diff-ctx td.diff-code');
+        return [Math.round(c.getBoundingClientRect().left - code.getBoundingClientRect().left),
+                c.getBoundingClientRect().height <= 1.6 * parseFloat(getComputedStyle(c).lineHeight)];
+    })""")
+    assert elisions and all(row == [0, True] for row in elisions), elisions
+    # each line's − or + stays in its own cell, off the line number
+    marks = page.locator("tr.diff-del td.diff-code, tr.diff-add td.diff-code").evaluate_all(
+        "cells => cells.map(c => getComputedStyle(c, '::before').textIndent)")
+    assert marks and set(marks) == {"0px"}, marks
+    # a long indented line starts on its first line (no line of indentation alone)
+    starts = page.locator("td.diff-code").evaluate_all("""cells => cells.map(cell => {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        let first = null;
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            for (let i = 0; i < n.data.length; i++) {
+                const r = document.createRange();
+                r.setStart(n, i);
+                r.setEnd(n, i + 1);
+                const top = r.getBoundingClientRect().top;
+                if (first === null) first = top;
+                if (n.data[i].trim()) return Math.abs(top - first) < 2;
+            }
+        }
+        return true;
+    })""")
+    assert starts and all(starts), [i for i, ok in enumerate(starts) if not ok]
+    # a short line is one line tall: its number (1008) does not break either
+    tall = page.locator("tr.diff-ctx, tr.diff-del, tr.diff-add").evaluate_all("""rows => rows
+        .filter(r => r.querySelector('.diff-code').textContent.length < 30)
+        .filter(r => r.getBoundingClientRect().height >
+                     1.6 * parseFloat(getComputedStyle(r.querySelector('.diff-code')).lineHeight))
+        .map(r => r.textContent)""")
+    assert tall == []
     page.screenshot(path=_shot("question-phone-light"), full_page=True)
     context.close()
 
