@@ -38,7 +38,6 @@ from .search import index_site, plan
 log = logging.getLogger("site_gen")
 
 
-
 @dataclass(frozen=True)
 class Kept:
     """An output the shown copy already holds byte for byte (a page kept in the page
@@ -47,7 +46,6 @@ class Kept:
     digest: str
     searchable: bool  # whether the search index takes it (see search.plan)
     read: Callable[[], str]
-
 
 
 def kept(cache: PageCache, key: str, field: str, digest: str, searchable: bool,
