@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import textwrap
 from collections.abc import Callable
@@ -54,6 +55,15 @@ def front(title: str = "T", question: str = "q", status: str = "open", order: in
     return (f"---\n{{title: {title}, order: {order}, updated: 2026-01-05,\n question: {question},\n"
             f" status: {status}}}\n---\n")
 
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C reaches the site-gen processes the tests stop with it. A test run started in
+    the background (`cmd &`, some CI runners) has SIGINT ignored, its children inherit
+    that, and Python then never turns SIGINT into KeyboardInterrupt; a handled signal is
+    reset to the default in a child, so handle it here as Python does from a terminal."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 @dataclass
 class Project:
