@@ -54,13 +54,13 @@ class PageResult:
                 "anchors": list(self.anchors), "targets": list(self.targets)}
 
     @classmethod
-    def from_data(cls, data: dict[str, Any], kept: Kept | None = None) -> PageResult | None:
-        """A page read back from the cache (its HTML `kept` in the shown site, or in the
+    def from_data(cls, data: dict[str, Any], held: Kept | None = None) -> PageResult | None:
+        """A page read back from the cache (its HTML `held` by the shown site, or in the
         data); None when the entry is not of that shape."""
         try:
             warnings = tuple(ContentWarning(str(m), Path(p) if p else None, ln)
                              for p, ln, m in data["warnings"])
-            html = kept or data["html"]
+            html = held or data["html"]
             if not isinstance(html, (str, Kept)):
                 return None
             return cls(str(data["url"]), html, (), warnings, Path(data["path"]),
@@ -175,29 +175,23 @@ def _hits(config: Config, cache: PageCache, keys: dict[tuple[int, int], str],
           shown: Mapping[str, str], site: Site) -> dict[tuple[int, int], PageResult]:
     """The pages found in the cache. One whose HTML the shown site holds as it is (`shown`:
     each file's digest) is taken without reading its HTML (see Kept); the others whole."""
-    found: dict[tuple[int, int], PageResult] = {}
+    found: dict[tuple[int, int], PageResult | None] = {}
     light = cache.get_many(list(keys.values()), text=False) if shown else {}
     for task, key in keys.items():
         data = light.get(key)
         name = site.prs[task[0]].pages[task[1]].url + "index.html"
         if data is not None and shown.get(name) == data[TEXT_DIGEST]:
-            hit = PageResult.from_data(data, kept(cache, key, "html", data[TEXT_DIGEST],
-                                                  data.get("searchable") is True,
-                                                  config.site_dir / name))
-            if hit is not None:
-                found[task] = hit
-    whole = cache.get_many([keys[t] for t in keys if t not in found])
+            found[task] = PageResult.from_data(data, kept(
+                cache, key, "html", data[TEXT_DIGEST], data.get("searchable") is True,
+                config.site_dir / name))
+    whole = cache.get_many([key for task, key in keys.items() if found.get(task) is None])
     for task, key in keys.items():
-        data = whole.get(key)
-        if task not in found and data is not None:
-            hit = PageResult.from_data(data)
-            if hit is not None:
-                found[task] = hit
-    for task, hit in list(found.items()):
-        page = site.prs[task[0]].pages[task[1]]
-        if hit.url != page.url or hit.path != page.path:
-            del found[task]  # an entry for another page is never written here
-    return found
+        if found.get(task) is None and key in whole:
+            found[task] = PageResult.from_data(whole[key])
+    pages = {task: site.prs[task[0]].pages[task[1]] for task in found}
+    # an entry for another page is never written here
+    return {task: hit for task, hit in found.items()
+            if hit is not None and (hit.url, hit.path) == (pages[task].url, pages[task].path)}
 
 
 def _key(renderer: Renderer, site: Site, task: tuple[int, int], fingerprint: str,
