@@ -1,14 +1,19 @@
-# Shared set-up for scripts/build and scripts/test: a virtual environment with the
-# project installed, re-installed only when pyproject.toml changes.
+# Shared set-up for scripts/build, scripts/fetch, scripts/test and scripts/bench: a virtual
+# environment with the project installed, re-installed only when pyproject.toml changes.
+# Sourced, so it takes no arguments of its own (a sourced file sees its caller's, which
+# are the command's, like --strict): call `setup_venv [EXTRAS]` after sourcing it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PYTHON="${PYTHON:-python3}"
-extras="${1:-}"
-if [ ! -x .venv/bin/python ]; then
-  "$PYTHON" -m venv .venv
-fi
-stamp=".venv/.site-gen-installed${extras:+-$extras}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras:+[$extras]}"
-  touch "$stamp"
-fi
+
+setup_venv() {
+  local extras="${1:-}"
+  if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m venv .venv
+  fi
+  local stamp=".venv/.site-gen-installed${extras:+-$extras}"
+  if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras:+[$extras]}"
+    touch "$stamp"
+  fi
+}

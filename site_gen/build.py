@@ -10,6 +10,7 @@ collected as objects and given to the caller (the CLI prints them).
 
 from __future__ import annotations
 
+import logging
 import os
 import posixpath
 import re
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from .pages import PageResult
 
 Progress = Callable[[int, int], None]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,8 @@ class BuildResult:
     files: int
     warnings: tuple[ContentWarning, ...]  # the build's own; the settings' are on the Config
     seconds: float
-    changed: bool = True
+    changed: bool = True  # a file of the site was written
+    rendered: bool = True  # False: nothing changed since the last build, nothing was rendered
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,11 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
     inputs = input_digest(config, fingerprint, search, files) if cache else None
     previous = read_marker(config.site_dir)
     if inputs and previous.get("inputs") == inputs:
+        log.debug("Nothing changed since the last build (settings, templates, content, code "
+                  "and site_gen itself): nothing to render")
         return _up_to_date(config, previous, started)
+    log.debug("Rendering every page (--no-cache)" if not cache else
+              "The inputs changed since the last build: rendering what they changed")
     page_cache = PageCache(cache_path(config)) if cache else None
     try:
         site = render_site(config, fingerprint=fingerprint, jobs=jobs, cache=page_cache,
@@ -87,6 +94,9 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
         record = {"inputs": inputs, "pages": site.pages,
                   "warnings": _recorded(config, site.warnings)}
         changed = write_site(config.site_dir, site.outputs, search=search, extra=record)
+        log.debug("Wrote the files that changed into the copy not shown, and switched %s to it"
+                  if changed else "Every file was already as built: %s was left as it was",
+                  display_path(config.site_dir))
     finally:
         if page_cache:
             page_cache.close()  # pages rendered by a failed build are kept too
@@ -117,6 +127,8 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
             store=cache, salt=f"{fingerprint}\ndrafts={config.drafts}",
             digests=digests or {}) if cache else None
         site = discover(config, problems, memo)
+        log.debug("Read %d pull request(s) and %d page(s) from %s", len(site.prs),
+                  sum(len(pr.pages) for pr in site.prs), display_path(config.docs_dir))
         if warm:
             warm.forget_others(site.prs)
         keeper = warm or (Stored(cache, fingerprint) if cache else None)
@@ -217,7 +229,7 @@ def _up_to_date(config: Config, previous: dict[str, Any], started: float) -> Bui
     _stop_on_errors(config, problems, strict=config.strict)
     files = previous.get("files") or {}
     return BuildResult(int(previous.get("pages", 0)), len(files), tuple(problems.warnings),
-                       time.perf_counter() - started, False)
+                       time.perf_counter() - started, changed=False, rendered=False)
 
 
 _ID = re.compile(r'\bid="([^"]+)"')

@@ -204,6 +204,9 @@ def _build(args: argparse.Namespace) -> int:
     if result.changed:
         _say(f"Built {result.pages} pages ({result.files} files) into {where} "
              f"in {result.seconds:.2f} s; {warnings} warning(s).")
+    elif result.rendered:
+        _say(f"Built {result.pages} pages into {where} in {result.seconds:.2f} s: every file "
+             f"was already as built, nothing written; {warnings} warning(s).")
     else:
         _say(f"{where} is up to date ({result.pages} pages); checked in {result.seconds:.2f} s; "
              f"{warnings} warning(s).")

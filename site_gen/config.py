@@ -15,7 +15,7 @@ from .errors import BuildFailed, ConfigError, ContentError, ContentWarning, Site
 from .source import CONTROL, REPO, REPO_PATH
 from .statuses import DEFAULT_STATUSES, TONES, USES, Status
 from .suggest import did_you_mean
-from .yamlfile import Mapping, describe, forbidden_character, load_yaml
+from .yamlfile import Mapping, Sequence, describe, forbidden_character, load_yaml
 
 
 def _package_templates() -> Path:
@@ -104,6 +104,7 @@ class Config:
     repo_url: str | None = None
     copyright: str | None = None
     nav: tuple[str, ...] = ()
+    nav_lines: tuple[int, ...] = field(default=(), metadata=BUILD_ONLY)  # mkdocs.yml line of each
     strict: bool = field(default=False, metadata=BUILD_ONLY)
     use_directory_urls: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
@@ -249,6 +250,7 @@ class _Validator:
             "site_dir": site_dir or root / (self.text(data, "site_dir") or "site"),
             "custom_dir": root / theme if theme else PACKAGE_TEMPLATES,
             "nav": self._nav(data),
+            "nav_lines": tuple(data["nav"].item_lines) if isinstance(data.get("nav"), Sequence) else (),
             "strict": strict or bool(self.get(data, "strict", bool, "true or false")),
             "use_directory_urls": self._flag(data, "use_directory_urls", True),
             "extra": self.get(data, "extra", dict, "a mapping") or {},
@@ -287,17 +289,30 @@ class _Validator:
             self.warnings.append(ContentWarning(message, self.path, mapping.line_of(key)))
 
     def _theme(self, data: Mapping) -> str | None:
-        theme = self.get(data, "theme", Mapping, "a mapping with 'custom_dir'")
+        if isinstance(data.get("theme"), str):  # MkDocs' short form, `theme: NAME`
+            self._theme_name(data, "theme", "theme")
+            return None
+        theme = self.get(data, "theme", Mapping, "a mapping like {name: site_gen, custom_dir: "
+                         "overrides}, or the name site_gen")
         if theme is None:
             return None
         self._unknown_keys(theme, {"name", "custom_dir"}, "theme.")
-        name = theme.get("name")
-        if name not in (None, "site_gen"):
-            self.error(theme, "name", f"'theme.name' is {describe(name)}, but site_gen has one "
-                       "theme of its own; leave the name out (or write site_gen), and shadow "
-                       "single templates with theme.custom_dir")
+        self._theme_name(theme, "name", "theme.name")
         custom: str | None = self.text(theme, "custom_dir", "theme.")
         return custom
+
+    def _theme_name(self, mapping: Mapping, key: str, shown: str) -> None:
+        name = mapping.get(key)
+        if name not in (None, "site_gen"):
+            self.error(mapping, key, f"'{shown}' is {describe(name)}, but site_gen has one "
+                       "theme of its own; leave the name out (or write site_gen), and shadow "
+                       "single templates with theme.custom_dir")
+
+    def _item_error(self, data: Mapping, key: str, index: int, message: str) -> None:
+        """An error at the line of item `index` of the list under `key`."""
+        items = data.get(key)
+        line = items.line_of(index) if isinstance(items, Sequence) else data.line_of(key)
+        self.errors.append(ConfigError(message, self.path, line))
 
     def _exclude_docs(self, data: Mapping) -> str:
         """MkDocs' `exclude_docs`: gitignore-style patterns, one a line."""
@@ -314,12 +329,12 @@ class _Validator:
         """`extra_css` / `extra_javascript`: files of docs_dir, linked from every page."""
         items = self.get(data, key, list, f"a list of {ending} files in docs_dir")
         found: list[str] = []
-        for item in items or []:
+        for index, item in enumerate(items or []):
             path = item.strip().strip("/") if isinstance(item, str) else ""
             if not path.endswith(ending) or not REPO_PATH.match(path) or "://" in item:
-                self.error(data, key, f"'{key}' entries must be {ending} files inside docs_dir, "
-                           f"like 'assets/extra{ending}' (nothing from other hosts); found "
-                           f"{describe(item)}")
+                self._item_error(data, key, index, f"'{key}' entries must be {ending} files "
+                                 f"inside docs_dir, like 'assets/extra{ending}' (nothing from "
+                                 f"other hosts); found {describe(item)}")
             else:
                 found.append(path)
         return tuple(found)
@@ -328,10 +343,11 @@ class _Validator:
         nav = self.get(data, "nav", list, "a list of pull request folders")
         if nav is None:
             return ()
-        bad = [item for item in nav if not isinstance(item, str)]
+        bad = [index for index, item in enumerate(nav) if not isinstance(item, str)]
+        for index in bad:
+            self._item_error(data, "nav", index, "'nav' entries must be folder paths like "
+                             f"'owner/repo/123', found {describe(nav[index])}")
         if bad:
-            self.error(data, "nav", f"'nav' entries must be folder paths like "
-                                    f"'owner/repo/123', found {describe(bad[0])}")
             return ()
         return tuple(item.strip("/") for item in nav)
 

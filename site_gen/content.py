@@ -477,11 +477,13 @@ def _check_unique(prs: list[PullRequest], problems: Problems) -> None:
 def _ordered(config: Config, prs: list[PullRequest], problems: Problems) -> list[PullRequest]:
     """PRs in `nav` order first, then the rest by repository and number."""
     by_key = {pr.key: pr for pr in prs}
-    for entry in config.nav:
+    for index, entry in enumerate(config.nav):
         if entry not in by_key:
+            line = config.nav_lines[index] if index < len(config.nav_lines) else None
+            known = ", ".join(sorted(by_key)) or "(none yet: add one with site-gen new)"
             problems.errors.append(ContentError(f"'nav' names '{entry}', which is not a pull request "
-                                       f"folder; expected one of: {', '.join(sorted(by_key))}",
-                                       config.config_file))
+                                                f"folder; expected one of: {known}",
+                                                config.config_file, line))
     rank = {key: i for i, key in enumerate(config.nav)}
     return sorted(prs, key=lambda pr: (rank.get(pr.key, len(rank)), pr.repo.lower(), pr.number))
 

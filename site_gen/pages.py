@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -27,6 +28,7 @@ from .warm import Warm
 
 # Below this many pages to render, starting worker processes costs more than it saves.
 PARALLEL_MIN = 24
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 
@@ -159,6 +161,9 @@ def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint:
             if warm is not None:
                 warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], hit)
     missing = [t for t in tasks if t not in results]
+    log.debug("Question pages: %d in all, %d kept from the last build, %d to render%s",
+              len(tasks), len(results), len(missing),
+              f" on {jobs} worker processes" if jobs > 1 and len(missing) >= PARALLEL_MIN else "")
     for done, (task, result) in enumerate(zip(missing, _run(config, site, renderer, missing, jobs),
                                               strict=True), len(results) + 1):
         results[task] = result

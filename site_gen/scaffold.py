@@ -6,12 +6,15 @@ import datetime as dt
 import re
 import subprocess
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 from .config import Config
 from .errors import ContentError, SiteGenError
 from .slugs import slugify
-from .source import REPO, SHA
+from .source import REPO, SHA, SourceReader
+from .sources import git_dir
+from .yamlfile import load_yaml
 
 TARGET = re.compile(r"^(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#(?P<number>[1-9][0-9]*)$")
 
@@ -25,8 +28,8 @@ head: {head}   # the commit every code link pins
 state: open   # open, draft, merged or closed
 # Full paths of the files the pages cite; a page may use any unique tail of one.
 files:
-  - path/to/module.py   # ⟨the files your pages cite⟩
-"""
+{files}"""
+NO_FILES = "  - path/to/module.py   # ⟨the files your pages cite⟩\n"
 
 # ⟨…⟩ marks what the author replaces; a build warns (and `check` fails) while one is left.
 PAGE_TEMPLATE = """\
@@ -42,8 +45,8 @@ summary:
   status: ⟨Where the finding stands, in a sentence.⟩
 ---
 
-⟨Say what the code does, citing it:⟩ [[module.py:12]] links to line 12 of
-`path/to/module.py` at the head commit; [[module.py:12-14 "quoted code"]] also checks the
+⟨Say what the code does, citing it:⟩ [[{cite}:{line}]] links to line {line} of
+`{path}` at the head commit; [[{cite}:{line} "{quote}"]] also checks the
 quote against the code. Inline badges look like :badge[unresolved].
 
 ## ⟨Two runs, side by side⟩
@@ -58,7 +61,7 @@ note: ⟨why it matters⟩
 step b: ⟨what the second run does instead⟩
 outcome a: wrong: ⟨what the first run ends with⟩
 outcome b: right: ⟨what the second run ends with⟩
-source: [[module.py:12]] the line the diagram is about
+source: [[{cite}:{line}]] {quote}
 ```
 
 ## ⟨The fix: proposed, not in the PR⟩
@@ -68,13 +71,13 @@ title: ⟨The change we propose⟩
 status: proposed
 lands: ⟨Where the fix lands. Nothing below is implemented.⟩
 
-file: module.py L12 · function_name
-@@ -12,1 +12,1 @@
--old_line = 1
-+new_line = 2
+file: {cite} L{line} · ⟨the function it changes⟩
+@@ -{line},1 +{line},1 @@
+-{old}
++⟨the line as you would write it⟩
 ```
 
-::: review suggestion [[module.py:12]]
+::: review suggestion [[{cite}:{line}]]
 ⟨What the reviewer said, in markdown.⟩
 :::
 
@@ -94,6 +97,25 @@ def head_of(checkout: Path) -> str:
     return done.stdout.strip()
 
 
+@dataclass(frozen=True)
+class Example:
+    """The line of code a new page's examples cite: a real line of the PR when its code is
+    here (so every example checks), else a stand-in the build cannot check."""
+
+    path: str  # the file's path in the repository, as pr.yml lists it
+    line: int
+    text: str | None = None  # the line at the head, when the code is here
+    cite: str = ""  # how the page names the file: the shortest tail pr.yml makes unique
+
+    def fields(self) -> dict[str, object]:
+        quote = self.text.strip() if self.text is not None else "quoted code"
+        return {"cite": self.cite or self.path, "line": self.line, "path": self.path,
+                "quote": quote, "old": self.text if self.text is not None else "old_line = 1"}
+
+
+STAND_IN = Example("path/to/module.py", 12, None, "module.py")
+
+
 def new_pr(config: Config, target: str, head: str | None, title: str | None,
            question: str | None, checkout: Path | None) -> list[Path]:
     """Create `OWNER/REPO#NUMBER`'s folder; returns the files written. Never overwrites."""
@@ -107,8 +129,9 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
             raise SiteGenError(f"{flag} contains the control character U+{ord(bad):04X}; "
                                "expected one line of plain text")
     folder = config.docs_dir / m["repo"] / m["number"]
+    code = checkout or git_dir(config, m["repo"])
     if folder.exists():
-        return [_add_page(folder, m["repo"], m["number"], question)]
+        return [_add_page(folder, m["repo"], m["number"], question, code)]
     if head is None:
         if checkout is None:
             raise SiteGenError("the head commit is missing; give --head SHA, or --checkout "
@@ -118,10 +141,14 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
         raise SiteGenError(f"--head '{head}' is not a commit SHA; expected 7 to 40 hex digits "
                            "(a branch or tag name would drift)")
     question = question or "the first question"
+    changed = changed_files(code, head.lower(), None) if code else []
+    example = find_example(code, head.lower(), changed) if code and changed else None
+    files = "".join(f"  - {_yaml_text(path)}\n" for path in changed) if example else NO_FILES
     pr = folder / "pr.yml"
-    page = _page(folder, question, 1)
+    page = _page(folder, question, 1, example or STAND_IN)
     texts = {pr: PR_TEMPLATE.format(repo=m["repo"], number=m["number"], head=_yaml_text(head.lower()),
-                                    title=_yaml_text(title or "⟨Title of the pull request⟩")),
+                                    title=_yaml_text(title or "⟨Title of the pull request⟩"),
+                                    files=files),
              page[0]: page[1]}
     folder.mkdir(parents=True)
     for path, text in texts.items():
@@ -129,15 +156,17 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
     return list(texts)
 
 
-def _add_page(folder: Path, repo: str, number: str, question: str | None) -> Path:
-    """One more page on a PR that has a folder: the next `order`, never overwriting."""
+def _add_page(folder: Path, repo: str, number: str, question: str | None,
+              code: Path | None) -> Path:
+    """One more page on a PR that has a folder: the next `order`, never overwriting; its
+    examples cite a file of the PR's own (a real line of it when the code is here)."""
     if question is None:
         raise ContentError(f"{repo}#{number} already has a folder; site-gen new never overwrites "
                            "(give --question to add a page to it)", folder)
     orders = [int(m[1]) for md in folder.glob("*.md")
               if (m := re.search(r"^order:\s*(\d{1,9})\s*$", md.read_text(encoding="utf-8"),
                                  re.MULTILINE))]
-    path, text = _page(folder, question, max(orders, default=0) + 1)
+    path, text = _page(folder, question, max(orders, default=0) + 1, _example_of(folder, code))
     if path.exists():
         raise ContentError(f"a page named '{path.name}' already exists; site-gen new never "
                            "overwrites (give another --question)", path)
@@ -145,10 +174,69 @@ def _add_page(folder: Path, repo: str, number: str, question: str | None) -> Pat
     return path
 
 
-def _page(folder: Path, question: str, order: int) -> tuple[Path, str]:
+def _example_of(folder: Path, code: Path | None) -> Example:
+    """The example line for another page of the PR in `folder`, from its pr.yml."""
+    try:
+        facts = load_yaml((folder / "pr.yml").read_text(encoding="utf-8"), folder / "pr.yml")
+    except (OSError, UnicodeDecodeError, ContentError):
+        return STAND_IN  # the build reports a broken pr.yml at its line
+    listed = facts.get("files") if isinstance(facts, dict) else None
+    files = [f for f in listed if isinstance(f, str)] if isinstance(listed, list) else []
+    head, base = (str(facts.get(k) or "") for k in ("head", "base"))
+    if not files or files == [STAND_IN.path]:
+        return STAND_IN
+    if code is not None and SHA.match(head):
+        changed = set(changed_files(code, head, base or None))
+        found = find_example(code, head, [f for f in files if f in changed] + files, files)
+        if found is not None:
+            return found
+    return Example(files[0], STAND_IN.line, None, shortest_tail(files[0], files))
+
+
+def changed_files(code: Path, head: str, base: str | None) -> list[str]:
+    """The files the PR changes, as far as the code tells: base...head when the base is
+    known, else what the head commit itself changes; [] when the commits are not here."""
+    done = subprocess.run(["git", "-C", str(code), "diff", "--name-only", "--no-renames",
+                           "--diff-filter=AMR", f"{base or head + '^'}...{head}", "--"],
+                          capture_output=True, text=True, check=False)
+    return [p for p in done.stdout.splitlines() if p] if done.returncode == 0 else []
+
+
+def find_example(code: Path, head: str, candidates: list[str],
+                 files: list[str] | None = None) -> Example | None:
+    """The first line of the first candidate file that reads well as a quote."""
+    reader = SourceReader(code)
+    try:
+        commit = reader.commit(head)
+        if commit is None:
+            return None
+        for path in dict.fromkeys(candidates):
+            for number, text in enumerate(reader.lines(commit, path) or [], 1):
+                if QUOTABLE.match(text.strip()) and "⟨" not in text:
+                    return Example(path, number, text, shortest_tail(path, files or candidates))
+        return None
+    finally:
+        reader.close()
+
+
+# A line that reads well quoted: a few words, nothing that ends a quote or a reference.
+QUOTABLE = re.compile(r"^[^\s\"\[\]`#][^\"\[\]`]{4,68}$")
+
+
+def shortest_tail(path: str, files: list[str]) -> str:
+    """The shortest tail of `path` (whole segments) that no other file of `files` ends with."""
+    parts = path.split("/")
+    for size in range(1, len(parts) + 1):
+        tail = "/".join(parts[-size:])
+        if not any(f != path and (f == tail or f.endswith("/" + tail)) for f in files):
+            return tail
+    return path
+
+
+def _page(folder: Path, question: str, order: int, example: Example) -> tuple[Path, str]:
     text = PAGE_TEMPLATE.format(question=_yaml_text(question), order=order,
                                 question_title=_yaml_text(f"⟨A title that answers: {question}⟩"),
-                                today=dt.date.today().isoformat())
+                                today=dt.date.today().isoformat(), **example.fields())
     return folder / f"{slugify(question, 'question')[:60].strip('-')}.md", text
 
 

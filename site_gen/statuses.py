@@ -65,8 +65,11 @@ def find_status(statuses: dict[str, Status], name: str, use: str,
     status = statuses.get(name)
     if status is None or use not in status.uses:
         allowed = [k for k, s in statuses.items() if use in s.uses]
-        words = allowed + [alias for (alias_use, alias) in ALIASES if alias_use == use]
+        aliases = {target: alias for (alias_use, alias), target in ALIASES.items()
+                   if alias_use == use and target in allowed}
+        words = allowed + list(aliases.values())  # every word the list below shows
+        shown = [f"{k} (or {aliases[k]})" if k in aliases else k for k in allowed]
         report(f"unknown {USE_NAMES[use]} '{name}'; {did_you_mean(name, words)}expected one "
-               f"of: {', '.join(allowed)}")
+               f"of: {', '.join(shown)}")
         return None
     return status

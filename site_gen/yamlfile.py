@@ -23,6 +23,17 @@ class Mapping(dict[str, Any]):
         return self.key_lines.get(key, self.line)
 
 
+class Sequence(list[Any]):
+    """A YAML list that remembers the 1-based source line of itself and of each item."""
+
+    line: int
+    item_lines: list[int]
+
+    def line_of(self, index: int) -> int:
+        """The line of item `index`, or of the list when there is no such item."""
+        return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
+
+
 _BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~10x faster
 
 
@@ -61,6 +72,13 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> Mapping:
             own.add(key)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1 + loader.line_offset
+    return result
+
+
+def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> Sequence:
+    result = Sequence(loader.construct_object(child, deep=True) for child in node.value)
+    result.line = node.start_mark.line + 1 + loader.line_offset
+    result.item_lines = [child.start_mark.line + 1 + loader.line_offset for child in node.value]
     return result
 
 
@@ -120,6 +138,7 @@ MAX_DIGITS = 18  # any count, line or number in this project fits; int() refuses
 MAX_VALUES = 100_000  # values a document may hold once its aliases are expanded
 
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 _Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 _Loader.add_constructor("!ENV", _no_env)

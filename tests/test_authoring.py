@@ -47,7 +47,7 @@ def test_check_reports_placeholders_until_they_are_replaced(project: Project, cl
     check = cli("check")
     assert check.code == 1
     assert check.err.splitlines() == [
-        "warning: content/acme/gears/7/the-first-question.md:2: 20 placeholder(s) from site-gen "
+        "warning: content/acme/gears/7/the-first-question.md:2: 22 placeholder(s) from site-gen "
         "new still here (the first: '⟨A title that answers: the first question⟩'); replace each "
         "⟨…⟩ with your own text",
         "Check found 1 warning in 8 pages."]
@@ -86,6 +86,39 @@ def test_new_reads_the_head_from_a_checkout(project: Project, cli: CLI,
     assert cli("new", "acme/gears#9", "--checkout", str(repo)).code == 0
     facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
     assert facts["head"] == second
+
+
+def test_new_with_the_code_here_cites_a_real_line_twice(project: Project, cli: CLI,
+                                                        checkout: tuple[Path, str, str]) -> None:
+    """With the code here, the examples of `new` cite the PR's first changed file at a real
+    line, for the first page and for another question: the build has nothing to say but
+    that placeholders are left."""
+    repo, _, second = checkout
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one",
+               "--title", "Gears").code == 0
+    facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
+    assert facts["files"] == ["src/widgets/core.py"]  # what the head commit changes
+    added = cli("new", "acme/gears#9", "--question", "two", "--checkout", str(repo))
+    assert added.code == 0, added.err
+    page = (project.root / "content/acme/gears/9/two.md").read_text()
+    assert "[[core.py:1]]" in page and "[[core.py:1 \"line 1\"]]" in page and "\n-line 1\n" in page
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert built.code == 0, built.err
+    problems = [line for line in built.err.splitlines() if "acme/gears" in line]
+    assert [line.split(": ", 2)[1] for line in problems] == [
+        "content/acme/gears/9/one.md:2", "content/acme/gears/9/two.md:2"]
+    assert all("placeholder(s) from site-gen new still here" in line for line in problems)
+    html = (project.site / "acme/gears/9/two/index.html").read_text()
+    assert f"blob/{second}/src/widgets/core.py#L1" in html
+
+
+def test_new_on_a_pr_without_its_code_cites_a_file_pr_yml_lists(project: Project,
+                                                               cli: CLI) -> None:
+    assert cli("new", "acme/widgets#12", "--question", "another").code == 0
+    page = (project.root / "content/acme/widgets/12/another.md").read_text()
+    assert "[[core.py:12]]" in page and "module.py" not in page
+    built = cli("build", "--no-search")
+    assert built.code == 0, built.err
 
 
 def test_check_reports_every_problem_and_writes_nothing(project: Project, cli: CLI) -> None:

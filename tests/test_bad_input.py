@@ -37,8 +37,20 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     ("config-no-site-name", {M: "docs_dir: content\n"}, [f"{M}:1: 'site_name' is required"]),
     ("config-strict-type", {M: GOOD_M + "strict: sometimes\n"},
      [f"{M}:4: 'strict' must be true or false, found 'sometimes'"]),
-    ("config-theme-type", {M: GOOD_M + "theme: material\n"},
-     [f"{M}:4: 'theme' must be a mapping with 'custom_dir', found 'material'"]),
+    ("config-theme-name", {M: GOOD_M + "theme: material\n"},
+     [f"{M}:4: 'theme' is 'material', but site_gen has one theme of its own; leave the name "
+      "out (or write site_gen), and shadow single templates with theme.custom_dir"]),
+    ("config-theme-type", {M: GOOD_M + "theme: [material]\n"},
+     [f"{M}:4: 'theme' must be a mapping like {{name: site_gen, custom_dir: overrides}}, or "
+      "the name site_gen, found a list"]),
+    ("config-nav-item", {M: GOOD_M + "nav:\n  - acme/widgets/12\n  - 7\n"},
+     [f"{M}:6: 'nav' entries must be folder paths like 'owner/repo/123', found 7"]),
+    ("config-nav-missing", {M: GOOD_M + "nav:\n  - acme/widgets/12\n  - acme/widgets/13\n"},
+     [f"{M}:6: 'nav' names 'acme/widgets/13', which is not a pull request folder; expected one "
+      "of: acme/widgets/12"]),
+    ("config-extra-css-item", {M: GOOD_M + "extra_css:\n  - a.css\n  - https://cdn.example/b.css\n"},
+     [f"{M}:6: 'extra_css' entries must be .css files inside docs_dir, like 'assets/extra.css' "
+      "(nothing from other hosts); found 'https://cdn.example/b.css'"]),
     ("config-duplicate-key", {M: GOOD_M + "site_name: again\n"},
      [f"{M}:4: invalid YAML: duplicate key 'site_name'"]),
     ("config-env-tag", {M: GOOD_M + "copyright: !ENV {a: 1}\n"},
@@ -61,7 +73,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      [f"{M}: checkout '{{root}}/nowhere' is not a git repository; expected a local clone of the "
       "reviewed repository"]),
     ("config-nav", {M: GOOD_M + "nav: [acme/nope/1]\n"},
-     [f"{M}: 'nav' names 'acme/nope/1', which is not a pull request folder; expected one of: "
+     [f"{M}:4: 'nav' names 'acme/nope/1', which is not a pull request folder; expected one of: "
       "acme/widgets/12"]),
     ("config-site-dir-root", {M: GOOD_M + "site_dir: .\n"},
      [f"{M}: site_dir '{{root}}' would replace the project folder; expected a folder of its "
@@ -123,12 +135,12 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
       "its pull request's pages)"]),
     ("fm-error-and-body-error", {P: "---\ntitle: T\nquestion: q\nstatus: opened\norder: 1\n"
                                     "updated: 2026-01-05\n---\n[[nope.py:1]]\n"},
-     [f"{P}:4: unknown status 'opened'; did you mean 'open'? expected one of: unresolved, fixed, "
+     [f"{P}:4: unknown status 'opened'; did you mean 'open'? expected one of: unresolved (or open), fixed, "
       "proposed, wontfix",
       f"{P}:8: unknown file 'nope.py' in '[[nope.py:1]]'; it is not among the files listed in "
       "pr.yml (nearest by name: src/widgets/core.py, src/gears/util.py, src/widgets/util.py)"]),
     ("fm-status", {P: FM.replace("status: open", "status: closed")},
-     [f"{P}:4: unknown status 'closed'; expected one of: unresolved, fixed, proposed, wontfix"]),
+     [f"{P}:4: unknown status 'closed'; expected one of: unresolved (or open), fixed, proposed, wontfix"]),
     ("fm-order", {P: BLOCK_FM.format("order: 1.5\nupdated: 2026-01-05")},
      [f"{P}:5: 'order' must be a whole number, found 1.5"]),
     ("fm-updated", {P: BLOCK_FM.format("updated: 2026-13-01\norder: 1")},
@@ -182,7 +194,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      [f"{P}:8: hunk line counts do not match its header: '@@ -1,2 +1,2 @@' but the lines give "
       "-1,1 +1,1"]),
     ("diff-status", {P: FM + "```proposal\nstatus: someday\nfile: core.py\n-a\n```\n"},
-     [f"{P}:7: unknown status 'someday'; expected one of: unresolved, fixed, proposed, wontfix"]),
+     [f"{P}:7: unknown status 'someday'; expected one of: unresolved (or open), fixed, proposed, wontfix"]),
     ("callout-severity", {P: FM + "::: review urgent\nx\n:::\n"},
      [f"{P}:6: unknown severity 'urgent'; expected one of: blocking, suggestion, note"]),
     ("callout-malformed", {P: FM + "::: review blocking core.py:1\nx\n:::\n"},
@@ -223,7 +235,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      ["content/acme/widgets/12/passwd.md: is a link to a file outside docs_dir; expected "
       "content to live inside docs_dir"]),
     ("crlf-lines", {P: FM.replace("status: open", "status: nope").replace("\n", "\r\n")},
-     [f"{P}:4: unknown status 'nope'; did you mean 'open'? expected one of: unresolved, "
+     [f"{P}:4: unknown status 'nope'; did you mean 'open'? expected one of: unresolved (or open), "
       "fixed, proposed, wontfix"]),
     ("bom", {P: b"\xef\xbb\xbf" + (FM + "[[nope.py:3]]\n").encode()},
      [f"{P}:6: unknown file 'nope.py' in '[[nope.py:3]]'; it is not among the files listed in "

@@ -44,7 +44,7 @@ def test_usage_error_exits_2(project: Project, cli: CLI) -> None:
      "content/acme/widgets/12/cache-bug.md:3: invalid YAML: did not find expected ',' or ']'"),
     ("content/acme/widgets/12/cache-bug.md", front("T", "q", "done"),
      "content/acme/widgets/12/cache-bug.md:4: unknown status 'done'; expected one of: "
-     "unresolved, fixed, proposed, wontfix"),
+     "unresolved (or open), fixed, proposed, wontfix"),
 ])
 def test_broken_input_leaves_the_site_untouched(project: Project, cli: CLI, path: str,
                                                 text: str, message: str) -> None:
@@ -93,7 +93,7 @@ def test_every_error_of_a_build_in_one_run(project: Project, cli: CLI) -> None:
         "src/widgets/util.py, docs/speed.md)",
         "content/acme/widgets/12/cache-bug.md:6: line range 0-3 in '[[core.py:0-3]]' is empty; "
         "expected the first line not after the last",
-        "content/acme/widgets/12/two.md:4: unknown status 'x'; expected one of: unresolved, fixed, "
+        "content/acme/widgets/12/two.md:4: unknown status 'x'; expected one of: unresolved (or open), fixed, "
         "proposed, wontfix",
         "Build failed: 3 error(s); 0 warning(s). The site was not changed.",
     ]

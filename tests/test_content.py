@@ -68,7 +68,7 @@ def test_front_matter_errors_carry_file_lines(project: Project) -> None:
     assert errors == [
         "content/acme/widgets/12/cache-bug.md:3: 'question' must be text, found a list",
         "content/acme/widgets/12/cache-bug.md:4: unknown status 'opne'; did you mean 'open'? "
-        "expected one of: unresolved, fixed, proposed, wontfix",
+        "expected one of: unresolved (or open), fixed, proposed, wontfix",
         "content/acme/widgets/12/cache-bug.md:5: 'order' must be a whole number, found 'first'",
         "content/acme/widgets/12/cache-bug.md:6: 'updated' must be a date like 2026-01-31, "
         "found 'soon'",
@@ -172,5 +172,5 @@ def test_nav_orders_prs_and_must_name_real_folders(project: Project) -> None:
                   "nav: [acme/widgets/12, acme/gears/3, acme/nope/1]\n")
     site, errors = read(project)
     assert [pr.key for pr in site.prs] == ["acme/widgets/12", "acme/gears/3"]  # type: ignore[attr-defined]
-    assert errors == ["mkdocs.yml: 'nav' names 'acme/nope/1', which is not a pull request "
+    assert errors == ["mkdocs.yml:3: 'nav' names 'acme/nope/1', which is not a pull request "
                       "folder; expected one of: acme/gears/3, acme/widgets/12"]

@@ -95,7 +95,8 @@ def test_the_pre_commit_hook_where_it_is_installed(repository: Path, tmp_path: P
     bad = pre_commit(repository, tmp_path / "pre-commit")
     assert bad.returncode == 1
     assert ("content/acme/widgets/7/the-first-question.md:5: unknown status 'unresolvd'; did you "
-            "mean 'unresolved'? expected one of: unresolved, fixed, proposed, wontfix") in bad.stdout
+            "mean 'unresolved'? expected one of: unresolved (or open), fixed, proposed, "
+            "wontfix") in bad.stdout
     page.write_text(page.read_text().replace("status: unresolvd", "status: unresolved")
                     + "[x](gone.md)\n")
     strict = pre_commit(repository, tmp_path / "pre-commit")

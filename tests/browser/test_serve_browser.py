@@ -57,7 +57,7 @@ def test_edits_and_errors_show_without_a_manual_reload(
     expect(page.locator("h1")).to_have_text("Build failed", timeout=15000)
     expect(page.locator(".build-errors")).to_contain_text(
         "content/acme/widgets/12/cache-bug.md:5: unknown status 'opne'; did you mean 'open'? "
-        "expected one of: unresolved, fixed, proposed, wontfix")
+        "expected one of: unresolved (or open), fixed, proposed, wontfix")
 
     page_file.write_text(good)
     expect(page.locator("h1")).to_have_text("Why the cache never hits", timeout=15000)
