@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import re
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 from mdit_py_plugins.anchors import anchors_plugin
 
-from .blocks import badge, callout, check_fences, excerpt, flow, links, notes, proposal, refs
+from .blocks import badge, callout, check_fences, closing_plugin, excerpt, flow, links, notes, proposal, refs
 from .config import Config, default_config
 from .context import ENV_KEY, PageContext
 from .highlight import highlight_code
@@ -18,16 +20,25 @@ from .templates import template_env
 HEADING_LEVELS = ("h2", "h3", "h4")
 
 
+# Blocks whose title is a heading of the page (an <h3> of their template): they get ids
+# and self-links as markdown headings do, from the same sequence, so no two ids collide.
+TITLED_BLOCKS = ("flow_block", "proposal_block")
+
+
 def _heading_ids(state: StateCore) -> None:
     """Give headings their ids before the anchors plugin does: the same ids (a repeated
-    title gets -1, -2, ...), found in linear time where the plugin's search is quadratic."""
+    title gets -1, -2, ...), found in linear time where the plugin's search is quadratic.
+    The titles of flow diagrams and proposals get theirs here too (`meta["id"]`)."""
     used = {str(t.attrGet("id")) for t in state.tokens if t.type == "heading_open" and t.attrGet("id")}
     tried: dict[str, int] = {}  # per slug, the suffix to try next: lower ones are taken
     for index, token in enumerate(state.tokens):
-        if token.type != "heading_open" or token.tag not in HEADING_LEVELS or token.attrGet("id"):
-            continue
-        children = state.tokens[index + 1].children or []
-        base = slugify("".join(c.content for c in children if c.type in ("text", "code_inline")))
+        title = _block_title(token)
+        if title is None:
+            if token.type != "heading_open" or token.tag not in HEADING_LEVELS or token.attrGet("id"):
+                continue
+            children = state.tokens[index + 1].children or []
+            title = "".join(c.content for c in children if c.type in ("text", "code_inline"))
+        base = slugify(title)
         slug, i = base, tried.get(base, 1)
         if slug in used:
             slug = f"{base}-{i}"
@@ -36,7 +47,21 @@ def _heading_ids(state: StateCore) -> None:
                 slug = f"{base}-{i}"
             tried[base] = i + 1
         used.add(slug)
-        token.attrSet("id", slug)
+        if token.type == "heading_open":
+            token.attrSet("id", slug)
+        else:
+            token.meta["id"] = slug
+
+
+def _block_title(token: Token) -> str | None:
+    """The title of a titled block (its markdown marks left out of its id)."""
+    if token.type not in TITLED_BLOCKS:
+        return None
+    title = getattr(token.meta.get("model"), "title", None)
+    return MARKS.sub("", title) if isinstance(title, str) and title.strip() else None
+
+
+MARKS = re.compile(r"[`*_~]|\[\[[^\]]*\]\]")
 
 
 def make_markdown(config: Config) -> MarkdownIt:
@@ -56,6 +81,7 @@ def make_markdown(config: Config) -> MarkdownIt:
     badge.badge_plugin(md, templates=templates)
     notes.notes_plugin(md, templates=templates)
     excerpt.excerpt_plugin(md, templates=templates)
+    closing_plugin(md)  # last: it wraps the fence and container rules registered above
     return md
 
 

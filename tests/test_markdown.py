@@ -56,3 +56,24 @@ def test_headings_get_stable_ids_and_self_links() -> None:
             '<a class="header-anchor" href="#the-fix-proposed-not-in-the-pr">#</a></h2>')
     assert link in first
     assert link in second
+
+
+def test_block_titles_are_headings_with_ids_and_self_links() -> None:
+    """A flow's and a proposal's title can be linked to like any heading; ids never repeat."""
+    html = site_gen.render_markdown(
+        "## The fix\n\n"
+        "```flow\ntitle: The fix\nlane a: A\nlane b: B\nstep: x\n```\n\n"
+        "```proposal\ntitle: The *fix*\n\nfile: checkpoint.py L1\n@@ -1,1 +1,1 @@\n-a\n+b\n```\n")
+    assert '<h2 id="the-fix">' in html
+    assert ('<h3 class="block-title" id="the-fix-1">The fix <a class="header-anchor" '
+            'href="#the-fix-1">#</a></h3>') in html
+    assert ('<h3 class="proposal-title block-title" id="the-fix-2">The <em>fix</em> '
+            '<a class="header-anchor" href="#the-fix-2">#</a></h3>') in html
+
+
+def test_a_link_to_a_block_title_resolves(project, cli) -> None:  # type: ignore[no-untyped-def]
+    project.write("content/acme/widgets/12/cache-bug.md", project.root.joinpath(
+        "content/acme/widgets/12/cache-bug.md").read_text()
+        + "\n[the runs](#two-runs)\n\n```flow\ntitle: Two runs\nlane a: A\nlane b: B\nstep: x\n```\n")
+    built = cli("build", "--no-search")
+    assert built.code == 0, built.err

@@ -22,7 +22,20 @@ CLI = Callable[..., Run]
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("Intro.\n\n::: aside So what\nThe rest of the page\n\n## is swallowed\n",
-     ["3: callout opened here is never closed (add ::: on a line of its own)"]),
+     ["3: aside opened here is never closed (add ::: on a line of its own)"]),
+    # an unclosed review before a closed aside: the aside's ::: is its own, the review is open
+    ("::: review note [[checkpoint.py:1]]\nSaid.\n\n::: aside So what\nThought.\n:::\n",
+     ["1: review callout opened here is never closed (add ::: on a line of its own)"]),
+    ("::: review note [[checkpoint.py:1]]\nSaid.\n\n::: aside So what\nThought.\n",
+     ["1: review callout opened here is never closed (add ::: on a line of its own)",
+      "4: aside opened here is never closed (add ::: on a line of its own)"]),
+    ("> ```python\n> x = 1\n> ```\n\nAfter.\n", []),  # closed inside its blockquote
+    ("> ```python\n> x = 1\n\n```\n", [
+        "1: python opened here is never closed (add ``` on a line of its own)",
+        "4: code block opened here is never closed (add ``` on a line of its own)"]),
+    ("- item\n\n  ```python\n  x = 1\n  ```\n- next\n", []),  # closed inside its list item
+    ("::: aside A\n```python\nx = 1\n:::\n", [
+        "2: python opened here is never closed (add ``` on a line of its own)"]),
     ("```flow\nlane a: A\nlane b: B\n\nProse that is not a flow line.\nMore prose.\n",
      ["1: flow opened here is never closed (add ``` on a line of its own)"]),
     ("Text.\n\n````python\nx = 1\n",

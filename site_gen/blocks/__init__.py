@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
@@ -37,7 +38,7 @@ def fence_parser(md: MarkdownIt, info: str, token_type: str,
         ctx = context_of(state.env)
         for token in state.tokens:
             if token.type == "fence" and token.info.strip() == info and token.map:
-                if not closed(state, token):
+                if not closed(token):
                     continue  # reported by check_fences: its lines are not the block's
                 first = ctx.first_line + token.map[0] + 1
                 model = parse(ctx, token.content.split("\n")[:-1], first)
@@ -48,25 +49,73 @@ def fence_parser(md: MarkdownIt, info: str, token_type: str,
     md.core.ruler.after("block", f"{token_type}_parse", rule)
 
 
-def closed(state: StateCore, token: Token) -> bool:
-    """Whether the block `token` opens ends with its own closing line (```` ``` ````, `:::`)
-    rather than running to the end of the page."""
-    assert token.map is not None
-    lines = state.env.setdefault("_site_gen_lines_of", {}).setdefault(state.src, state.src.split("\n"))
-    if token.type.startswith("container_"):  # its map ends before the closing line
-        end, opened = token.map[1], True
-    else:  # a fence's map takes in its closing line
-        end, opened = token.map[1] - 1, token.map[1] - token.map[0] >= 2
-    last = lines[end].strip() if 0 <= end < len(lines) else ""
-    mark = token.markup[:1] or ":"
-    return opened and len(last) >= 3 and last == mark * len(last)
+def closed(token: Token) -> bool:
+    """Whether the block `token` opens (a fence, a `:::` container) ends with its own
+    closing line rather than running to the end of the page or of the block around it."""
+    return bool(token.meta.get("closed", True))
+
+
+def closing_plugin(md: MarkdownIt) -> None:
+    """Record on each fence and `:::` container whether its own closing line ended it
+    (`closed(token)`), as the parser saw the lines: inside a blockquote or a list item
+    too. Register it after every container."""
+    rules = md.block.ruler.get_all_rules()
+    for name in [n for n in rules if n == "fence" or n.startswith("container_")]:
+        index = md.block.ruler.__find__(name)
+        rule = md.block.ruler.__rules__[index]
+        md.block.ruler.at(name, _recording(rule.fn, name == "fence"), {"alt": rule.alt})
+    md.core.ruler.after("block", "closing_marks", _pair_closing_marks)
+
+
+def _recording(rule: Callable[[StateBlock, int, int, bool], bool],
+               fence: bool) -> Callable[[StateBlock, int, int, bool], bool]:
+    def recording(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        first = len(state.tokens)
+        if not rule(state, start, end, silent):
+            return False
+        if not silent:
+            token = state.tokens[first]
+            assert token.map is not None
+            if fence:  # its map takes in the closing line, if there was one
+                token.meta["closed"] = state.line - 1 > start and _closes(state, state.line - 1,
+                                                                          token.markup)
+            else:  # its map ends before the closing line, which the rule steps over
+                token.meta["closed"] = state.line == token.map[1] + 1
+        return True
+    return recording
+
+
+def _closes(state: StateBlock, line: int, markup: str) -> bool:
+    """Whether `line` is a closing fence for an opening `markup`, read as the parser reads
+    it (after the blockquote marks and indentation of the blocks around it)."""
+    text = state.src[state.bMarks[line] + state.tShift[line]:state.eMarks[line]].rstrip()
+    return (len(text) >= len(markup) and text == markup[0] * len(text)
+            and state.sCount[line] - state.blkIndent < 4)
+
+
+def _pair_closing_marks(state: StateCore) -> None:
+    """`:::` lines close the innermost open container, as brackets do: a container that
+    is left open runs to its parent's closing line, which is then its own, and the parent
+    is the one left open (an unclosed review followed by a closed aside: the review)."""
+    stack: list[Token] = []
+    for token in state.tokens:
+        if not token.type.startswith("container_"):
+            continue
+        if token.nesting == 1:
+            stack.append(token)
+        elif token.nesting == -1 and stack:
+            child = stack.pop()
+            parent = stack[-1] if stack else None
+            if (parent is not None and not closed(child) and closed(parent)
+                    and child.map and parent.map and child.map[1] == parent.map[1]):
+                child.meta["closed"], parent.meta["closed"] = True, False
 
 
 def check_fences(state: StateCore) -> None:
     """A fence that is never closed swallows the rest of the page: one error at its line."""
     ctx = context_of(state.env)
     for token in state.tokens:
-        if token.type == "fence" and token.map and not closed(state, token):
+        if token.type == "fence" and token.map and not closed(token):
             what = token.info.strip().split()[0] if token.info.strip() else "code block"
             ctx.error(f"{what} opened here is never closed (add {token.markup} on a line of "
                       "its own)", ctx.line(token.map))

@@ -26,6 +26,7 @@ from . import closed, render_inline
 from .hunks import DiffLine, Proposal
 from .refs import CodeRef, preview_rows, ref_label, resolve
 
+OPENS = {"container_review_open": "review callout", "container_aside_open": "aside"}
 REVIEW = re.compile(r"^review(?:\s+(?P<severity>[\w-]+))?(?:\s+\[\[(?P<ref>[^\]]+)\]\])?"
                     r"(?:\s+(?P<thread>https?://\S+))?\s*(?P<rest>.*)$")
 
@@ -34,14 +35,14 @@ def _parse(state: StateCore) -> None:
     """Read each callout's header once, at parse time, so errors carry the line."""
     ctx = context_of(state.env)
     for token in state.tokens:
-        if token.type.startswith("container_") and token.nesting == 1 and not closed(state, token):
-            ctx.error("callout opened here is never closed (add ::: on a line of its own)",
-                      ctx.line(token.map))
+        if token.type in OPENS and not closed(token):
+            ctx.error(f"{OPENS[token.type]} opened here is never closed (add ::: on a line of "
+                      "its own)", ctx.line(token.map))
         if token.type == "container_review_open":
             _review(ctx, token)
             token.meta["suggestion"] = _suggestion(token.meta.get("ref"), state.tokens)
         elif token.type == "container_aside_open":
-            token.meta = {"title": token.info.strip()[len("aside"):].strip(),
+            token.meta |= {"title": token.info.strip()[len("aside"):].strip(),
                           "line": ctx.line(token.map)}
 
 
@@ -57,7 +58,7 @@ def _review(ctx: PageContext, token: Token) -> None:
                            lambda message: ctx.error(message, line))
     ref = resolve(ctx, m["ref"], line) if m["ref"] else None
     label = ref_label(ref, m["ref"]) if m["ref"] else None
-    token.meta = {"severity": severity, "ref": ref, "label": label, "thread": m["thread"],
+    token.meta |= {"severity": severity, "ref": ref, "label": label, "thread": m["thread"],
                   "rows": preview_rows(ctx, ref) if ref else None}
 
 

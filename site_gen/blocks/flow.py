@@ -254,7 +254,7 @@ def flow_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         def inline(text: str, line: int | None) -> Any:
             return render_inline(md, env, text, line)
 
-        return template.render(flow=token.meta["model"], inline=inline)
+        return template.render(flow=token.meta["model"], inline=inline, anchor=token.meta.get("id"))
 
     fence_parser(md, "flow", "flow_block", parse_flow)
     block_renderer(md, "flow_block", render)

@@ -284,7 +284,7 @@ def proposal_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         hunks = [(hunk, render_hunk_lines(hunk, _lexer(ctx, hunk))) for hunk in proposal.hunks]
         commit = ctx.pr.head[:7] if ctx.pr else ""
         return template.render(
-            proposal=proposal, hunks=hunks, commit=commit,
+            proposal=proposal, hunks=hunks, commit=commit, anchor=token.meta.get("id"),
             inline=lambda text, line: render_inline(md, env, text, line),
         )
 
