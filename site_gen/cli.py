@@ -20,6 +20,7 @@ from .errors import BuildFailed, ContentWarning, SiteGenError, display_path
 from .preview import Preview
 from .processes import Terminated, stop_on_sigterm
 from .source import REPO
+from .sources import UNCHECKED
 
 log = logging.getLogger("site_gen")
 _QUIET = [False]  # -q: summary lines are not printed either, as with MkDocs
@@ -48,6 +49,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="skip the search index (faster; the search page finds nothing)")
     c = commands.add_parser("check", help="every check of a build, without writing the site")
     _common(c)
+    c.add_argument("--allow-unchecked", action="store_true",
+                   help="pages whose code is not here are checked for everything else and "
+                        "named, but do not fail (the pre-commit hook; publishing checks them)")
     s = commands.add_parser("serve", help="preview the site, rebuilding as files change")
     _common(s)
     s.add_argument("-p", "--port", type=int, default=None, help="port on 127.0.0.1 "
@@ -215,9 +219,21 @@ def _build(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     config = _config(args)
-    site = render_site(config, jobs=max(1, args.jobs))
-    _show(site.warnings)
-    warnings = len(config.warnings) + len(site.warnings)
+    if args.allow_unchecked:  # every warning fails `check` anyway, but these: counted below
+        config = dataclasses.replace(config, strict=False)
+    def apart(found: tuple[ContentWarning, ...]) -> tuple[ContentWarning, ...]:
+        """The warnings that count; the pages not checked against their code, noted."""
+        for note in (w for w in found if args.allow_unchecked and w.kind == UNCHECKED):
+            print(f"note: {note} (not counted: --allow-unchecked)", file=sys.stderr)
+        return tuple(w for w in found if not (args.allow_unchecked and w.kind == UNCHECKED))
+
+    try:
+        site = render_site(config, jobs=max(1, args.jobs))
+    except BuildFailed as failed:
+        raise BuildFailed(failed.errors, apart(failed.warnings), failed.settings_warnings) from None
+    counted = apart(site.warnings)
+    _show(counted)
+    warnings = len(config.warnings) + len(counted)
     if warnings:  # anything reported is something to fix before publishing
         print(f"Check found {warnings} warning{'' if warnings == 1 else 's'} in {site.pages} pages.",
               file=sys.stderr)
@@ -302,8 +318,11 @@ def _fetch(args: argparse.Namespace) -> int:
 def _init(args: argparse.Namespace) -> int:
     from .repository import init_repository
 
-    for path in init_repository(args.folder, force=args.force):
+    written, notes = init_repository(args.folder, force=args.force)
+    for path in written:
         _say(f"Created {display_path(path)}")
+    for note in notes:
+        log.warning("%s", note)
     _say("Next: site-gen new OWNER/REPO#NUMBER --head SHA, then site-gen serve.")
     return 0
 
@@ -313,9 +332,11 @@ def _new(args: argparse.Namespace) -> int:
 
     config = load_config(args.config_file)
     _show(config.warnings)
+    existed = {path for path in config.docs_dir.rglob("pr.yml")} if config.docs_dir.is_dir() else set()
     written = new_pr(config, args.target, args.head, args.title, args.question, args.checkout)
     for path in written:
-        _say(f"Created {display_path(path)}")
+        what = "Filled in the files of" if path in existed else "Created"
+        _say(f"{what} {display_path(path)}")
     return 0
 
 

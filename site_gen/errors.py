@@ -60,6 +60,9 @@ class ContentWarning:
     message: str
     path: Path | None = None
     line: int | None = None
+    # What it is about, where a command treats it apart: "unchecked" (pages not checked
+    # against their code, which `check --allow-unchecked` only notes).
+    kind: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return _located(self.message, self.path, self.line)
@@ -80,8 +83,9 @@ class Problems:
     def error(self, message: str, path: Path, line: int | None = None) -> None:
         self.errors.append(ContentError(message, path, line))
 
-    def warn(self, message: str, path: Path | None = None, line: int | None = None) -> None:
-        self.warnings.append(ContentWarning(message, path, line))
+    def warn(self, message: str, path: Path | None = None, line: int | None = None,
+             kind: str = "") -> None:
+        self.warnings.append(ContentWarning(message, path, line, kind))
 
     def extend(self, errors: Iterable[ContentError] = (),
                warnings: Iterable[ContentWarning] = ()) -> None:

@@ -14,6 +14,8 @@ it; a snapshot whose page is gone fails the run, and `--snapshot-update` deletes
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,6 +105,75 @@ def page_snapshot(snapshot: Any, request: pytest.FixtureRequest) -> Any:
     location = Path(extension.dirname(test_location=snapshot.test_location))
     request.config.stash.setdefault(USED_KEY, set()).add(location)
     return snapshot.use_extension(extension)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_assertrepr_compare(config: pytest.Config, op: str, left: Any,
+                              right: Any) -> list[str] | None:
+    """A page that differs from its snapshot: each changed line cut to the words that
+    changed, so the few lines pytest shows without -vv hold them (-vv: syrupy's whole diff)."""
+    if op != "==" or not isinstance(left, str) or config.get_verbosity() >= 2:
+        return None
+    stored = _stored_page(right)
+    if stored is None:
+        return None
+    changes = changed_lines(stored, left)
+    shown = [f"{what} line {number}: {text}" for number, what, text in changes[:MAX_SHOWN]]
+    if len(changes) > MAX_SHOWN:
+        shown.append(f"... and {len(changes) - MAX_SHOWN} more changed line(s); pytest -vv "
+                     "shows the whole diff")
+    return ["the page differs from its snapshot (- stored, + built):", *shown]
+
+
+MAX_SHOWN = 3  # changed lines shown without -vv (pytest shows about 8 lines in all)
+AROUND = 30  # characters of context on each side of the changed words
+
+
+def _stored_page(assertion: Any) -> str | None:
+    """The stored snapshot of a page that `assertion` (syrupy's) was compared with."""
+    try:
+        extension = assertion.extension
+        result = assertion._execution_results[assertion.num_executions - 1]
+    except (AttributeError, KeyError, IndexError):
+        return None
+    if type(extension).__name__ != "PageSnapshot" or result.success:
+        return None
+    recalled = result.recalled_data  # None: there is no snapshot (syrupy says so)
+    return recalled if isinstance(recalled, str) else None
+
+
+def changed_lines(old: str, new: str) -> list[tuple[int, str, str]]:
+    """(line number, '-' or '+', the line cut to its changed words) for each changed line."""
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    found: list[tuple[int, str, str]] = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        pairs = list(itertools.zip_longest(old_lines[i1:i2], new_lines[j1:j2]))
+        for k, (before, after) in enumerate(pairs):
+            cut_before, cut_after = _cut(before or "", after or "")
+            if before is not None:
+                found.append((i1 + k + 1, "-", cut_before))
+            if after is not None:
+                found.append((j1 + k + 1, "+", cut_after))
+    return found
+
+
+def _cut(before: str, after: str) -> tuple[str, str]:
+    """Both lines cut to the part that differs, with a little context and '…' marks."""
+    start = 0
+    while start < min(len(before), len(after)) and before[start] == after[start]:
+        start += 1
+    end = 0
+    while (end < min(len(before), len(after)) - start
+           and before[len(before) - 1 - end] == after[len(after) - 1 - end]):
+        end += 1
+
+    def cut(text: str) -> str:
+        first, last = max(0, start - AROUND), min(len(text), len(text) - end + AROUND)
+        return ("…" if first else "") + text[first:last] + ("…" if last < len(text) else "")
+    return cut(before), cut(after)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from . import __version__
 from .errors import SiteGenError
@@ -29,6 +34,7 @@ GITIGNORE = """\
 /site
 .site.*
 .cache/
+.venv/
 __pycache__/
 .pytest_cache/
 """
@@ -53,14 +59,15 @@ def test_page(site_page, page_snapshot):
 '''
 
 WORKFLOW = """\
-# On every push to main: install site_gen, fetch the code every page pins, build strictly
-# (a page that contradicts its code, or is not checked, fails), check every page against
-# its snapshot, and publish site/ to GitHub Pages.
+# On every push and pull request: install site_gen, fetch the code every page pins, build
+# strictly (a page that contradicts its code, or is not checked, fails), and check every
+# page against its snapshot. On the repository's default branch (main, master or any
+# other), publish site/ to GitHub Pages.
 name: Publish the review site
 
 on:
   push:
-    branches: [main]
+  pull_request:
   workflow_dispatch:
 
 permissions:
@@ -69,7 +76,7 @@ permissions:
   id-token: write
 
 concurrency:
-  group: pages
+  group: pages-${{{{ github.ref }}}}
   cancel-in-progress: false
 
 jobs:
@@ -83,6 +90,7 @@ jobs:
         with:
           python-version: "3.11"
       - id: pages
+        if: github.ref_name == github.event.repository.default_branch
         uses: actions/configure-pages@v5
       - name: Install site_gen
         run: python -m pip install "{requirement}"
@@ -101,11 +109,13 @@ jobs:
       - name: Check every page against its snapshot
         run: python -m pytest
       - uses: actions/upload-pages-artifact@v3
+        if: github.ref_name == github.event.repository.default_branch
         with:
           path: site/
 
   deploy:
     needs: build
+    if: github.ref_name == github.event.repository.default_branch
     runs-on: ubuntu-latest
     environment:
       name: github-pages
@@ -117,6 +127,8 @@ jobs:
 
 PRE_COMMIT_REMOTE = """\
 # Before each commit: every check of a build, strictly (a broken link fails), writing nothing.
+# Pages whose code is not here (no `site-gen fetch` yet) are checked for everything else and
+# named; the publish build checks them against their code.
 repos:
   - repo: {url}
     rev: {commit}
@@ -126,48 +138,87 @@ repos:
 
 PRE_COMMIT_LOCAL = """\
 # Before each commit: every check of a build, strictly (a broken link fails), writing nothing.
-# It runs the site-gen installed here (site_gen was not installed from a git repository,
-# so there is no repository and commit to pin).
+# Pages whose code is not here (no `site-gen fetch` yet) are checked for everything else and
+# named; the publish build checks them against their code. It runs {where} (site_gen was
+# not installed from a git repository another machine can reach, so there is none to pin).
 repos:
   - repo: local
     hooks:
       - id: site-gen-check
         name: site-gen check
-        entry: site-gen check --strict --jobs 1
+        entry: {entry} check --strict --allow-unchecked --jobs 1
         language: system
         pass_filenames: false
+        verbose: true  # shows the notes of what could not be checked on a commit that passes
         files: ^(content/|templates/|mkdocs\\.yml$)
 """
 
 
-def origin() -> tuple[str, str | None, str | None]:
-    """How to install this very site_gen elsewhere: (pip requirement, git URL, commit)."""
+@dataclass(frozen=True)
+class Origin:
+    """How to install this very site_gen on another machine."""
+
+    requirement: str  # for pip: a git URL at a commit, else the name and version
+    url: str | None = None  # the git repository, when another machine can reach it
+    commit: str | None = None
+    local: str | None = None  # the machine-local place it was installed from, if any
+
+
+def origin() -> Origin:
+    """How to install this very site_gen elsewhere. A git URL another machine can reach is
+    pinned at its commit; one installed from this machine (a local clone, a file:// URL)
+    is pinned through that clone's `origin` remote when it has one, and never by its path."""
     try:
         direct = json.loads(metadata.distribution("site-gen").read_text("direct_url.json") or "{}")
     except (metadata.PackageNotFoundError, ValueError):
         direct = {}
-    vcs = direct.get("vcs_info", {})
-    url, commit = direct.get("url"), vcs.get("commit_id")
-    if vcs.get("vcs") == "git" and url and commit:
-        return f"site-gen[test] @ git+{url}@{commit}", url, commit
-    return f"site-gen[test]=={__version__}", None, None
+    url, commit = direct.get("url"), direct.get("vcs_info", {}).get("commit_id")
+    by_version = f"site-gen[test]=={__version__}"
+    if not isinstance(url, str):
+        return Origin(by_version)
+    if not url.startswith("file:"):
+        return Origin(f"site-gen[test] @ git+{url}@{commit}", url, commit) if commit else Origin(by_version)
+    clone = Path(unquote(urlsplit(url).path))
+    remote = _git(clone, "remote", "get-url", "origin")
+    commit = commit or _git(clone, "rev-parse", "HEAD")
+    if remote and commit and REACHABLE.match(remote):
+        return Origin(f"site-gen[test] @ git+{remote}@{commit}", remote, commit, str(clone))
+    return Origin(by_version, local=str(clone))
 
 
-def init_repository(folder: Path, *, force: bool = False) -> list[Path]:
-    """Write a content repository into `folder`; returns the files written."""
+# A git remote another machine can reach: https, ssh (scp-like too), git.
+REACHABLE = re.compile(r"^(?:https://|ssh://|git://|[\w.-]+@[\w.-]+:)")
+
+
+def _git(folder: Path, *args: str) -> str | None:
+    done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True,
+                          check=False)
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+# What may already be in the folder `init` writes into: the README's own steps make the
+# virtual environment (and perhaps the git repository) first.
+ALLOWED_FIRST = (".git", ".venv", "venv")
+
+
+def init_repository(folder: Path, *, force: bool = False) -> tuple[list[Path], list[str]]:
+    """Write a content repository into `folder`; returns the files written and what the
+    author should know about them (warnings)."""
     if folder.exists() and not folder.is_dir():
         raise SiteGenError(f"'{folder}' is a file; expected a folder for the new repository")
-    if folder.is_dir() and any(folder.iterdir()) and not force:
+    present = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+    if any(name not in ALLOWED_FIRST for name in present) and not force:
         raise SiteGenError(f"'{folder}' is not empty; site-gen init writes into an empty or new "
-                           "folder (--force writes its files there anyway, replacing any of "
-                           "the same name)")
-    requirement, url, commit = origin()
-    hook = (PRE_COMMIT_REMOTE.format(url=url, commit=commit) if url and commit
-            else PRE_COMMIT_LOCAL)
+                           "folder, or one holding only .git and a virtual environment "
+                           "(--force writes its files there anyway, replacing any of the same "
+                           "name)")
+    found = origin()
+    hook = (PRE_COMMIT_REMOTE.format(url=found.url, commit=found.commit)
+            if found.url and found.commit else _local_hook(folder))
     files = {
         "mkdocs.yml": MKDOCS, ".gitignore": GITIGNORE, "content/.gitkeep": "",
         "pytest.ini": PYTEST_INI, "tests/test_pages.py": TEST_PAGES,
-        ".github/workflows/publish.yml": WORKFLOW.format(requirement=requirement),
+        ".github/workflows/publish.yml": WORKFLOW.format(requirement=found.requirement),
         ".pre-commit-config.yaml": hook,
     }
     written = []
@@ -176,4 +227,25 @@ def init_repository(folder: Path, *, force: bool = False) -> list[Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         written.append(path)
-    return written
+    notes = []
+    if found.local and not found.url:
+        notes.append(f"site_gen was installed from {found.local}, which only this machine has: "
+                     f".github/workflows/publish.yml installs '{found.requirement}' instead; "
+                     "change that line to where your CI can install site_gen from (git+https://"
+                     "...@COMMIT)")
+    return written, notes
+
+
+def _local_hook(folder: Path) -> str:
+    """The hook that runs the installed site-gen: the one in the repository's own `.venv/`
+    when that is where it is installed (a path inside the repository, so it holds on any
+    machine that follows the README), else the one on the PATH."""
+    venv = Path(sys.prefix)
+    try:
+        inside = venv.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        inside = None
+    if inside:
+        return PRE_COMMIT_LOCAL.format(entry=f"{inside}/bin/site-gen",
+                                       where=f"the site-gen of {inside}/")
+    return PRE_COMMIT_LOCAL.format(entry="site-gen", where="the site-gen on the PATH")

@@ -131,7 +131,7 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
     folder = config.docs_dir / m["repo"] / m["number"]
     code = checkout or git_dir(config, m["repo"])
     if folder.exists():
-        return [_add_page(folder, m["repo"], m["number"], question, code)]
+        return _add_page(folder, m["repo"], m["number"], question, code)
     if head is None:
         if checkout is None:
             raise SiteGenError("the head commit is missing; give --head SHA, or --checkout "
@@ -157,21 +157,49 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
 
 
 def _add_page(folder: Path, repo: str, number: str, question: str | None,
-              code: Path | None) -> Path:
+              code: Path | None) -> list[Path]:
     """One more page on a PR that has a folder: the next `order`, never overwriting; its
-    examples cite a file of the PR's own (a real line of it when the code is here)."""
+    examples cite a file of the PR's own (a real line of it when the code is here). A
+    pr.yml whose `files:` is still new's stand-in gets the files the PR changes."""
     if question is None:
         raise ContentError(f"{repo}#{number} already has a folder; site-gen new never overwrites "
                            "(give --question to add a page to it)", folder)
     orders = [int(m[1]) for md in folder.glob("*.md")
               if (m := re.search(r"^order:\s*(\d{1,9})\s*$", md.read_text(encoding="utf-8"),
                                  re.MULTILINE))]
+    if _page_path(folder, question).exists():
+        raise ContentError(f"a page named '{_page_path(folder, question).name}' already exists; "
+                           "site-gen new never overwrites (give another --question)",
+                           _page_path(folder, question))
+    filled = _fill_files(folder / "pr.yml", code)
     path, text = _page(folder, question, max(orders, default=0) + 1, _example_of(folder, code))
-    if path.exists():
-        raise ContentError(f"a page named '{path.name}' already exists; site-gen new never "
-                           "overwrites (give another --question)", path)
     path.write_text(text, encoding="utf-8")
-    return path
+    return [path, *filled]
+
+
+def _fill_files(pr: Path, code: Path | None) -> list[Path]:
+    """Replace the stand-in `files:` entry of `pr` with the files the PR changes, once the
+    code is here; the pr.yml when it was rewritten."""
+    try:
+        text = pr.read_text(encoding="utf-8")
+        facts = load_yaml(text, pr)
+    except (OSError, UnicodeDecodeError, ContentError):
+        return []
+    head = str(facts.get("head") or "") if isinstance(facts, dict) else ""
+    if NO_FILES not in text or code is None or not SHA.match(head):
+        return []
+    changed = changed_files(code, head, str(facts.get("base") or "") or None)
+    if not changed:
+        return []
+    replace_text(pr, text.replace(NO_FILES, "".join(f"  - {_yaml_text(p)}\n" for p in changed)))
+    return [pr]
+
+
+def replace_text(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file and a rename: all or nothing."""
+    temporary = path.with_name(f".{path.name}.new")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
 
 
 def _example_of(folder: Path, code: Path | None) -> Example:
@@ -237,7 +265,11 @@ def _page(folder: Path, question: str, order: int, example: Example) -> tuple[Pa
     text = PAGE_TEMPLATE.format(question=_yaml_text(question), order=order,
                                 question_title=_yaml_text(f"⟨A title that answers: {question}⟩"),
                                 today=dt.date.today().isoformat(), **example.fields())
-    return folder / f"{slugify(question, 'question')[:60].strip('-')}.md", text
+    return _page_path(folder, question), text
+
+
+def _page_path(folder: Path, question: str) -> Path:
+    return folder / f"{slugify(question, 'question')[:60].strip('-')}.md"
 
 
 def _yaml_text(text: str) -> str:

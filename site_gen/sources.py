@@ -21,6 +21,7 @@ from .content import PullRequest, Site
 from .errors import ContentError, Problems, display_path
 from .source import SHA, SourceReader
 
+UNCHECKED = "unchecked"  # the kind of the warning that a PR's pages are not checked
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
 PIN = re.compile(r"\[\[[^\[\]]*?@([0-9a-fA-F]{7,40})(?![0-9a-fA-F])")
 
@@ -101,7 +102,7 @@ def _check(config: Config, pr: PullRequest, readers: dict[Path, SourceReader],
     problems.warn(f"the pages of {pr.repo}#{pr.number} are not checked against the code: "
                   f"{reason}; run 'site-gen fetch' (or pass --checkout), or, to publish them "
                   "unchecked on purpose, say why in pr.yml (code_unavailable: ...)",
-                  pr.path, pr.line_of("head"))
+                  pr.path, pr.line_of("head"), kind=UNCHECKED)
     return CodeCheck(False, pr.head, reason)
 
 

@@ -4,6 +4,7 @@ tested with site_gen's pytest plugin, and the pre-commit hook works there."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -45,10 +46,22 @@ def test_init_writes_a_repository_and_refuses_a_full_folder(tmp_path: Path, cli:
     assert lint(tmp_path / "new/.github/workflows/publish.yml").returncode == 0
     again = cli("init", str(tmp_path / "new"))
     assert (again.code, again.err) == (1, f"'{tmp_path / 'new'}' is not empty; site-gen init "
-                                          "writes into an empty or new folder (--force writes "
+                                          "writes into an empty or new folder, or one holding "
+                                          "only .git and a virtual environment (--force writes "
                                           "its files there anyway, replacing any of the same "
                                           "name)\n")
     assert cli("init", str(tmp_path / "new"), "--force").code == 0
+
+
+def test_init_beside_the_virtual_environment_the_readme_makes_first(tmp_path: Path,
+                                                                      cli: CLI) -> None:
+    folder = tmp_path / "reviews"
+    (folder / ".venv/bin").mkdir(parents=True)
+    (folder / ".git").mkdir()
+    made = cli("init", str(folder))
+    assert made.code == 0, made.err
+    ignored = (folder / ".gitignore").read_text().splitlines()
+    assert ".venv/" in ignored and "/site" in ignored and ".cache/" in ignored
 
 
 def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -74,8 +87,11 @@ def test_init_new_build_and_the_page_snapshots(repository: Path, cli: CLI) -> No
     assert ("the page acme/widgets/7/the-first-question/index.html (made from "
             "content/acme/widgets/7/the-first-question.md) differs from its snapshot"
             in changed.stdout)
-    assert "- <p>Say what the code does" in changed.stdout  # a readable diff of the HTML
-    assert "+ <p>Say what it does" in changed.stdout
+    # the changed line of the HTML, both ways, with the changed words in it
+    assert re.search(r"- line \d+: <p>Say what the code does, citing it", changed.stdout)
+    assert re.search(r"\+ line \d+: <p>Say what it does, citing it", changed.stdout)
+    verbose = pytest_in(repository, "-vvv")  # -vv (with -q): syrupy's whole diff
+    assert "- <p>Say what the code does" in verbose.stdout
 
 
 def pre_commit(repository: Path, home: Path) -> subprocess.CompletedProcess[str]:
