@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import os
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -107,11 +108,18 @@ def page_snapshot(snapshot: Any, request: pytest.FixtureRequest) -> Any:
     return snapshot.use_extension(extension)
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: Any,
-                              right: Any) -> list[str] | None:
+                              right: Any) -> Generator[None, list[list[str]], list[list[str]]]:
     """A page that differs from its snapshot: each changed line cut to the words that
-    changed, so the few lines pytest shows without -vv hold them (-vv: syrupy's whole diff)."""
+    changed, so the few lines pytest shows without -vv hold them (-vv: syrupy's whole diff).
+    A wrapper, so it comes before syrupy's explanation whatever order they were loaded in."""
+    others = yield
+    mine = page_explanation(config, op, left, right)
+    return [mine, *others] if mine is not None else others
+
+
+def page_explanation(config: pytest.Config, op: str, left: Any, right: Any) -> list[str] | None:
     if op != "==" or not isinstance(left, str) or config.get_verbosity() >= 2:
         return None
     stored = _stored_page(right)
@@ -177,20 +185,41 @@ def _cut(before: str, after: str) -> tuple[str, str]:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Fail on snapshots whose page is gone (or delete them with --snapshot-update)."""
-    folders = session.config.stash.get(USED_KEY, set())
-    if not folders or PAGES_KEY not in session.config.stash:
-        return
-    expected = {snapshot_id(url) for url in session.config.stash[PAGES_KEY]}
-    update = bool(session.config.getoption("--snapshot-update", default=False))
+    """Fail on snapshots whose page is gone (or delete them with --snapshot-update). Under
+    pytest-xdist each worker looks at the snapshots it used and the controller fails the
+    run on what they found."""
+    config = session.config
+    found: list[str] = config.stash.get(ORPHANS_KEY, [])  # the workers', on the controller
+    orphans = sorted(set(found) | set(_orphans(config)))
+    if hasattr(config, "workeroutput"):  # an xdist worker: tell the controller
+        config.workeroutput["site_gen_orphans"] = orphans
+    if orphans:
+        config.stash[ORPHANS_KEY] = orphans
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _orphans(config: pytest.Config) -> list[str]:
+    folders = config.stash.get(USED_KEY, set())
+    if not folders or PAGES_KEY not in config.stash:
+        return []
+    expected = {snapshot_id(url) for url in config.stash[PAGES_KEY]}
+    update = bool(config.getoption("--snapshot-update", default=False))
     orphans = [path for folder in sorted(folders) for path in sorted(folder.glob("*.html"))
                if _page_of(path.name) not in expected]
     for path in orphans:
-        if update:
-            path.unlink()
-    if orphans and not update:
-        session.config.stash[ORPHANS_KEY] = [path.name for path in orphans]
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        if update and not hasattr(config, "workeroutput"):  # xdist's controller deletes them
+            path.unlink(missing_ok=True)
+    return [] if update else [path.name for path in orphans]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """pytest-xdist's controller: the orphans a worker found fail the run."""
+    found = getattr(node, "workeroutput", {}).get("site_gen_orphans", [])
+    if found:
+        stash = node.config.stash
+        known: list[str] = stash.get(ORPHANS_KEY, [])
+        stash[ORPHANS_KEY] = sorted(set(known) | set(found))
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -8,6 +8,7 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,6 +65,17 @@ def pytest_configure(config: pytest.Config) -> None:
     reset to the default in a child, so handle it here as Python does from a terminal."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Which Chromium the browser tests ran in (they may run in pytest-xdist's workers,
+    whose own output is not shown)."""
+    reports = [r for kind in ("passed", "failed", "error") for r in terminalreporter.stats.get(kind, [])]
+    if any(getattr(r, "nodeid", "").startswith("tests/browser/") for r in reports):
+        from .browser.conftest import chromium_path
+
+        executable, why = chromium_path()
+        terminalreporter.write_line(f"browser tests ran in {executable or 'chromium'} ({why})")
+
 
 @dataclass
 class Project:

@@ -138,6 +138,38 @@ def test_an_up_to_date_build_repeats_each_warning_once(project: Project, cli: CL
     assert len(second.err.splitlines()) == 2
 
 
+def test_no_cache_renders_every_page_again_and_says_so(project: Project, cli: CLI) -> None:
+    assert cli("build", "--no-search").code == 0
+    again = cli("build", "--no-search", "--no-cache", "-v")
+    assert again.code == 0
+    assert re.fullmatch(rf"Built 6 pages into {re.escape(str(project.site))} in \d+\.\d\d s: every "
+                        r"file was already as built, nothing written; 0 warning\(s\)\.\n", again.out)
+    assert again.err.splitlines() == [
+        "Rendering every page (--no-cache)",
+        "Read 1 pull request(s) and 1 page(s) from content",
+        "Question pages: 1 in all, 0 kept from the last build, 1 to render",
+        "Every file was already as built: site was left as it was"]
+
+
+def test_verbose_says_what_each_stage_did_and_the_default_does_not(project: Project,
+                                                                   cli: CLI) -> None:
+    plain = cli("build", "--no-search")
+    assert plain.err == ""
+    page = project.root / "content/acme/widgets/12/cache-bug.md"
+    page.write_text(page.read_text() + "\nMore.\n")
+    verbose = cli("build", "--no-search", "-v")
+    assert verbose.err.splitlines() == [
+        "The inputs changed since the last build: rendering what they changed",
+        "Read 1 pull request(s) and 1 page(s) from content",
+        "Question pages: 1 in all, 0 kept from the last build, 1 to render",
+        "Wrote the files that changed into the copy not shown, and switched site to it"]
+    same = cli("build", "--no-search", "-v")
+    assert same.err.splitlines() == [
+        "Nothing changed since the last build (settings, templates, content, code and "
+        "site_gen itself): nothing to render"]
+    assert same.out.startswith(f"{project.site} is up to date")
+
+
 @pytest.mark.parametrize(("template", "message"), [
     ("{% extends 'base.html' %}\n{% block main %}\n{% if %}\n{% endblock %}\n",
      "templates/home.html:3: template syntax error: Expected an expression, got 'end of "

@@ -19,6 +19,7 @@ from site_gen.config import load_config
 from site_gen.errors import BuildFailed
 
 from .blockutil import render
+from .test_properties import PARAGRAPH, long_diff
 
 MAX_RATIO = 8.0
 
@@ -65,6 +66,9 @@ CASES: dict[str, tuple[Callable[[int], object], int]] = {
     "closed badges": (_body(lambda n: ":badge[open] " * n + "\n"), 2_000),
     "unclosed references": (_body(lambda n: "[[" * n + "\n"), 5_000),
     "one title repeated as headings": (_body(lambda n: "## Same\n\n" * n), 1_000),
+    # a long page and a long diff: what used to be timed against a clock
+    "paragraphs of prose and references": (_body(lambda n: PARAGRAPH * n), 80),
+    "lines of a proposed diff": (_body(long_diff), 400),
 }
 
 

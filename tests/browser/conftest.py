@@ -77,10 +77,7 @@ def chromium_path(environ: dict[str, str] | None = None) -> tuple[str | None, st
 
 @pytest.fixture(scope="session")
 def browser(pytestconfig: pytest.Config) -> Iterator[Browser]:
-    executable, why = chromium_path()
-    reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"browser tests: {executable or 'chromium'} ({why})")
+    executable, why = chromium_path()  # named in the run's summary (tests/conftest.py)
     with sync_playwright() as p:
         try:
             chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
