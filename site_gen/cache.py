@@ -115,8 +115,9 @@ def _stable(value: Any, reprs: dict[int, tuple[Any, str]] | None = None) -> str:
     if reprs is None or isinstance(value, (str, int, float, type(None))):
         return output_settings(value) if isinstance(value, Config) else repr(value)
     held = reprs.get(id(value))
-    if held is None or held[0] is not value:
-        held = reprs[id(value)] = (value, _stable(value))
+    if held is None or held[0] is not value:  # its digest: a key's text stays small however
+        text = _stable(value)                  # many pages a shared value (a PR) holds
+        held = reprs[id(value)] = (value, hashlib.sha256(text.encode()).hexdigest())
     return held[1]
 
 

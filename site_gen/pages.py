@@ -105,7 +105,7 @@ class _Worker:
             body = render_body(ctx, page.body)
             summary = {key: render_inline_text(ctx, text, 1) for key, text in
                        vars(page.summary).items() if text}  # front matter: line 2 on
-            html = self.renderer.page(page, pr, body, summary)  # with errors too: anchors
+            html = self.renderer.page(pr, task[1], body, summary)  # with errors too: anchors
         return PageResult(page.url, html, tuple(ctx.problems.errors),
                           tuple(ctx.problems.warnings), page.path, tuple(ctx.anchors),
                           tuple(ctx.targets), tuple(sorted(ctx.files.items())))
@@ -203,7 +203,7 @@ def _key(renderer: Renderer, site: Site, task: tuple[int, int], fingerprint: str
          reprs: dict[int, tuple[Any, str]]) -> str:
     pr = site.prs[task[0]]
     page = pr.pages[task[1]]
-    context = renderer.page_context(page, pr)
+    context = renderer.page_context(pr, task[1])
     # `page` and `series` are the PR's pages (in `pr`, as listed) seen from this page: its
     # URL stands for them, and the PR's text is made once for all its pages
     shared = {name: value for name, value in context.items() if name not in ("page", "series")}

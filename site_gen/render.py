@@ -29,20 +29,43 @@ SEARCH_JS = "assets/search.js"
 EPOCH = "1970-01-01"
 
 
+SERIES_ALL = 10  # a PR of up to this many pages lists them all on each of its pages
+SERIES_AROUND = 2  # past that, a page lists the pages this near it, the first and the last
+
+
 @dataclass(frozen=True)
 class Series:
-    """Where a page stands among its PR's pages."""
+    """Where a page stands among its PR's pages, and which of them it lists: all of them
+    up to SERIES_ALL, else its neighbours, the first and the last (the PR's page lists
+    every one), so a page's size does not grow with its PR's."""
 
     index: int
-    pages: tuple[Page, ...]
+    total: int
+    shown: tuple[tuple[int, Page] | None, ...]  # (place, page) in order; None: pages left out
+    previous: Page | None = None
+    next: Page | None = None
 
     @property
-    def previous(self) -> Page | None:
-        return self.pages[self.index - 1] if self.index > 0 else None
+    def complete(self) -> bool:
+        """Whether every page of the PR is listed."""
+        return len(self.shown) == self.total
 
-    @property
-    def next(self) -> Page | None:
-        return self.pages[self.index + 1] if self.index + 1 < len(self.pages) else None
+
+def series_of(pages: tuple[Page, ...], index: int) -> Series:
+    """The series as the page at `index` of `pages` shows it."""
+    if len(pages) <= SERIES_ALL:
+        places = list(range(len(pages)))
+    else:
+        near = range(max(0, index - SERIES_AROUND), min(len(pages), index + SERIES_AROUND + 1))
+        places = sorted({0, *near, len(pages) - 1})
+    shown: list[tuple[int, Page] | None] = []
+    for place in places:
+        if shown and shown[-1] is not None and place > shown[-1][0] + 1:
+            shown.append(None)
+        shown.append((place, pages[place]))
+    return Series(index, len(pages), tuple(shown),
+                  pages[index - 1] if index > 0 else None,
+                  pages[index + 1] if index + 1 < len(pages) else None)
 
 
 def _plain(text: str) -> str:
@@ -152,21 +175,22 @@ class Renderer:
         return self.env.get_template("pr.html").render(
             **self._common(pr.url, f"{pr.repo}#{pr.number}: {pr.title}", pr.url), pr=pr)
 
-    def page_context(self, page: Page, pr: PullRequest) -> dict[str, Any]:
-        """Everything the page template receives but the body (the page cache keys on it):
-        the page and its PR as listed (the body comes rendered)."""
-        index = pr.pages.index(page)
+    def page_context(self, pr: PullRequest, index: int) -> dict[str, Any]:
+        """Everything the template of `pr`'s page at `index` receives but the body (the page
+        cache keys on it): the page and its PR as listed (the body comes rendered)."""
+        page = pr.pages[index]
         listed = pr.listed
-        series = Series(index, listed.pages)
+        series = series_of(listed.pages, index)
         return {**self._common(page.url, page.title, page.url), "page": listed.pages[index],
                 "pr": listed, "series": series, "check": self.checks.get(pr.key),
                 "description": _plain(page.summary.this_pr or page.summary.status or "")}
 
-    def page(self, page: Page, pr: PullRequest, body: str,
+    def page(self, pr: PullRequest, index: int, body: str,
              summary: dict[str, str] | None = None) -> str:
-        """A question page; `summary` holds its summary fields rendered as inline markdown."""
+        """`pr`'s page at `index`; `summary` holds its summary fields rendered as inline
+        markdown."""
         return self.env.get_template("page.html").render(
-            **self.page_context(page, pr), body=Markup(body),
+            **self.page_context(pr, index), body=Markup(body),
             summary={k: Markup(v) for k, v in (summary or {}).items()})
 
     def status(self, status: Status) -> str:

@@ -7,6 +7,7 @@ the quadratic behaviour these guard against gave 16 or more.
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from site_gen.blocks.proposal import _changed
+from site_gen.build import render_site
 from site_gen.cache import build_fingerprint
 from site_gen.config import load_config
 from site_gen.errors import BuildFailed
@@ -98,3 +100,47 @@ def test_an_alias_tree_in_the_settings_is_refused_in_linear_time(tmp_path: Path)
     assert [str(e) for e in failed.value.errors] == [
         f"{tmp_path}/mkdocs-20.yml:2: the YAML aliases here expand to more than 100,000 values; "
         "expected plain values"]
+
+
+def _one_pr(folder: Path, pages: int) -> Path:
+    """A site of one PR with `pages` question pages; its mkdocs.yml."""
+    pr = folder / f"content/acme/widgets/{pages}"
+    pr.mkdir(parents=True)
+    (pr / "pr.yml").write_text(f"repo: acme/widgets\nnumber: {pages}\ntitle: T\nhead: 1234567\n"
+                               "state: open\nfiles: [a.py]\ncode_unavailable: made up\n")
+    for n in range(pages):
+        (pr / f"q{n}.md").write_text(f"---\ntitle: Question {n}\nquestion: question {n}\n"
+                                     f"order: {n + 1}\nstatus: unresolved\nupdated: 2026-01-05\n"
+                                     f"---\n\nText {n}.\n")
+    (folder / "mkdocs.yml").write_text("site_name: R\nsite_url: https://x.org/\ndocs_dir: content\n")
+    return folder / "mkdocs.yml"
+
+
+def test_a_page_costs_the_same_however_many_pages_its_pr_has(tmp_path: Path) -> None:
+    """Each page lists its neighbours, not every page of its PR: 4x the pages in one PR
+    take about 4x the time and bytes, not 16x."""
+    small, large = _one_pr(tmp_path / "small", 60), _one_pr(tmp_path / "large", 240)
+
+    def site(settings: Path) -> Callable[[], object]:
+        return lambda: render_site(load_config(settings), jobs=1)
+
+    ratio = _ratio(site(small), site(large))
+    assert ratio < MAX_RATIO, f"4x the pages in one PR took {ratio:.1f}x the time"
+    size = {n: sum(len(text) for text in render_site(load_config(path)).outputs.values()
+                   if isinstance(text, str)) for n, path in ((60, small), (240, large))}
+    assert size[240] / size[60] < 5, size
+
+
+def test_past_ten_pages_a_page_lists_its_neighbours_and_links_the_pr_for_all(tmp_path: Path) -> None:
+    outputs = render_site(load_config(_one_pr(tmp_path, 20))).outputs
+    html = str(outputs["acme/widgets/20/q9/index.html"])
+    listed = re.findall(r'<li value="(\d+)">', html)
+    assert listed == ["1", "8", "9", "10", "11", "12", "20"]  # first, two either side, last
+    assert html.count('<li class="series-gap">') == 2
+    assert '<a href="../">All 20 pages of this PR</a>' in html
+    assert "20 pages on this PR, one question each. This one (10 of 20)" in html
+    pr_page = str(outputs["acme/widgets/20/index.html"])
+    assert all(f"question {n}<" in pr_page for n in range(20))  # the PR's page lists every one
+    few = render_site(load_config(_one_pr(tmp_path / "few", 10))).outputs
+    assert re.findall(r'<li value="(\d+)">', str(few["acme/widgets/10/q0/index.html"])) == [
+        str(n) for n in range(1, 11)]
