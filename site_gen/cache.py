@@ -7,6 +7,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -17,6 +18,9 @@ from typing import Any
 
 from . import __version__
 from .config import PACKAGE_TEMPLATES, Config, output_settings
+from .errors import display_path
+
+log = logging.getLogger(__name__)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -135,17 +139,35 @@ class PageCache:
         self.path = path
         self.used: set[str] = set()
         self._db: sqlite3.Connection | None = None
+        self.off: str | None = None  # why this build goes on without the cache
         shutil.rmtree(path.with_suffix(""), ignore_errors=True)  # files of site_gen < 0.3
 
     def _open(self) -> sqlite3.Connection:
+        """The database; a cache that cannot be opened (a folder or a file where it should
+        be, a lock another process holds) is no cache: the build goes on without it, and
+        says so once, at once."""
+        if self.off is not None:
+            raise sqlite3.OperationalError(self.off)
         if self._db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
-                self._db = _connect(self.path)
-            except sqlite3.DatabaseError:  # not a database (damaged, or not ours): again
-                self.path.unlink(missing_ok=True)
-                self._db = _connect(self.path)
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = self._connect()
+            except (OSError, sqlite3.Error) as exc:
+                self.off = str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
+                log.info("the page cache %s cannot be used (%s); this build renders without it",
+                         display_path(self.path), self.off)
+                raise sqlite3.OperationalError(self.off) from None
         return self._db
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            return _connect(self.path)
+        except sqlite3.OperationalError:
+            raise  # locked, or cannot be opened at all: not ours to remove
+        except sqlite3.DatabaseError:  # not a database (damaged, or not ours): start again
+            if self.path.is_file() and not self.path.is_symlink():
+                self.path.unlink()
+            return _connect(self.path)
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The data stored under `key`; None when there is none, or when the entry is not
@@ -237,8 +259,11 @@ def _sound(key: str, data: object, digest: object, text: object, *,
     return value
 
 
+LOCK_WAIT = 1.0  # seconds a build waits for another holding the cache, then goes on without
+
+
 def _connect(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(path, timeout=60)
+    db = sqlite3.connect(path, timeout=LOCK_WAIT)
     db.execute("CREATE TABLE IF NOT EXISTS pages "
                "(key TEXT PRIMARY KEY, data TEXT, text TEXT, digest TEXT)")
     db.execute("SELECT key, data, text, digest FROM pages LIMIT 0")  # a table of another shape

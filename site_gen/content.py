@@ -20,6 +20,7 @@ from .config import Config
 from .errors import ContentError, ContentWarning, Problems
 from .source import REPO, REPO_PATH, SHA
 from .statuses import Status, find_status
+from .urls import site_path
 from .yamlfile import Mapping, describe, forbidden_character, load_yaml
 
 PR_FILE = "pr.yml"
@@ -57,7 +58,7 @@ class Page:
     @property
     def url(self) -> str:
         """The page's folder below the site root, with a trailing slash."""
-        return f"{self.pr_key}/{self.slug}/"
+        return f"{site_path(self.pr_key)}/{self.slug}/"
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,8 @@ class PullRequest:
 
     @property
     def url(self) -> str:
-        return f"{self.key}/"
+        """The PR's folder in the site (see urls.site_path), with a trailing slash."""
+        return f"{site_path(self.key)}/"
 
     @property
     def updated(self) -> dt.date | None:
@@ -181,7 +183,7 @@ class DiscoveryMemo:
         changed = set()
         for path in paths:
             rel = Path(os.path.relpath(path, docs)).as_posix()
-            if rel.startswith("../") or any(part.startswith(".") for part in rel.split("/")):
+            if rel.startswith("../") or hidden(rel, os.path.isdir(path)):
                 continue  # outside docs_dir, or hidden: not content
             parent = rel.rpartition("/")[0]
             if rel in folders or os.path.isdir(path) or (parent and parent not in folders):
@@ -366,7 +368,7 @@ def discover(config: Config, problems: Problems, memo: DiscoveryMemo | None = No
             problems.errors.append(ContentError(f"page outside a pull request folder; expected it "
                                        f"beside a {PR_FILE}", file))
         elif _publishable(config, file, problems):
-            assets.append(Asset(file, rel))
+            assets.append(Asset(file, site_path(rel)))
     _check_extra_files(config, problems)
     _check_unique(prs, problems)
     ordered = _ordered(config, prs, problems)
@@ -438,9 +440,9 @@ def _entries(docs: Path, excluded: pathspec.GitIgnoreSpec,
         except OSError:
             continue
         for name, folder, link in items:
-            if name.startswith("."):
-                continue
             rel = f"{here}/{name}" if here else name
+            if name.startswith(".") and hidden(rel, folder):
+                continue
             if memo.skipped(rel, excluded):
                 continue
             found.append((rel, folder, link))
@@ -448,6 +450,19 @@ def _entries(docs: Path, excluded: pathspec.GitIgnoreSpec,
                 stack.append(rel)
     found.sort(key=lambda entry: entry[0].split("/"))
     return found
+
+
+def hidden(rel: str, folder: bool) -> bool:
+    """Whether the entry `rel` of docs_dir (a folder, or a file) is hidden, so not content:
+    a name starting with '.' anywhere on its path, but for a repository's folder
+    (OWNER/.github: a real and common name), which is content like any other."""
+    parts = rel.split("/")
+    for depth, part in enumerate(parts):
+        if part.startswith("."):
+            is_folder = folder or depth < len(parts) - 1
+            if not (depth == 1 and is_folder and part not in (".", "..", ".git")):
+                return True
+    return False
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

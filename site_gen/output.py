@@ -234,8 +234,9 @@ def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[P
                   deletes: Iterable[str]) -> None:
     """Write and delete files of `folder` in place, each write atomic (a temporary file,
     then a rename): text, a file to copy, or (a 1-tuple) a file to hard-link."""
+    inside = Inside(folder)
     for name in deletes:
-        target = folder / name
+        target = inside(name)
         with contextlib.suppress(FileNotFoundError):
             target.with_name(target.name + TMP).unlink()
         if target.is_dir() and not target.is_symlink():
@@ -244,7 +245,7 @@ def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[P
             target.unlink(missing_ok=True)
         _prune(folder, target.parent)
     for name, content in writes.items():
-        target = folder / name
+        target = inside(name)
         if target.is_dir() and not target.is_symlink():
             shutil.rmtree(target)  # a folder of files (now deleted) that becomes a file
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -264,8 +265,31 @@ def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[P
         tmp.unlink(missing_ok=True)  # a rename onto a hard link of itself leaves both names
 
 
+class Inside:
+    """Names of the site as paths in `folder`, each refused unless it is a plain name whose
+    folders, links resolved, lie inside `folder` (a link in a copy never leads a write or
+    a removal out of it). Each folder is resolved once."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.root = folder, folder.resolve()
+        self.sound: set[Path] = set()
+
+    def __call__(self, name: str) -> Path:
+        target = self.folder / name
+        if not SAFE_NAME.match(name):
+            raise SiteGenError(f"refusing to write or remove {name!r}: it is not a plain name "
+                               "inside the site")
+        if target.parent not in self.sound:
+            if not target.parent.resolve().is_relative_to(self.root):
+                raise SiteGenError(f"refusing to write or remove {name!r}: a link takes it out "
+                                   f"of {self.folder}")
+            self.sound.add(target.parent)
+        return target
+
+
 def _prune(folder: Path, parent: Path) -> None:
-    """Remove folders left empty by deletions, up to `folder`."""
+    """Remove folders left empty by deletions, up to `folder` (compared resolved)."""
+    folder, parent = folder.resolve(), parent.resolve()
     while parent != folder and parent.is_relative_to(folder):
         try:
             parent.rmdir()
@@ -304,13 +328,32 @@ def _current(site_dir: Path, record: dict[str, Any]) -> str | None:
 
 
 def _load(site_dir: Path) -> dict[str, Any]:
+    """The record, as far as it can be trusted: a copy it describes with a name that is not
+    one of the two copies, or a file or pending name that is not a plain name inside the
+    site, is forgotten (that copy is then started again), whoever wrote the record."""
     try:
         data = json.loads(marker_path(site_dir).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         data = None
     if not isinstance(data, dict) or not isinstance(data.get("copies"), dict):
         return {"generator": "site_gen", "copies": {}}  # none, or a record of before 0.3
+    names = {_copy_name(site_dir, c) for c in COPIES}
+    data["copies"] = {name: held for name, held in data["copies"].items()
+                      if name in names and _sound(held)}
+    if data.get("shown") not in data["copies"]:
+        data.pop("shown", None)
     return data
+
+
+def _sound(held: Any) -> bool:
+    """Whether a copy's entry in the record names only plain files of the site."""
+    if not isinstance(held, dict):
+        return False
+    files, pending = held.get("files") or {}, held.get("pending") or []
+    return (isinstance(files, dict) and isinstance(pending, list)
+            and all(isinstance(n, str) and SAFE_NAME.match(n) and isinstance(d, str)
+                    for n, d in files.items())
+            and all(isinstance(n, str) and SAFE_NAME.match(n) for n in pending))
 
 
 def _save(site_dir: Path, record: dict[str, Any]) -> None:

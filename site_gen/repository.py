@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -221,11 +222,16 @@ def init_repository(folder: Path, *, force: bool = False) -> tuple[list[Path], l
         ".github/workflows/publish.yml": WORKFLOW.format(requirement=found.requirement),
         ".pre-commit-config.yaml": hook,
     }
+    root = folder.resolve() if folder.exists() else None
+    for name in files:  # checked before anything is written
+        _refuse_links_out(folder, root, name)
     written = []
     for name, text in files.items():
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        temporary = path.with_name(f".{path.name}.site-gen-new")
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)  # a link of that name is replaced, never written through
         written.append(path)
     notes = []
     if found.local and not found.url:
@@ -234,6 +240,20 @@ def init_repository(folder: Path, *, force: bool = False) -> tuple[list[Path], l
                      "change that line to where your CI can install site_gen from (git+https://"
                      "...@COMMIT)")
     return written, notes
+
+
+def _refuse_links_out(folder: Path, root: Path | None, name: str) -> None:
+    """A folder on the way to `name` that is a link leading out of `folder` (`--force` on
+    a folder holding one) is refused: nothing is written through it."""
+    if root is None:
+        return
+    parent = (folder / name).parent
+    while parent != folder:
+        if parent.is_symlink() and not parent.resolve().is_relative_to(root):
+            raise SiteGenError(f"'{parent}' is a link to {parent.resolve()}, outside "
+                               f"'{folder}'; site-gen init writes nothing through it (remove "
+                               "the link, or init another folder)")
+        parent = parent.parent
 
 
 def _local_hook(folder: Path) -> str:

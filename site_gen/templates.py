@@ -22,7 +22,10 @@ from .errors import TemplateError
 def _environment(custom_dir: str, compiled: str | None) -> jinja2.Environment:
     search = [custom_dir] if custom_dir == str(PACKAGE_TEMPLATES) else [custom_dir, str(PACKAGE_TEMPLATES)]
     if compiled:
-        os.makedirs(compiled, exist_ok=True)
+        try:
+            os.makedirs(compiled, exist_ok=True)
+        except OSError:  # the cache folder cannot be made (a file in its place): compile anew
+            compiled = None
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(search),
         # compiled templates kept between runs (checked against each template's source)

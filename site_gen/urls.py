@@ -10,6 +10,15 @@ import functools
 import posixpath
 
 
+def site_path(source: str) -> str:
+    """Where the file or folder `source` of docs_dir ('/'-separated) is published: at the
+    same path, but for a name that starts with '.' (a repository like acme/.github), which
+    is published with '~' in its place: static hosts and the Pages upload leave hidden
+    folders out, and no repository name holds a '~'."""
+    return "/".join("~" + part[1:] if part.startswith(".") and part not in (".", "..") else part
+                    for part in source.split("/"))
+
+
 def url_file(target: str, use_directory_urls: bool) -> str:
     """What a link to `target` names: the folder (`''`, `'x/y/'`) or, when
     use_directory_urls is off, its index.html; a file (`'f.css'`) as it is."""

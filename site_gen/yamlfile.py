@@ -134,6 +134,7 @@ def _construct_timestamp(loader: _Loader, node: yaml.ScalarNode) -> Any:
         ) from None
 
 
+MAX_DEPTH = 50  # lists and mappings in lists and mappings: no setting or field nests deeper
 MAX_DIGITS = 18  # any count, line or number in this project fits; int() refuses 4,300
 MAX_VALUES = 100_000  # values a document may hold once its aliases are expanded
 
@@ -153,7 +154,12 @@ def load_yaml(text: str, path: Path, first_line: int = 1, *, settings: bool = Fa
     loader = (_SettingsLoader if settings else _Loader)(text)
     loader.line_offset = first_line - 1
     try:
-        data = loader.get_single_data()
+        node = loader.get_single_node()
+        _check_depth(node, path, first_line)
+        data = loader.construct_document(node) if node is not None else None
+    except RecursionError:  # a parser of pure Python, on nesting deeper than it can follow
+        raise ContentError(f"the YAML here is nested more than {MAX_DEPTH} levels deep; "
+                           "expected plain values", path, first_line) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = first_line + mark.line if mark else first_line
@@ -165,6 +171,25 @@ def load_yaml(text: str, path: Path, first_line: int = 1, *, settings: bool = Fa
         loader.dispose()
     _check_size(data, path, first_line)
     return data
+
+
+def _check_depth(node: yaml.Node | None, path: Path, first_line: int) -> None:
+    """Refuse lists and mappings nested more than MAX_DEPTH deep, at the line of the first
+    value that deep (walked without recursion: the walk itself must not overflow)."""
+    todo = [(node, 0)] if node is not None else []
+    seen: set[int] = set()
+    while todo:
+        current, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise ContentError(f"the YAML here is nested more than {MAX_DEPTH} levels deep; "
+                               "expected plain values", path,
+                               first_line + current.start_mark.line)
+        if isinstance(current, yaml.SequenceNode) and id(current) not in seen:
+            seen.add(id(current))
+            todo.extend((child, depth + 1) for child in current.value)
+        elif isinstance(current, yaml.MappingNode) and id(current) not in seen:
+            seen.add(id(current))
+            todo.extend((value, depth + 1) for _, value in current.value)
 
 
 def _check_size(data: Any, path: Path, first_line: int) -> None:

@@ -35,6 +35,11 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     ("config-empty", {M: ""}, [f"{M}:1: expected a mapping of settings at the top level"]),
     ("config-list", {M: "- a\n"}, [f"{M}:1: expected a mapping of settings at the top level"]),
     ("config-no-site-name", {M: "docs_dir: content\n"}, [f"{M}:1: 'site_name' is required"]),
+    ("config-nested-300", {M: GOOD_M + "extra:\n  deep: " + "[" * 300 + "]" * 300 + "\n"},
+     [f"{M}:5: the YAML here is nested more than 50 levels deep; expected plain values"]),
+    ("fm-nested-300", {P: "---\ntitle: T\nquestion: q\nstatus: open\norder: 1\n"
+                          "updated: 2026-01-05\nsummary: " + "[" * 300 + "]" * 300 + "\n---\n"},
+     [f"{P}:7: the YAML here is nested more than 50 levels deep; expected plain values"]),
     ("config-strict-type", {M: GOOD_M + "strict: sometimes\n"},
      [f"{M}:4: 'strict' must be true or false, found 'sometimes'"]),
     ("config-theme-name", {M: GOOD_M + "theme: material\n"},

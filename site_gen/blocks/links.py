@@ -16,7 +16,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from ..context import PageContext, context_of
-from ..urls import relative_url
+from ..urls import relative_url, site_path
 
 REFUSED = ("javascript", "vbscript", "data", "file")
 _INVISIBLE = re.compile(r"[\x00-\x20\x7f]+")
@@ -43,7 +43,7 @@ def _check(ctx: PageContext, token: Token, attr: str, line: int | None) -> None:
         token.attrSet(attr, "#refused")
         return
     ctx.targets.append((line, what, href, target))  # checked after rendering
-    url = target[:-3] + "/" if target.endswith(".md") else target
+    url = site_path(target[:-3] + "/" if target.endswith(".md") else target)
     rel = relative_url(ctx.page_url, url, ctx.config.use_directory_urls)
     token.attrSet(attr, rel + (f"#{parts.fragment}" if parts.fragment else ""))
     if parts.fragment and url.endswith("/"):

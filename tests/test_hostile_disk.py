@@ -1,0 +1,156 @@
+"""Hostile conditions, round two: what site_gen reads back from disk (its record, its
+cache, links in its folders) never takes a write or a removal outside the site, and no
+condition of the disk ends in a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import Project, Run, tree
+
+CLI = Callable[..., Run]
+PAGE = "content/acme/widgets/12/cache-bug.md"
+
+
+def edit(project: Project, words: str) -> None:
+    page = project.root / PAGE
+    page.write_text(page.read_text() + f"\n{words}\n")
+
+
+def two_copies(project: Project, cli: CLI) -> Path:
+    """Build twice with an edit between: both copies exist and are recorded; returns the
+    copy not shown, which the next build writes into."""
+    assert cli("build", "--no-search").code == 0
+    edit(project, "First edit.")
+    assert cli("build", "--no-search").code == 0
+    return project.root / (".site.a" if os.readlink(project.site) == ".site.b" else ".site.b")
+
+
+@pytest.mark.parametrize("where", ["pending", "files", "shown"])
+def test_a_forged_record_cannot_remove_anything_outside_the_site(project: Project, cli: CLI,
+                                                                 where: str) -> None:
+    victim = project.root.parent / f"victim-{where}"
+    (victim / "keep").mkdir(parents=True)
+    (victim / "keep/keep.txt").write_text("mine")
+    two_copies(project, cli)
+    record_path = project.root / ".site.site-gen"
+    record = json.loads(record_path.read_text())
+    forged = f"../../{victim.name}/keep/keep.txt"
+    for held in record["copies"].values():
+        if where == "pending":
+            held["pending"] = [forged]
+        elif where == "files":
+            held["files"][forged] = "0" * 64
+    if where == "shown":
+        record["shown"] = f"../{victim.name}"
+        os.unlink(project.site)  # the link gone: the record says what to show
+    record_path.write_text(json.dumps(record))
+    edit(project, "More.")
+    built = cli("build", "--no-search")
+    assert built.code == 0, built.err
+    assert (victim / "keep/keep.txt").read_text() == "mine"
+    assert cli("build", "--no-search", "--no-cache", "--site-dir", "clean").code == 0
+    assert tree(project.site) == tree(project.root / "clean")
+
+
+def test_a_link_inside_a_copy_never_leads_a_write_out(project: Project, cli: CLI) -> None:
+    victim = project.root.parent / "victim-link"
+    victim.mkdir()
+    standby = two_copies(project, cli)
+    os.rename(standby / "acme", project.root / "acme-moved")
+    os.symlink(victim, standby / "acme")  # a link where the copy had a folder
+    edit(project, "More.")
+    built = cli("build", "--no-search")
+    assert list(victim.iterdir()) == []
+    assert built.code == 1 and "a link takes it out of" in built.err, built.err
+
+
+def test_init_force_never_writes_through_a_link_out_of_the_folder(tmp_path: Path, cli: CLI) -> None:
+    outside = tmp_path / "outside"
+    (outside / "workflows").mkdir(parents=True)
+    (outside / "ignored").write_text("theirs\n")
+    folder = tmp_path / "reviews"
+    folder.mkdir()
+    (folder / ".gitignore").symlink_to(outside / "ignored")
+    made = cli("init", str(folder), "--force")
+    assert made.code == 0, made.err
+    assert (outside / "ignored").read_text() == "theirs\n"  # the link was replaced instead
+    assert not (folder / ".gitignore").is_symlink() and "/site" in (folder / ".gitignore").read_text()
+    (folder / ".github").rename(tmp_path / "github-moved")
+    (folder / ".github").symlink_to(outside)
+    refused = cli("init", str(folder), "--force")
+    assert refused.code == 1
+    assert refused.err == (f"'{folder}/.github' is a link to {outside}, outside '{folder}'; "
+                           "site-gen init writes nothing through it (remove the link, or init "
+                           "another folder)\n")
+    assert list((outside / "workflows").iterdir()) == []
+
+
+@pytest.mark.parametrize("damage", ["cache file is a folder", "cache folder is a file"])
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_a_cache_in_the_wrong_shape_is_built_without(project: Project, cli: CLI, damage: str,
+                                                     command: str) -> None:
+    cache = project.root / ".cache/site-gen"
+    if damage == "cache file is a folder":
+        (cache / "pages.sqlite").mkdir(parents=True)
+    else:
+        cache.parent.mkdir()
+        cache.write_text("not a folder")
+    done = cli(command, "--no-search") if command == "build" else cli(command)
+    assert done.code == 0, done.err
+    assert "Traceback" not in done.err
+    if command == "build":
+        assert "this build renders without it" in done.err
+        assert cli("build", "--no-search", "--no-cache", "--site-dir", "clean").code == 0
+        assert tree(project.site) == tree(project.root / "clean")
+
+
+def test_a_cache_another_process_holds_is_not_waited_for(project: Project, cli: CLI) -> None:
+    assert cli("build", "--no-search").code == 0
+    edit(project, "Changed while the cache is held.")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys\n"
+         "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+         "db.execute('BEGIN EXCLUSIVE')\nprint('held', flush=True)\nsys.stdin.read()\n",
+         str(project.root / ".cache/site-gen/pages.sqlite")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        built = cli("build", "--no-search")
+    finally:
+        holder.communicate("")
+    assert built.code == 0, built.err
+    assert ("the page cache .cache/site-gen/pages.sqlite cannot be used (database is locked); "
+            "this build renders without it") in built.err
+    assert "Changed while the cache is held." in (
+        project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+
+
+def test_a_repository_named_with_a_leading_dot_is_content(project: Project, cli: CLI) -> None:
+    """acme/.github is a real and common name: its PR is built (published as ~github, which
+    static hosts and the Pages upload keep), while hidden files and folders stay out."""
+    pr = project.root / "content/acme/.github/5"
+    pr.mkdir(parents=True)
+    (pr / "pr.yml").write_text("repo: acme/.github\nnumber: 5\ntitle: Templates\nhead: 1234567\n"
+                               "state: open\nfiles: [a.py]\ncode_unavailable: made up\n")
+    (pr / "q.md").write_text("---\ntitle: T\nquestion: q\norder: 1\nstatus: open\n"
+                             "updated: 2026-01-05\n---\n\nSee [the other](other.md#top).\n")
+    (pr / "other.md").write_text("---\ntitle: O\nquestion: o\norder: 2\nstatus: open\n"
+                                 "updated: 2026-01-05\n---\n\n## Top\n")
+    for hidden in ("content/.obsidian/notes.md", "content/acme/.DS_Store",
+                   "content/acme/.github/5/.draft.md", "content/acme/.git/5/pr.yml"):
+        (project.root / hidden).parent.mkdir(parents=True, exist_ok=True)
+        (project.root / hidden).write_text("not content")
+    checked = cli("check", "--strict")
+    assert checked.out == "No problems in 9 pages.\n", checked.err
+    assert cli("build", "--no-search").code == 0
+    page = (project.site / "acme/~github/5/q/index.html").read_text()
+    assert 'href="../other/#top"' in page and "acme/.github #5" in page
+    assert (project.site / "acme/~github/5/index.html").is_file()
