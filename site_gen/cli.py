@@ -16,7 +16,7 @@ from pathlib import Path
 from . import __version__
 from .build import build, render_site
 from .config import PACKAGE_TEMPLATES, Config, load_config
-from .errors import BuildFailed, ContentWarning, SiteGenError, display_path
+from .errors import BuildFailed, ContentError, ContentWarning, SiteGenError, display_path, sort_key
 from .preview import Preview
 from .processes import Terminated, stop_on_sigterm
 from .source import REPO
@@ -303,13 +303,17 @@ def _fetch(args: argparse.Namespace) -> int:
     def show(repo: str, done: int, total: int) -> None:
         progress(done, total, f"Fetching {repo}")
 
+    problems = Problems()  # a broken pr.yml is an error here too: its commits are not known
     try:
-        reports = fetch(config, discover(config, Problems()), show)
+        reports = fetch(config, discover(config, problems), show)
     finally:
         progress.clear()
     for report in reports:
         _say(describe_report(report))
-    failed: list[SiteGenError] = [error for report in reports for error in report.failed]
+    errors: list[ContentError] = [*problems.errors,
+                                  *(error for report in reports for error in report.failed)]
+    errors.sort(key=sort_key)
+    failed: list[SiteGenError] = list(errors)
     if failed:
         raise BuildFailed(failed)
     return 0

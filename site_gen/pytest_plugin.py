@@ -83,8 +83,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def snapshot_id(url: str) -> str:
-    """A page's test id and snapshot name: its address, '/' written '__'."""
-    return url.replace("/", "__")
+    """A page's test id and snapshot name: its address, '/' written '__' and a '_' of the
+    address '_-', so no two addresses share one (a__b/c and a/b__c)."""
+    return url.replace("_", "_-").replace("/", "__")
 
 
 def _extension() -> Any:

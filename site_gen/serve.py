@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import http.server
 import re
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -152,11 +153,21 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    """The preview's server: a client that goes away before its answer is sent (a reload,
+    a closed tab) is nothing to report."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):  # reset, broken pipe, aborted
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 def _bind(port: int, handler: Callable[..., Handler]) -> http.server.ThreadingHTTPServer:
     if not 0 <= port <= 65535:
         raise SiteGenError(f"port {port} is not a port; expected 0 to 65535 (0 picks a free one)")
     try:
-        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        return _Server(("127.0.0.1", port), handler)
     except OSError as exc:
         raise SiteGenError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}; choose "
                            "another port with --port (0 picks a free one)") from None

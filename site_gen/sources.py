@@ -210,8 +210,11 @@ def _fetch(target: Path, source: str, what: list[str], depth: int) -> str:
                  f"--depth={depth}", "--", source, *what])
     if done.returncode == 0:
         return ""
-    lines = [line.removeprefix("fatal: ").strip() for line in done.stderr.splitlines() if line]
-    return lines[-1] if lines else f"git fetch exited with {done.returncode}"
+    lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+    # git's own verdict ('fatal: ...', 'error: ...') says why; the advice after it does not
+    said = [line.split(": ", 1)[1] for line in lines if line.startswith(("fatal: ", "error: "))]
+    return (said[0] if said else lines[-1] if lines else
+            f"git fetch exited with {done.returncode}")
 
 
 def _git(args: list[str]) -> subprocess.CompletedProcess[str]:

@@ -154,3 +154,69 @@ def test_a_repository_named_with_a_leading_dot_is_content(project: Project, cli:
     page = (project.site / "acme/~github/5/q/index.html").read_text()
     assert 'href="../other/#top"' in page and "acme/.github #5" in page
     assert (project.site / "acme/~github/5/index.html").is_file()
+
+
+def test_fetch_reports_content_errors_and_why_git_could_not_fetch(project: Project,
+                                                                  cli: CLI) -> None:
+    pr = project.root / "content/acme/widgets/12/pr.yml"
+    pr.write_text(pr.read_text().replace("code_unavailable: a made-up pull request of the tests\n",
+                                         "").replace("head: 1234567abcdef", "head: " + "a" * 40))
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
+                  + "site_gen:\n  sources:\n    acme/widgets: file:///etc\n")
+    project.write("content/acme/gears/3/pr.yml", "repo: [\n")
+    fetched = cli("fetch")
+    assert fetched.code == 1
+    assert fetched.err.splitlines() == [
+        "content/acme/gears/3/pr.yml:2: invalid YAML: did not find expected node content",
+        f"content/acme/widgets/12/pr.yml:4: commit {'a' * 40} of acme/widgets could not be "
+        "fetched from file:///etc: '/etc' does not appear to be a git repository",
+        "Fetch failed: 2 error(s); 0 warning(s)."]
+
+
+def test_snapshot_ids_are_one_per_address() -> None:
+    from site_gen.pytest_plugin import snapshot_id
+
+    addresses = ["a__b/c/1/index.html", "a/b__c/1/index.html", "a_/_b/1/index.html",
+                 "a/__b/1/index.html", "a_-/b/1/index.html", "a/b/1/index.html"]
+    assert len({snapshot_id(a) for a in addresses}) == len(addresses)
+    assert snapshot_id("NVIDIA-NeMo/RL/4607/async-save-tag/index.html") == (
+        "NVIDIA-NeMo__RL__4607__async-save-tag__index.html")  # no '_': named as before
+
+
+def test_a_client_that_goes_away_is_no_traceback(tmp_path: Path, capfd: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+    import struct
+    import threading
+
+    from site_gen import serve as preview
+
+    (tmp_path / "big.txt").write_bytes(b"x" * 20_000_000)  # still being sent when the client goes
+    handled = threading.Semaphore(0)
+    original = preview._Server.handle_error
+
+    def counted(self: preview._Server, request: object, address: object) -> None:
+        original(self, request, address)
+        handled.release()
+
+    monkeypatch.setattr(preview._Server, "handle_error", counted)
+    stop, ready = threading.Event(), threading.Event()
+    said: list[str] = []
+    thread = threading.Thread(target=preview.serve, args=(tmp_path, 0, lambda changed: [], []),
+                              kwargs={"ready": lambda line: (said.append(line), ready.set()),
+                                      "stop": stop}, daemon=True)
+    thread.start()
+    assert ready.wait(60)
+    port = int(said[0].split(":")[2].split("/")[0])
+    try:
+        for _ in range(20):
+            with socket.create_connection(("127.0.0.1", port)) as client:
+                client.sendall(f"GET /big.txt HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+                client.recv(1)
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        for _ in range(20):  # each reset reached the server's error handling
+            assert handled.acquire(timeout=60)
+    finally:
+        stop.set()
+        thread.join(60)
+    assert "Traceback" not in capfd.readouterr().err
