@@ -21,7 +21,7 @@ from .errors import ContentError, ContentWarning, Problems
 from .source import REPO, REPO_PATH, SHA
 from .statuses import Status, find_status
 from .urls import site_path
-from .yamlfile import Mapping, describe, forbidden_character, load_yaml
+from .yamlfile import FORBIDDEN, Mapping, describe, forbidden_character, load_yaml
 
 PR_FILE = "pr.yml"
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -417,6 +417,21 @@ def _placeholders(text: str, path: Path, problems: Problems) -> None:
                       f"'{found[0]}'); replace each ⟨…⟩ with your own text", path, line)
 
 
+def _control_characters(body: str, path: Path, body_line: int, problems: Problems) -> None:
+    """A character no page may hold (a control character, a noncharacter) is an error at
+    its line, never passed on to the page: one error per line that has one."""
+    lines: dict[int, str] = {}
+    for m in FORBIDDEN.finditer(body):
+        what = "noncharacter" if ord(m[0]) >= 0xD800 else "control character"
+        lines.setdefault(body_line + body.count("\n", 0, m.start()), f"{what} U+{ord(m[0]):04X}")
+        if len(lines) > 20:
+            break
+    for line, char in lines.items():
+        problems.error(f"contains the {char}, which pages and feeds cannot "
+                       "hold; remove it (write a visible character, or `code` that names it)",
+                       path, line)
+
+
 def _check_extra_files(config: Config, problems: Problems) -> None:
     for key, names in (("extra_css", config.extra_css), ("extra_javascript", config.extra_javascript)):
         for name in names:
@@ -669,6 +684,7 @@ def _read_page(config: Config, path: Path, pr_key: str,
     except ContentError as exc:
         problems.errors.append(exc)
         return None
+    _control_characters(body, path, body_line, problems)
     data = _load_mapping(path, front, 2, "front matter", problems)
     if data is None:  # the body is still rendered, for its own problems
         return Page(path, slug, slug, slug, 0, _any_page_status(config), None, Summary(), body,

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from .source import SourceReader
 
 
+MAX_BLOCK_LINES = 500  # lines of code one excerpt or PR diff shows
+MAX_PAGE_LINES = 3_000  # lines of code one page's excerpts and PR diffs show together
+
 # A link to check once every page is rendered: its line in the page, then what it names.
 Link = tuple[int | None, str, str, str]
 
@@ -43,6 +46,22 @@ class PageContext:
     targets: list[Link] = field(default_factory=list)
     # Files the page publishes beside it (a proposal's .patch): name in its folder → text.
     files: dict[str, str] = field(default_factory=dict)
+    code_lines: int = 0  # lines of code the page's excerpts and PR diffs show so far
+
+    def show_code(self, lines: int, what: str, line: int | None) -> bool:
+        """Count `lines` more lines of code shown on the page; False (an error at `line`)
+        past the limits: a page quotes code, it does not republish it."""
+        if lines > MAX_BLOCK_LINES:
+            self.error(f"{what} shows {lines:,} lines; a block shows at most "
+                       f"{MAX_BLOCK_LINES:,} (cite fewer lines, or link the file)", line)
+            return False
+        self.code_lines += lines
+        if self.code_lines > MAX_PAGE_LINES:
+            self.error(f"{what} brings the code this page shows to {self.code_lines:,} lines; "
+                       f"a page shows at most {MAX_PAGE_LINES:,} (split it, or link the files)",
+                       line)
+            return False
+        return True
 
     def error(self, message: str, line: int | None) -> None:
         self.problems.error(message, self.path, line)

@@ -129,7 +129,14 @@ def site_lock(site_dir: Path) -> Iterator[None]:
     """Hold the site folder for one build: a second build into it waits for the first."""
     site_dir = place(site_dir)
     site_dir.parent.mkdir(parents=True, exist_ok=True)
-    with open(site_dir.parent / f".{site_dir.name}.lock", "a+b") as handle:
+    path = site_dir.parent / f".{site_dir.name}.lock"
+    try:  # never through a link: it would create or lock a file elsewhere
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        why = "it is a symbolic link" if path.is_symlink() else exc.strerror or str(exc)
+        raise SiteGenError(f"cannot take the lock file {path}: {why}; remove it (site_gen "
+                           "makes it again)") from None
+    with open(fd, "a+b") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -18,7 +18,7 @@ from .content import PullRequest, Site
 from .context import Link, PageContext
 from .errors import ContentError, ContentWarning
 from .markdown import render_body, render_inline_text
-from .output import Kept, kept
+from .output import SAFE_NAME, Kept, kept
 from .processes import start_worker_process
 from .render import Renderer
 from .search import searchable
@@ -63,12 +63,13 @@ class PageResult:
             warnings = tuple(ContentWarning(str(m), Path(p) if p else None, ln)
                              for p, ln, m in data["warnings"])
             html = held or data["html"]
-            if not isinstance(html, (str, Kept)):
-                return None
+            files = tuple((str(name), str(text)) for name, text in data["files"])
+            if not isinstance(html, (str, Kept)) or not all(
+                    SAFE_NAME.match(name) and "/" not in name for name, _ in files):
+                return None  # a file beside the page is a plain name in its folder
             return cls(str(data["url"]), html, (), warnings, Path(data["path"]),
                        tuple(_link(a) for a in data["anchors"]),
-                       tuple(_link(t) for t in data["targets"]),
-                       tuple((str(name), str(text)) for name, text in data["files"]))
+                       tuple(_link(t) for t in data["targets"]), files)
         except (KeyError, TypeError, ValueError):
             return None
 

@@ -26,6 +26,7 @@ class SourceReader:
         self._commits: dict[str, str | None] = {}
         self._files: dict[tuple[str, str], list[str] | None] = {}
         self._trees: dict[str, tuple[str, ...]] = {}
+        self._binary: set[tuple[str, str]] = set()
 
     def _git(self) -> subprocess.Popen[bytes]:
         if self._process is None:
@@ -87,17 +88,31 @@ class SourceReader:
         return f"names {len(found)} commits: {', '.join(c[:12] for c in found)}"
 
     def lines(self, commit: str, path: str) -> list[str] | None:
-        """The lines of `path` at full SHA `commit`, or None when the file is not there."""
+        """The lines of `path` at full SHA `commit`, or None when the file is not there.
+        A character no page may hold shows as its visible stand-in (␛ for ESC, � for
+        bytes that are not UTF-8), so code never brings one into a page."""
         key = (commit, path)
         if key not in self._files:
             header, data = self._ask(f"contents {commit}:{path}")
             if data is None or header[1] != "blob":
                 self._files[key] = None
             else:
-                self._files[key] = data.decode("utf-8", "replace").split("\n")
-                if self._files[key] and self._files[key][-1] == "":  # type: ignore[index]
-                    self._files[key].pop()  # type: ignore[union-attr]
+                if b"\0" in data[:BINARY_SNIFF] or not _utf8(data):
+                    self._binary.add(key)
+                text = data.decode("utf-8", "replace")
+                if HIDDEN.search(text):  # rare: translate only then (it is per character)
+                    text = text.translate(VISIBLE)
+                lines = text.split("\n")
+                if lines and lines[-1] == "":
+                    lines.pop()
+                self._files[key] = lines
         return self._files[key]
+
+    def is_binary(self, commit: str, path: str) -> bool:
+        """Whether `path` at `commit` is binary (a NUL byte, as git judges, or not UTF-8):
+        a page shows it as 'binary file, not shown', never its bytes."""
+        self.lines(commit, path)
+        return (commit, path) in self._binary
 
     def tree(self, commit: str) -> tuple[str, ...]:
         """Every file path at full SHA `commit`."""
@@ -157,6 +172,23 @@ class SourceReader:
             self._process.wait()
             self._process.stdout.close()
             self._process = None
+
+
+BINARY_SNIFF = 8000  # git's own test: a NUL in the first 8,000 bytes makes a file binary
+# Characters a page may not hold (XML 1.0's rule, as for every text field), each shown as
+# its visible stand-in: C0 controls as their Control Pictures, DEL as ␡, the two
+# noncharacters as the replacement character.
+VISIBLE = {c: 0x2400 + c for c in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)]}
+VISIBLE |= {0x7F: 0x2421, 0xFFFE: 0xFFFD, 0xFFFF: 0xFFFD}
+HIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _squash(text: str) -> str:

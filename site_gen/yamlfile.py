@@ -215,12 +215,12 @@ def _check_size(data: Any, path: Path, first_line: int) -> None:
 
 
 # Characters XML 1.0 forbids (feeds and sitemaps must parse) and lone surrogates.
-_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def forbidden_character(text: str) -> str | None:
     """The first character of `text` that no page, feed or sitemap may hold, as U+XXXX."""
-    m = _FORBIDDEN.search(text)
+    m = FORBIDDEN.search(text)
     return f"U+{ord(m[0]):04X}" if m else None
 
 

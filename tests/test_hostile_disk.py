@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -220,3 +221,117 @@ def test_a_client_that_goes_away_is_no_traceback(tmp_path: Path, capfd: pytest.C
         stop.set()
         thread.join(60)
     assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize(("char", "what"), [("\x01", "control character U+0001"),
+                                            ("\x0b", "control character U+000B"),
+                                            ("\x1b", "control character U+001B"),
+                                            ("\ufffe", "noncharacter U+FFFE")])
+def test_a_control_character_in_a_body_is_an_error_at_its_line(project: Project, cli: CLI,
+                                                               char: str, what: str) -> None:
+    page = project.root / PAGE
+    page.write_text(page.read_text() + f"\nFine.\n\nA line with {char} in it.\n")
+    built = cli("build", "--no-search")
+    assert built.code == 1
+    assert built.err.splitlines()[0] == (
+        f"{PAGE}:17: contains the {what}, which pages and feeds cannot hold; remove it (write a "
+        "visible character, or `code` that names it)")
+
+
+def test_a_binary_file_is_never_shown_and_code_brings_no_control_character(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    from .conftest import git
+
+    code = tmp_path / "code"
+    (code / "src").mkdir(parents=True)
+    (code / "src/blob.bin").write_bytes(b"\x00\x01binary\x1b[31m\nmore\x00\n")
+    (code / "src/text.py").write_text("a = 1\nb = '\x1b[31m'\n")
+    git(code, "init", "-q", "-b", "main")
+    git(code, "add", "-A")
+    git(code, "commit", "-q", "-m", "one")
+    head = git(code, "rev-parse", "HEAD")
+    project.write("content/acme/widgets/12/pr.yml",
+                  f'repo: acme/widgets\nnumber: 12\ntitle: T\nhead: "{head}"\nstate: open\n'
+                  "files: [src/blob.bin, src/text.py]\n")
+    page = project.root / PAGE
+    page.write_text(page.read_text().replace(
+        "The key is built in [[core.py:10]].",
+        "See [[blob.bin:1]] and [[text.py:2]].\n\n```excerpt\n[[blob.bin:1-2]]\n```\n\n"
+        "```excerpt\n[[text.py:1-2]]\n```\n"))
+    built = cli("build", "--no-search", "--checkout", str(code))
+    assert built.code == 0, built.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert "Binary file, not shown" in html
+    assert "binary␛" not in html and "more" not in html  # no line of the binary file
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f]", html)
+    assert "␛[31m" in html  # the text file's ESC, shown as its visible stand-in
+
+
+def test_excerpts_are_bounded_per_block_and_per_page(project: Project, cli: CLI,
+                                                     tmp_path: Path) -> None:
+    from .conftest import git
+
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "long.py").write_text("".join(f"x_{n} = {n}\n" for n in range(100_000)))
+    git(code, "init", "-q", "-b", "main")
+    git(code, "add", "-A")
+    git(code, "commit", "-q", "-m", "one")
+    head = git(code, "rev-parse", "HEAD")
+    project.write("content/acme/widgets/12/pr.yml",
+                  f'repo: acme/widgets\nnumber: 12\ntitle: T\nhead: "{head}"\nstate: open\n'
+                  "files: [long.py]\n")
+    page = project.root / PAGE
+    body = page.read_text().replace("The key is built in [[core.py:10]].\n", "")
+    page.write_text(body + "```excerpt\n[[long.py:1-100000]]\n```\n\n" + "".join(
+        f"```excerpt\n[[long.py:{n * 1000 + 1}-{n * 1000 + 500}]]\n```\n\n" for n in range(7)))
+    built = cli("build", "--no-search", "--checkout", str(code))
+    assert built.code == 1
+    errors = [line for line in built.err.splitlines() if line.startswith(PAGE)]
+    assert errors == [
+        f"{PAGE}:14: the excerpt [[long.py:1-100000]] shows 100,000 lines; a block shows at most "
+        "500 (cite fewer lines, or link the file)",
+        f"{PAGE}:42: the excerpt [[long.py:6001-6500]] brings the code this page shows to 3,500 "
+        "lines; a page shows at most 3,000 (split it, or link the files)"]
+
+
+def test_the_lock_file_is_never_followed_through_a_link(project: Project, cli: CLI,
+                                                        tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere" / "victim"
+    target.parent.mkdir()
+    (project.root / ".site.lock").symlink_to(target)
+    built = cli("build", "--no-search")
+    assert built.code == 1
+    assert built.err == (f"cannot take the lock file {project.root}/.site.lock: it is a symbolic "
+                         "link; remove it (site_gen makes it again)\n")
+    assert not target.exists()
+
+
+def test_a_cache_entry_naming_a_file_outside_its_page_is_not_used(project: Project,
+                                                                  cli: CLI) -> None:
+    import contextlib
+    import sqlite3
+
+    from site_gen.cache import _entry_digest
+
+    assert cli("build", "--no-search").code == 0
+    clean = tree(project.site)
+    database = project.root / ".cache/site-gen/pages.sqlite"
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        rows = db.execute("SELECT key, data FROM pages").fetchall()
+        forged = 0
+        for key, data in rows:
+            value = json.loads(data)
+            if "files" in value:  # a question page's entry: digest made again, as a forger can
+                value["files"] = [["../../../escaped.txt", "forged"]]
+                text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+                db.execute("UPDATE pages SET data = ?, digest = ? WHERE key = ?",
+                           (text, _entry_digest(key, text), key))
+                forged += 1
+        db.commit()
+    assert forged == 1
+    built = cli("build", "--no-search", "--site-dir", "again", "-v")  # pages from the cache
+    assert built.code == 0, built.err
+    assert "0 kept from the last build, 1 to render" in built.err  # the forged entry: not used
+    assert tree(project.root / "again") == clean
+    assert not list(project.root.parent.rglob("escaped.txt"))

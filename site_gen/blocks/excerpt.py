@@ -45,6 +45,7 @@ class Excerpt:
     line: int
     marked: set[int] = field(default_factory=set)
     lines: list[str] | None = None  # the cited lines, when the code is there
+    binary: bool = False  # the file is binary: not shown
 
 
 def _ref_of(ctx: PageContext, lines: list[str], first: int, block: str) -> tuple[str, int] | None:
@@ -90,6 +91,8 @@ def parse_excerpt(ctx: PageContext, lines: list[str], first: int) -> Excerpt | N
         ctx.error(f"highlight: line {outside[0]} is outside the excerpt's lines "
                   f"{ref.start}-{end}", line)
         return None
+    if not ctx.show_code(end - ref.start + 1, f"the excerpt [[{text}]]", line):
+        return None
     _read(ctx, excerpt, ref, end)
     return excerpt
 
@@ -98,6 +101,9 @@ def _read(ctx: PageContext, excerpt: Excerpt, ref: CodeRef, end: int) -> None:
     if ctx.source is None:
         ctx.warn(f"the excerpt of {ref.path} {ref.lines_text} cannot be shown: {MISSING} "
                  "(run 'site-gen fetch')", excerpt.line)
+        return
+    if ctx.source.is_binary(ref.commit, ref.path):
+        excerpt.binary = True
         return
     lines = ctx.source.lines(ref.commit, ref.path)
     excerpt.lines = lines[(ref.start or 1) - 1:end] if lines is not None else None
@@ -121,10 +127,17 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
                  "fetch')", line)
         return Proposal(line=line, hunks=[Hunk(ref.path, [], None, None, line, file_ref=ref)])
     base = ctx.source.commit(pr.base) or pr.base
+    if ctx.source.is_binary(base, ref.path) or ctx.source.is_binary(ref.commit, ref.path):
+        ctx.error(f"{ref.path} is a binary file, which a pr-diff does not show; expected a "
+                  "text file the PR changes", line)
+        return None
     before = ctx.source.lines(base, ref.path) or []
     after = ctx.source.lines(ref.commit, ref.path) or []
     sections = [s for s in _sections(before, after, line)
                 if ref.start is None or _overlaps(s, ref.start, ref.end or ref.start)]
+    shown = sum(len(s.lines) for s in sections)
+    if sections and not ctx.show_code(shown, f"the PR's change to {ref.path}", line):
+        return None
     if not sections:
         where = f" in lines {ref.start}-{ref.end or ref.start}" if ref.start else ""
         ctx.error(f"the PR does not change {ref.path}{where}; expected a file (and lines) its "

@@ -224,8 +224,8 @@ PREVIEW_LINES = 8  # a longer range shows its first lines and how many are left 
 def preview_rows(ctx: PageContext, ref: CodeRef) -> tuple[list[tuple[int, Markup]], int] | None:
     """The lines a reference cites, highlighted, for its preview: (rows, lines left out);
     None without the code or without lines."""
-    if ctx.source is None or ref.start is None:
-        return None
+    if ctx.source is None or ref.start is None or ctx.source.is_binary(ref.commit, ref.path):
+        return None  # nothing to show (a binary file's bytes are never shown)
     lines = ctx.source.lines(ref.commit, ref.path)
     if lines is None:
         return None
