@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import functools
 import re
+from html import escape
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
-from mdit_py_plugins.anchors import anchors_plugin
 
-from .blocks import badge, callout, check_fences, closing_plugin, excerpt, flow, links, notes, proposal, refs
+from .blocks import (
+    badge,
+    callout,
+    check_fences,
+    closing_plugin,
+    excerpt,
+    flow,
+    links,
+    notes,
+    proposal,
+    refs,
+    unclosed_bracket_plugin,
+)
 from .config import Config, default_config
 from .context import ENV_KEY, PageContext
 from .highlight import highlight_code
@@ -49,8 +62,18 @@ def _heading_ids(state: StateCore) -> None:
         used.add(slug)
         if token.type == "heading_open":
             token.attrSet("id", slug)
+            state.tokens[index + 2].meta["anchor"] = slug  # its heading_close: the self-link
         else:
             token.meta["id"] = slug
+
+
+def _heading_close(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+    """A heading's end, with its self-link (as mdit-py-plugins' anchors would write it,
+    without the four tokens a heading would cost it)."""
+    token = tokens[idx]
+    anchor = token.meta.get("anchor")
+    link = f' <a class="header-anchor" href="#{escape(anchor)}">#</a>' if anchor else ""
+    return f"{link}</{token.tag}>\n"
 
 
 def _block_title(token: Token) -> str | None:
@@ -69,9 +92,8 @@ def make_markdown(config: Config) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": config.raw_html, "highlight": highlight_code})
     md.enable(["table", "strikethrough"])
     templates = template_env(config)
-    anchors_plugin(md, min_level=2, max_level=4, slug_func=slugify, permalink=True,
-                   permalinkSymbol="#", permalinkBefore=False)
-    md.core.ruler.before("anchor", "heading_ids", _heading_ids)
+    md.core.ruler.push("heading_ids", _heading_ids)  # after every block rule has run
+    md.add_render_rule("heading_close", _heading_close)
     md.core.ruler.after("block", "unclosed_fences", check_fences)
     refs.refs_plugin(md, templates=templates)
     links.links_plugin(md)
@@ -81,6 +103,7 @@ def make_markdown(config: Config) -> MarkdownIt:
     badge.badge_plugin(md, templates=templates)
     notes.notes_plugin(md, templates=templates)
     excerpt.excerpt_plugin(md, templates=templates)
+    unclosed_bracket_plugin(md)
     closing_plugin(md)  # last: it wraps the fence and container rules registered above
     return md
 
