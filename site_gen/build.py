@@ -26,6 +26,7 @@ from .config import Config
 from .content import DiscoveryMemo, Site, discover
 from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display_path, sort_key
 from .output import Kept, Outputs, check_site_dir, read_marker, site_lock, write_site
+from .outputcheck import check_outputs
 from .sources import check_code
 from .templates import template_errors
 from .warm import Stored, Warm
@@ -53,6 +54,15 @@ class RenderedSite:
     warnings: tuple[ContentWarning, ...]
     # The author's file each output was made from (question and PR pages, assets).
     sources: dict[str, Path] = field(default_factory=dict)
+    docs_dir: Path | None = None
+
+    @property
+    def groups(self) -> dict[str, str]:
+        """Each page made from a PR's folder: that folder (a PR's pages index together)."""
+        if self.docs_dir is None:
+            return {}
+        return {name: os.path.relpath(path.parent, self.docs_dir)
+                for name, path in self.sources.items() if name.endswith(".html")}
 
     @property
     def pages(self) -> int:
@@ -93,7 +103,8 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
             page_cache.prune()
         record = {"inputs": inputs, "pages": site.pages,
                   "warnings": _recorded(config, site.warnings)}
-        changed = write_site(config.site_dir, site.outputs, search=search, extra=record)
+        changed = write_site(config.site_dir, site.outputs, search=search, extra=record,
+                             groups=site.groups)
         log.debug("Wrote the files that changed into the copy not shown, and switched %s to it"
                   if changed else "Every file was already as built: %s was left as it was",
                   display_path(config.site_dir))
@@ -148,6 +159,10 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
     sources: dict[str, Path | None] = {r.url + "index.html": r.path for r in results}
     sources.update({pr.url + "index.html": pr.path for pr in site.prs})
     _add_assets(site, outputs, sources, problems)
+    if not problems.errors:  # a body link to nothing is reported at its line already
+        check_outputs(outputs, renderer.root_path(), problems,
+                      {name: path for name, path in sources.items() if path is not None},
+                      config.custom_dir)
     names = frozenset(outputs)
     if warm is None or names != warm.names:  # the same names as a sound build: sound
         checked = problems.checkpoint()
@@ -156,7 +171,8 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
             warm.names = names
     _stop_on_errors(config, problems, strict=config.strict)
     return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)),
-                        {name: path for name, path in sources.items() if path is not None})
+                        {name: path for name, path in sources.items() if path is not None},
+                        config.docs_dir)
 
 
 def _add_assets(site: Site, outputs: Outputs, sources: dict[str, Path | None],
@@ -175,16 +191,16 @@ def _source(result: PageResult) -> Path:
     return result.path or Path("<page>")
 
 
-def _page_hint(config: Config, result: PageResult, href: str) -> str:
-    """For a link written as a page's address ('../other/'): the .md file to link instead."""
+def _page_hint(result: PageResult, href: str, sources: dict[str, Path | None]) -> str:
+    """For a link written as a page's address ('../other/'): the .md file to link instead,
+    found in the map from each page's address to its file (`sources`)."""
     path = href.split("#")[0].split("?")[0]
     if not path.endswith("/") or result.path is None:
         return ""
-    address = posixpath.normpath(posixpath.join(result.url, path))
-    source = config.docs_dir / f"{address}.md"
-    if source.is_file():
-        relative = posixpath.relpath(f"{address}.md", posixpath.dirname(result.url.rstrip("/")))
-        return f"; link the page's file instead: '{relative}'"
+    address = posixpath.normpath(posixpath.join(result.url, path)) + "/"
+    source = sources.get(address)
+    if source is not None:
+        return f"; link the page's file instead: '{os.path.relpath(source, result.path.parent)}'"
     return "; link a page by its .md file, like 'other-question.md'"
 
 
@@ -238,11 +254,13 @@ _ID = re.compile(r'\bid="([^"]+)"')
 def check_links(config: Config, results: list[PageResult], outputs: Outputs,
                 problems: Problems, warm: Warm | None = None) -> None:
     """Links to files that do not exist and #fragments that name nothing are errors."""
+    pages = {result.url: result.path for result in results}  # each page's address: its file
     for result in results:
         for line, what, href, target in result.targets:
             if not (config.docs_dir / target).exists():
                 problems.error(f"{what} to '{href}' points at nothing: there is no '{target}' "
-                               f"in docs_dir{_page_hint(config, result, href)}", _source(result), line)
+                               f"in docs_dir{_page_hint(result, href, pages)}", _source(result),
+                               line)
     ids: dict[str, tuple[str, set[str]]] = warm.ids if warm else {}
     for result in results:
         for line, url, fragment, href in result.anchors:

@@ -16,11 +16,11 @@ from typing import Any, Protocol
 
 import pathspec
 
+from . import urls
 from .config import Config
 from .errors import ContentError, ContentWarning, Problems
 from .source import REPO, REPO_PATH, SHA
 from .statuses import Status, find_status
-from .urls import site_path
 from .yamlfile import FORBIDDEN, Mapping, describe, forbidden_character, load_yaml
 
 PR_FILE = "pr.yml"
@@ -58,7 +58,7 @@ class Page:
     @property
     def url(self) -> str:
         """The page's folder below the site root, with a trailing slash."""
-        return f"{site_path(self.pr_key)}/{self.slug}/"
+        return urls.source_url(f"{self.pr_key}/{self.slug}.md")
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,8 @@ class PullRequest:
 
     @property
     def url(self) -> str:
-        """The PR's folder in the site (see urls.site_path), with a trailing slash."""
-        return f"{site_path(self.key)}/"
+        """The PR's folder in the site (see urls.source_url), with a trailing slash."""
+        return urls.source_url(f"{self.key}/pr.yml")
 
     @property
     def updated(self) -> dt.date | None:
@@ -368,7 +368,7 @@ def discover(config: Config, problems: Problems, memo: DiscoveryMemo | None = No
             problems.errors.append(ContentError(f"page outside a pull request folder; expected it "
                                        f"beside a {PR_FILE}", file))
         elif _publishable(config, file, problems):
-            assets.append(Asset(file, site_path(rel)))
+            assets.append(Asset(file, urls.source_url(rel)))
     _check_extra_files(config, problems)
     _check_unique(prs, problems)
     ordered = _ordered(config, prs, problems)

@@ -149,7 +149,8 @@ def site_lock(site_dir: Path) -> Iterator[None]:
 
 
 def write_site(site_dir: Path, outputs: Outputs, *, search: bool = True,
-               extra: dict[str, Any] | None = None) -> bool:
+               extra: dict[str, Any] | None = None,
+               groups: Mapping[str, str] | None = None) -> bool:
     """Make `site_dir` show exactly `outputs` (plus the search index); False if it already did.
 
     Only the files that differ from the standby copy are written; then `site_dir` is
@@ -158,7 +159,7 @@ def write_site(site_dir: Path, outputs: Outputs, *, search: bool = True,
     check_names(outputs)
     site_dir = place(site_dir)
     try:
-        return _write(site_dir, outputs, search, extra or {})
+        return _write(site_dir, outputs, search, extra or {}, groups or {})
     except OSError as exc:  # a read-only or full disk: the old site is still whole
         where = exc.filename or site_dir
         raise SiteGenError(f"cannot write the site: {exc.strerror or exc} ({where}); the site "
@@ -182,7 +183,8 @@ def _digest(content: str | Path | Kept) -> str:
     return text_digest(content)
 
 
-def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]) -> bool:
+def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any],
+           groups: Mapping[str, str]) -> bool:
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     record = _load(site_dir)
     _recover(site_dir, record)
@@ -198,7 +200,7 @@ def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]
     held = (record["copies"].get(standby) or {}).get("parts") or {}
     _prepare(site_dir, record, standby, manifest, outputs)
     folder = site_dir.parent / standby
-    parts = index_site(folder, plan(outputs, manifest) if search else {}, held,
+    parts = index_site(folder, plan(outputs, manifest, groups) if search else {}, held,
                        (site_dir.parent / current, shown.get("parts") or {}) if current else None)
     record["copies"][standby] = {"inode": folder.stat().st_ino, "files": manifest,
                                  "search": search, "parts": parts, **extra}

@@ -41,8 +41,11 @@ def part_folder(k: int) -> str:
     return BUNDLE if k == 0 else f"{BUNDLE}-{k}"
 
 
-def plan(outputs: Mapping[str, object], manifest: Mapping[str, str]) -> dict[str, tuple[str, list[str]]]:
-    """Each part's folder: a digest of its pages (names and bytes), and the pages."""
+def plan(outputs: Mapping[str, object], manifest: Mapping[str, str],
+         groups: Mapping[str, str] | None = None) -> dict[str, tuple[str, list[str]]]:
+    """Each part's folder: a digest of its pages (names and bytes), and the pages. Pages of
+    one group (`groups`: a page's PR folder in docs_dir, from the map of sources) stay in
+    one part; a page of none is a group of its own."""
     pages = sorted(name for name, content in outputs.items() if name.endswith(".html") and (
         searchable(content) if isinstance(content, str) else getattr(content, "searchable", False)))
     count = 1
@@ -50,8 +53,8 @@ def plan(outputs: Mapping[str, object], manifest: Mapping[str, str]) -> dict[str
         count *= 2  # parts are split in two as the site grows: most keep their pages
     parts: list[list[str]] = [[] for _ in range(count)]
     for name in pages:
-        folder = "/".join(name.split("/")[:3])  # owner/repo/number: a PR stays in one part
-        parts[int(hashlib.sha256(folder.encode()).hexdigest()[:8], 16) % count].append(name)
+        group = (groups or {}).get(name, name)  # a PR's pages stay in one part
+        parts[int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) % count].append(name)
     planned = {}
     for k, names in enumerate(parts):
         digest = hashlib.sha256(f"{EXCLUDED}\n{count}\n".encode())

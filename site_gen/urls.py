@@ -19,6 +19,19 @@ def site_path(source: str) -> str:
                     for part in source.split("/"))
 
 
+def source_url(source: str) -> str:
+    """The one map from a file of docs_dir ('/'-separated, relative) to its place in the
+    site, for every link, page, listing, index and check: a page OWNER/REPO/N/slug.md is
+    the folder 'OWNER/REPO/N/slug/', a pr.yml its PR's folder 'OWNER/REPO/N/', any other
+    file its own path (a leading '.' of a name written '~', see site_path)."""
+    folder, _, name = source.rpartition("/")
+    if name == "pr.yml":
+        return site_path(folder) + "/" if folder else ""
+    if name.endswith(".md"):
+        return site_path(f"{folder}/{name[:-3]}" if folder else name[:-3]) + "/"
+    return site_path(source)
+
+
 def url_file(target: str, use_directory_urls: bool) -> str:
     """What a link to `target` names: the folder (`''`, `'x/y/'`) or, when
     use_directory_urls is off, its index.html; a file (`'f.css'`) as it is."""

@@ -198,3 +198,27 @@ def test_a_broken_block_template_names_its_file(project: Project, cli: CLI) -> N
     result = cli("build")
     assert result.code == 1
     assert result.err.startswith("templates/blocks/ref.html:2: template error: ")
+
+
+@pytest.mark.parametrize(("link", "problem"), [
+    ("{{ url('acme/widgets/99/') }}", "links to '../../acme/widgets/99/', which is not a file of "
+                                      "the site"),
+    ("{{ url('acme/widgets/12/') }}#no-such-id", "links to '../../acme/widgets/12/#no-such-id', "
+                                                 "and 'acme/widgets/12/index.html' has no "
+                                                 "element with id 'no-such-id'"),
+    ("/elsewhere/", "links to '/elsewhere/', which is not a file of the site"),
+])
+def test_a_template_link_to_nothing_fails_the_build_naming_the_page(
+        project: Project, cli: CLI, link: str, problem: str) -> None:
+    assert cli("build", "--no-search").code == 0
+    before = project.snapshot_site()
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
+                  + "theme:\n  custom_dir: templates\n")
+    project.write("templates/status.html", "{% extends 'base.html' %}\n{% block main %}\n"
+                  f'<a href="{link}">more</a>\n{{% endblock %}}\n')
+    result = cli("build", "--no-search")
+    assert result.code == 1
+    assert result.err.splitlines()[0] == (
+        f"templates: the built page 'status/unresolved/index.html' {problem}; a link a "
+        "template or a block writes must name a file of the site")
+    assert project.snapshot_site() == before

@@ -106,3 +106,28 @@ def test_body_links_and_navigation_agree_without_directory_urls(project: Project
     assert '<a href="../other/index.html#why">why</a>' in html
     assert '<img src="../diagram.png" alt="d" />' in html
     assert '<a rel="next" href="../other/index.html">' in html  # the navigation's own link
+
+
+def test_the_url_scheme_is_one_function_and_every_link_follows_it(
+        project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Move every page, PR and file of docs_dir under 'reviews/' by changing urls.source_url
+    alone: the build (whose last check is that every link of every page resolves) passes,
+    and the pages and their links are where the new scheme puts them."""
+    from site_gen import urls
+    from site_gen.build import render_site
+    from site_gen.config import load_config
+
+    project.write("content/acme/widgets/12/other.md",
+                  "---\n{title: O, order: 2, updated: 2026-01-05, question: o, status: open}\n"
+                  "---\n\nBack to [the first](cache-bug.md#main) and "
+                  "![a picture](pic.png).\n")
+    (project.root / "content/acme/widgets/12/pic.png").write_bytes(b"png")
+    moved = urls.source_url
+    monkeypatch.setattr(urls, "source_url", lambda source: "reviews/" + moved(source))
+    outputs = render_site(load_config(project.root / "mkdocs.yml")).outputs
+    assert {"reviews/acme/widgets/12/index.html", "reviews/acme/widgets/12/other/index.html",
+            "reviews/acme/widgets/12/cache-bug/index.html",
+            "reviews/acme/widgets/12/pic.png"} <= set(outputs)
+    other = str(outputs["reviews/acme/widgets/12/other/index.html"])
+    assert 'href="../cache-bug/#main"' in other and 'src="../pic.png"' in other
+    assert 'href="reviews/acme/widgets/12/"' in str(outputs["index.html"])

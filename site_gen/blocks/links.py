@@ -15,8 +15,9 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from .. import urls
 from ..context import PageContext, context_of
-from ..urls import relative_url, site_path
+from ..urls import relative_url
 
 REFUSED = ("javascript", "vbscript", "data", "file")
 _INVISIBLE = re.compile(r"[\x00-\x20\x7f]+")
@@ -43,7 +44,7 @@ def _check(ctx: PageContext, token: Token, attr: str, line: int | None) -> None:
         token.attrSet(attr, "#refused")
         return
     ctx.targets.append((line, what, href, target))  # checked after rendering
-    url = site_path(target[:-3] + "/" if target.endswith(".md") else target)
+    url = urls.source_url(target)
     rel = relative_url(ctx.page_url, url, ctx.config.use_directory_urls)
     token.attrSet(attr, rel + (f"#{parts.fragment}" if parts.fragment else ""))
     if parts.fragment and url.endswith("/"):
