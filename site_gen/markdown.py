@@ -15,6 +15,7 @@ from .blocks import (
     badge,
     callout,
     check_fences,
+    claim,
     closing_plugin,
     excerpt,
     flow,
@@ -103,6 +104,7 @@ def make_markdown(config: Config) -> MarkdownIt:
     badge.badge_plugin(md, templates=templates)
     notes.notes_plugin(md, templates=templates)
     excerpt.excerpt_plugin(md, templates=templates)
+    claim.claim_plugin(md, templates=templates)
     unclosed_bracket_plugin(md)
     closing_plugin(md)  # last: it wraps the fence and container rules registered above
     return md

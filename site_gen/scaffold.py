@@ -9,6 +9,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from .code_index import enclosing, index_of
 from .config import Config
 from .errors import ContentError, SiteGenError
 from .slugs import slugify
@@ -47,7 +48,17 @@ summary:
 
 ⟨Say what the code does, citing it:⟩ [[{cite}:{line}]] links to line {line} of
 `{path}` at the head commit; [[{cite}:{line} "{quote}"]] also checks the
-quote against the code. Inline badges look like :badge[unresolved].
+quote against the code, and [[{cite}::{symbol_ref}]] links a whole definition by its
+name. Inline badges look like :badge[unresolved]. A count the argument rests on is
+checked too: [[claim:example]] line(s) hold the quote.
+
+```claim
+id: example
+says: ⟨What the code shows, in a sentence.⟩
+count: {count}
+text: {quote}
+in: {path}
+```
 
 ## ⟨Two runs, side by side⟩
 
@@ -71,7 +82,7 @@ title: ⟨The change we propose⟩
 status: proposed
 lands: ⟨Where the fix lands. Nothing below is implemented.⟩
 
-file: {cite} L{line} · ⟨the function it changes⟩
+file: {cite} L{line}{hunk_symbol}
 @@ -{line},1 +{line},1 @@
 -{old}
 +⟨the line as you would write it⟩
@@ -106,11 +117,20 @@ class Example:
     line: int
     text: str | None = None  # the line at the head, when the code is here
     cite: str = ""  # how the page names the file: the shortest tail pr.yml makes unique
+    symbol: str | None = None  # the definition that holds the line, when the code is here
+    any_symbol: str | None = None  # a definition of the file, for a symbol reference
+    count: int = 1  # the lines of the file that hold the quote
 
     def fields(self) -> dict[str, object]:
         quote = self.text.strip() if self.text is not None else "quoted code"
+        if self.text is None:  # a stand-in: nothing to check the symbol against
+            hunk_symbol = " · ⟨the function it changes⟩"
+        else:
+            hunk_symbol = f" · {self.symbol}" if self.symbol else ""
         return {"cite": self.cite or self.path, "line": self.line, "path": self.path,
-                "quote": quote, "old": self.text if self.text is not None else "old_line = 1"}
+                "quote": quote, "old": self.text if self.text is not None else "old_line = 1",
+                "hunk_symbol": hunk_symbol, "count": self.count,
+                "symbol_ref": self.any_symbol or "⟨function⟩"}
 
 
 STAND_IN = Example("path/to/module.py", 12, None, "module.py")
@@ -239,9 +259,16 @@ def find_example(code: Path, head: str, candidates: list[str],
         if commit is None:
             return None
         for path in dict.fromkeys(candidates):
-            for number, text in enumerate(reader.lines(commit, path) or [], 1):
+            lines = reader.lines(commit, path) or []
+            for number, text in enumerate(lines, 1):
                 if QUOTABLE.match(text.strip()) and "⟨" not in text:
-                    return Example(path, number, text, shortest_tail(path, files or candidates))
+                    index = index_of(reader, commit, path)
+                    defs = index.definitions if index else ()
+                    inner = enclosing(defs, number, number)
+                    return Example(path, number, text, shortest_tail(path, files or candidates),
+                                   inner.name if inner else None,
+                                   (inner or defs[0]).name if defs else None,
+                                   sum(text.strip() in line for line in lines))
         return None
     finally:
         reader.close()

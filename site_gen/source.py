@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 SHA = re.compile(r"^[0-9a-f]{7,40}$")
@@ -27,6 +27,7 @@ class SourceReader:
         self._files: dict[tuple[str, str], list[str] | None] = {}
         self._trees: dict[str, tuple[str, ...]] = {}
         self._binary: set[tuple[str, str]] = set()
+        self._changed: dict[tuple[str, str], frozenset[str] | None] = {}
 
     def _git(self) -> subprocess.Popen[bytes]:
         if self._process is None:
@@ -42,12 +43,26 @@ class SourceReader:
 
         A name with a control character is never sent (a newline would be a second command),
         and an answer is read by its exact form, so the two sides never fall out of step."""
-        if CONTROL.search(command):
-            return [], None
+        return self._ask_many([command])[0]
+
+    def _ask_many(self, commands: list[str]) -> list[tuple[list[str], bytes | None]]:
+        """git's answers to `commands`, sent a few at a time before their answers are read
+        (one round trip each would wait on git for every file; a few commands fit in the
+        pipe, so neither side blocks the other)."""
+        answers: list[tuple[list[str], bytes | None]] = []
+        for batch in _batches(commands):
+            sent = [c for c in batch if not CONTROL.search(c)]
+            if sent:
+                git = self._git()
+                assert git.stdin
+                git.stdin.write(b"".join(c.encode() + b"\n" for c in sent))
+                git.stdin.flush()
+            answers += [self._answer(c) if not CONTROL.search(c) else ([], None) for c in batch]
+        return answers
+
+    def _answer(self, command: str) -> tuple[list[str], bytes | None]:
         git = self._git()
-        assert git.stdin and git.stdout
-        git.stdin.write(command.encode() + b"\n")
-        git.stdin.flush()
+        assert git.stdout
         header = ANSWER.match(git.stdout.readline().decode("utf-8", "replace"))
         if header is None:
             return [], None  # "<name> missing" or "ambiguous": one line, nothing follows
@@ -93,20 +108,30 @@ class SourceReader:
         bytes that are not UTF-8), so code never brings one into a page."""
         key = (commit, path)
         if key not in self._files:
-            header, data = self._ask(f"contents {commit}:{path}")
-            if data is None or header[1] != "blob":
-                self._files[key] = None
-            else:
-                if b"\0" in data[:BINARY_SNIFF] or not _utf8(data):
-                    self._binary.add(key)
-                text = data.decode("utf-8", "replace")
-                if HIDDEN.search(text):  # rare: translate only then (it is per character)
-                    text = text.translate(VISIBLE)
-                lines = text.split("\n")
-                if lines and lines[-1] == "":
-                    lines.pop()
-                self._files[key] = lines
+            self._keep(key, *self._ask(f"contents {commit}:{path}"))
         return self._files[key]
+
+    def read_many(self, commit: str, paths: list[str]) -> None:
+        """Read the files `paths` at full SHA `commit` at once (see lines): a claim over a
+        tree reads thousands."""
+        todo = [p for p in dict.fromkeys(paths) if (commit, p) not in self._files]
+        for path, answer in zip(todo, self._ask_many([f"contents {commit}:{p}" for p in todo]),
+                                strict=True):
+            self._keep((commit, path), *answer)
+
+    def _keep(self, key: tuple[str, str], header: list[str], data: bytes | None) -> None:
+        if data is None or header[1] != "blob":
+            self._files[key] = None
+            return
+        if b"\0" in data[:BINARY_SNIFF] or not _utf8(data):
+            self._binary.add(key)
+        text = data.decode("utf-8", "replace")
+        if HIDDEN.search(text):  # rare: translate only then (it is per character)
+            text = text.translate(VISIBLE)
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        self._files[key] = lines
 
     def is_binary(self, commit: str, path: str) -> bool:
         """Whether `path` at `commit` is binary (a NUL byte, as git judges, or not UTF-8):
@@ -123,6 +148,19 @@ class SourceReader:
             )
             self._trees[commit] = tuple(sorted(p.decode() for p in out.stdout.split(b"\0") if p))
         return self._trees[commit]
+
+    def changed_files(self, base: str, head: str) -> frozenset[str] | None:
+        """The files that differ between commits `base` and `head`, or None when either is
+        not here (a fetch brings each pinned commit's files)."""
+        key = (base, head)
+        if key not in self._changed:
+            full = [c for c in (self.commit(base), self.commit(head)) if c is not None]
+            done = subprocess.run(["git", "-C", str(self.checkout), "diff", "--name-only",
+                                   "--no-renames", "-z", *full, "--"], capture_output=True,
+                                  check=False) if len(full) == 2 else None
+            self._changed[key] = (frozenset(p.decode() for p in done.stdout.split(b"\0") if p)
+                                  if done is not None and done.returncode == 0 else None)
+        return self._changed[key]
 
     def verify(self, commit: str, path: str, start: int | None, end: int | None,
                quote: str | None, what: str) -> tuple[str | None, str | None]:
@@ -174,6 +212,7 @@ class SourceReader:
             self._process = None
 
 
+PIPELINE = 32_768  # bytes of commands sent before their answers are read: half a pipe
 BINARY_SNIFF = 8000  # git's own test: a NUL in the first 8,000 bytes makes a file binary
 # Characters a page may not hold (XML 1.0's rule, as for every text field), each shown as
 # its visible stand-in: C0 controls as their Control Pictures, DEL as ␡, the two
@@ -181,6 +220,21 @@ BINARY_SNIFF = 8000  # git's own test: a NUL in the first 8,000 bytes makes a fi
 VISIBLE = {c: 0x2400 + c for c in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)]}
 VISIBLE |= {0x7F: 0x2421, 0xFFFE: 0xFFFD, 0xFFFF: 0xFFFD}
 HIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+def _batches(commands: list[str]) -> Iterator[list[str]]:
+    """`commands` in runs of at most PIPELINE bytes (a run never fills git's input pipe,
+    so writing it never waits on git, which may be waiting for its answers to be read)."""
+    batch: list[str] = []
+    size = 0
+    for command in commands:
+        if batch and size + len(command) + 1 > PIPELINE:
+            yield batch
+            batch, size = [], 0
+        batch.append(command)
+        size += len(command.encode()) + 1
+    if batch:
+        yield batch
 
 
 def _utf8(data: bytes) -> bool:

@@ -47,7 +47,7 @@ def test_check_reports_placeholders_until_they_are_replaced(project: Project, cl
     check = cli("check")
     assert check.code == 1
     assert check.err.splitlines() == [
-        "warning: content/acme/gears/7/the-first-question.md:2: 22 placeholder(s) from site-gen "
+        "warning: content/acme/gears/7/the-first-question.md:2: 24 placeholder(s) from site-gen "
         "new still here (the first: '⟨A title that answers: the first question⟩'); replace each "
         "⟨…⟩ with your own text",
         "Check found 1 warning in 8 pages."]

@@ -176,8 +176,8 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
       "after the last"]),
     ("ref-malformed", {P: FM + "[[core.py:x]]\n"},
      [f"{P}:6: malformed code reference '[[core.py:x]]'; expected [[file:line]], "
-      "[[file:start-end]] or [[file Lstart-Lend]], then optionally @commit, \"quoted code\" "
-      "and |label"]),
+      "[[file:start-end]], [[file Lstart-Lend]] or [[file::symbol]], then optionally "
+      "@commit, \"quoted code\" and |label"]),
     # blocks
     ("flow-line", {P: FM + FLOW.format("step: s\nwhat is this")},
      [f"{P}:10: malformed flow line 'what is this'; expected one of: 'title:', 'lane NAME:', "

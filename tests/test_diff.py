@@ -147,7 +147,7 @@ def apply_page(project: Project, head: str, removed: str) -> None:
 ---
 
 ```proposal
-file: widgets/core.py L10 · make
+file: widgets/core.py L10
 @@ -9,2 +9,2 @@
  line 9
 -{removed}

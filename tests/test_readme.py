@@ -70,9 +70,33 @@ def stock_python() -> str:
     return str(Path(sys.base_prefix) / "bin" / "python3")
 
 
-def test_the_own_repository_section_runs_as_written(tmp_path: Path,
-                                                    checkout: tuple[Path, str, str]) -> None:
-    code, _, head = checkout
+CORE = '''\
+"""Widgets, cached by key."""
+
+
+def make_key(user, scope):
+    return (user, scope)
+
+
+def lookup(cache, user, scope):
+    return cache.get(make_key(user, scope))
+'''
+
+
+def code_repository(folder: Path) -> tuple[Path, str]:
+    """The reviewed repository: its base, and the PR head that changes src/widgets/core.py."""
+    (folder / "src/widgets").mkdir(parents=True)
+    (folder / "src/widgets/core.py").write_text(CORE.replace(", scope", ""))
+    git(folder, "init", "-q", "-b", "main")
+    git(folder, "add", "-A")
+    git(folder, "commit", "-q", "-m", "base")
+    (folder / "src/widgets/core.py").write_text(CORE)
+    git(folder, "commit", "-q", "-am", "scoped keys")
+    return folder, git(folder, "rev-parse", "HEAD")
+
+
+def test_the_own_repository_section_runs_as_written(tmp_path: Path) -> None:
+    code, head = code_repository(tmp_path / "upstream")
     url, commit = project_repository(tmp_path / "site_gen")
     folder = tmp_path / "reviews"
     folder.mkdir()
@@ -132,7 +156,9 @@ def write_the_pages(folder: Path, env: dict[str, str]) -> None:
                    folder, env)
     assert second.returncode == 0, second.stderr
     assert second.stdout == "Created content/acme/widgets/12/the-second-lookup.md\n"
-    assert '[[core.py:1 "line 1"]]' in (pr / "the-second-lookup.md").read_text()
+    written = (pr / "the-second-lookup.md").read_text()
+    assert '[[core.py:4 "def make_key(user, scope):"]]' in written
+    assert "[[core.py::make_key]]" in written and "file: core.py L4 · make_key" in written
     (pr / "the-cache-bug.md").unlink()
     again = shell(".venv/bin/site-gen new acme/widgets#12 --question 'the cache bug'", folder, env)
     assert again.returncode == 0, again.stderr

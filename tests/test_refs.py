@@ -84,8 +84,8 @@ def test_reference_errors(project: Project, cli: CLI) -> None:
         f"{path}:9: line range 9-3 in '[[core.py:9-3]]' is empty; expected the first line not "
         "after the last",
         f"{path}:10: malformed code reference '[[core.py:1:2]]'; expected [[file:line]], "
-        "[[file:start-end]] or [[file Lstart-Lend]], then optionally @commit, \"quoted code\" "
-        "and |label",
+        "[[file:start-end]], [[file Lstart-Lend]] or [[file::symbol]], then optionally "
+        "@commit, \"quoted code\" and |label",
     ]
 
 

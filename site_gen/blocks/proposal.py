@@ -29,13 +29,14 @@ from markdown_it.token import Token
 from markupsafe import Markup
 from pygments.lexer import Lexer
 
+from ..code_index import enclosing, language_of, named
 from ..context import PageContext, context_of
 from ..highlight import lex_lines, lexer_for, line_html, shared_indent
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
 from .hunks import DiffLine, Hunk, Proposal, Section, to_patch
 from .placement import check_applies, check_positions, number_lines, place
-from .refs import resolve
+from .refs import code_definitions, parse_note, resolve
 
 HEADER = re.compile(r"^(?P<key>title|status|lands)\s*:\s*(?P<text>.*)$")
 FILE = re.compile(
@@ -78,12 +79,40 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
                            for a, b in hunk.ranges
                            for name in [f"L{a}" if a == b else f"L{a}-L{b}"]]
     place(ctx, proposal)
+    for hunk in proposal.hunks:
+        _check_symbol(ctx, hunk)
     check_positions(ctx, proposal)
     proposal.applies = check_applies(ctx, proposal)
     patch = to_patch(proposal, ctx.source.lines if ctx.source else None)
     if patch is not None:
         proposal.patch = f"proposal-{len(ctx.files) + 1}.patch"
         ctx.files[proposal.patch] = patch
+
+
+def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
+    """The symbol of a hunk's header names a definition (any tail of its dotted name) that
+    holds lines the hunk names or shows at the commit; else an error naming the definition
+    that holds the first of them."""
+    ref, symbol = hunk.file_ref, (hunk.symbol or "").strip()
+    spans = list(hunk.ranges) + [(s.old_start, s.old_start + max(s.old_count or 1, 1) - 1)
+                                 for s in hunk.sections if s.old_start is not None]
+    if ctx.source is None or ref is None or not symbol or "⟨" in symbol or not spans or \
+            language_of(ref.path) is None:
+        return  # nothing to check it against: no code, no symbol, a ⟨…⟩ of new's, no grammar
+    what = f"'file: {hunk.path} {hunk.lines_text or ''}'".replace(" '", "'")
+    index = code_definitions(ctx, ref.commit, ref.path, what, hunk.line)
+    if index is None:
+        return
+    defs = index.definitions
+    if any(d.start <= a and b <= d.end for d in named(defs, symbol) for a, b in spans):
+        return  # it holds lines the hunk names or shows
+    start, end = spans[0]
+    inner = enclosing(defs, start, end)
+    lines = f"L{start}" if start == end else f"L{start}-L{end}"
+    actual = (f"the definition that holds them is {inner.name} ({inner.lines})" if inner
+              else "no definition holds them")
+    ctx.error(f"'· {symbol}' in {what} is not a definition that holds {lines} at commit "
+              f"{ref.commit[:12]}; {actual}{parse_note(index)}", hunk.line)
 
 
 def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:

@@ -24,6 +24,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
+from ..code_index import LANGUAGES, Index, index_of, named, nearest_names
 from ..config import fill
 from ..context import PageContext, context_of
 from ..highlight import highlighted_lines
@@ -33,15 +34,15 @@ from . import find_after, line_offset
 # Possessive quantifiers (*+, ++): no backtracking, so any text is matched in linear time.
 REF = re.compile(
     r'^\s*+(?P<target>(?P<path>[^\s:@"|]++)'
-    r"(?:(?::|\s++L)(?P<start>\d++)(?:-L?(?P<end>\d++))?)?)"
+    r'(?:::(?P<symbol>[^\s:@"|]++)|(?::|\s++L)(?P<start>\d++)(?:-L?(?P<end>\d++))?)?)'
     r"(?:@(?P<commit>[^\s\"|]++))?"
     r'(?:\s++"(?P<quote>(?:[^"\\]|\\.)*+)")?'
     r"\s*+(?:\|(?P<label>[^|]*+))?$"
 )
 ESCAPE = re.compile(r"\\(.)")  # inside a quote: \" and \\
 MAX_LINE = 999_999_999  # no file has more lines; int() of a longer number would fail
-SYNTAX = ("[[file:line]], [[file:start-end]] or [[file Lstart-Lend]], then optionally "
-          "@commit, \"quoted code\" and |label")
+SYNTAX = ("[[file:line]], [[file:start-end]], [[file Lstart-Lend]] or [[file::symbol]], then "
+          "optionally @commit, \"quoted code\" and |label")
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,11 @@ def resolve(ctx: PageContext, text: str, line: int | None,
     path = _path(ctx, m["path"], commit, what, line)
     if path is None:
         return None
+    if m["symbol"] and ctx.source is not None and "⟨" not in m["symbol"]:  # ⟨…⟩: new's
+        found = _symbol(ctx, path, commit, m["symbol"], what, line)
+        if found is None:
+            return None
+        start, end = found
     if ctx.source is not None:
         quote = ESCAPE.sub(r"\1", m["quote"]) if m["quote"] else None
         verified = _verify(ctx, path, commit, start, end, quote, what, line)
@@ -183,6 +189,47 @@ def _by_basename(known: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     for path in known:
         index.setdefault(path.rsplit("/", 1)[-1], []).append(path)
     return {base: tuple(paths) for base, paths in index.items()}
+
+
+def _symbol(ctx: PageContext, path: str, commit: str, symbol: str, what: str,
+            line: int | None) -> tuple[int, int] | None:
+    """The lines of the definition `symbol` (any unique tail of its dotted name) names in
+    `path` at `commit`; None, with an error, when it names none or several."""
+    assert ctx.source is not None
+    full = ctx.source.commit(commit) or commit
+    index = code_definitions(ctx, full, path, what, line)
+    if index is None:
+        return None
+    found = named(index.definitions, symbol)
+    if len(found) == 1:
+        return found[0].start, found[0].end
+    if not found:
+        ctx.error(f"unknown symbol '{symbol}' in {what}: {path} defines no such name at commit "
+                  f"{commit[:12]} (nearest: {nearest_names(index.definitions, symbol)})"
+                  f"{parse_note(index)}", line)
+    else:
+        listed = ", ".join(f"{d.name} ({d.lines})" for d in found)
+        ctx.error(f"ambiguous symbol '{symbol}' in {what}: it names {listed}; write more of "
+                  "the dotted name", line)
+    return None
+
+
+def code_definitions(ctx: PageContext, commit: str, path: str, what: str,
+                     line: int | None) -> Index | None:
+    """What `path` defines at `commit`, for a symbol of `what`; None with an error when
+    the file is not there or no grammar reads it."""
+    assert ctx.source is not None
+    index = index_of(ctx.source, commit, path)
+    if index is None:
+        ctx.error(f"{path} of {what} is not there at commit {commit[:12]}, or no grammar reads "
+                  f"it (symbols are found in: {', '.join(sorted(set(LANGUAGES.values())))})",
+                  line)
+    return index
+
+
+def parse_note(index: Index) -> str:
+    """'; the file does not parse ...': why a name may not have been found."""
+    return f"; the file {index.broken}, which may hide it" if index.broken else ""
 
 
 def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: int | None,

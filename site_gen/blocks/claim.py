@@ -1,0 +1,269 @@
+"""Claims that carry their proof: what a page concludes from the code, counted at the
+pinned commit when the page is built, shown with every site it counted.
+
+    ```claim
+    id: callers                          (optional: [[claim:callers]] writes its count)
+    says: every training loop passes a wait function
+    count: all                           (N: exactly N; all: every match has `where`; none)
+    pattern: save_checkpoint($$$ARGS)    (an ast-grep pattern; or `text:` a literal)
+    where: wait_fn=                      (optional: the text a counted match holds)
+    in: src/ tests/helpers.py            (optional: paths or folders; default the tree)
+    at: base                             (optional: head, base or a SHA; default head)
+    ```
+
+A claim the code contradicts is an error at its `count:` line, with the sites found.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markupsafe import Markup, escape
+
+from ..code_index import Match, ParseError, language_of, literal_of, matches
+from ..config import fill
+from ..context import PageContext, context_of
+from . import block_renderer, fence_parser
+from .refs import permalink
+
+FIELD = re.compile(r"^(?P<key>id|says|count|pattern|text|where|in|at)\s*:\s*(?P<value>.*?)\s*$")
+ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+SHOWN_IN_ERRORS = 10  # sites an error lists before "and N more"
+
+
+@dataclass(frozen=True)
+class ClaimSite:
+    """One match: where it is, its line of code, and whether the PR changes its file."""
+
+    path: str
+    line: int
+    code: str
+    url: str
+    counted: bool
+    untouched: bool  # the PR does not change this file (only known with the PR's base)
+
+
+@dataclass
+class Claim:
+    says: str
+    count: str  # "all", "none" or a number, as written
+    line: int  # the block's first line
+    lines: dict[str, int] = field(default_factory=dict)  # each field's line
+    id: str | None = None
+    pattern: str | None = None
+    text: str | None = None
+    where: str | None = None
+    scopes: tuple[str, ...] = ()
+    at: str = "head"
+    commit: str | None = None  # the full SHA it was counted at; None: not checked
+    sites: list[ClaimSite] = field(default_factory=list)
+
+    @property
+    def counted(self) -> int:
+        return sum(1 for s in self.sites if s.counted)
+
+    @property
+    def shown_count(self) -> str:
+        """The number a sentence quotes: what was counted, else what the claim says."""
+        if self.commit is not None:
+            return str(self.counted)
+        return {"all": "all", "none": "no"}.get(self.count, self.count)
+
+
+def parse_claim(ctx: PageContext, lines: list[str], first: int) -> Claim | None:
+    """A claim block: its fields checked, then counted at its commit when the code is there."""
+    check = ctx.problems.checkpoint()
+    values: dict[str, str] = {}
+    where: dict[str, int] = {}
+    for i, raw in enumerate(lines):
+        m = FIELD.match(raw)
+        if not raw.strip():
+            continue
+        if not m:
+            ctx.error(f"'{raw.strip()}' is not a line of a claim; expected 'says:', 'count:', "
+                      "'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'",
+                      first + i)
+        elif m["key"] in values:
+            ctx.error(f"'{m['key']}:' is given twice in this claim", first + i)
+        else:
+            values[m["key"]], where[m["key"]] = m["value"], first + i
+    claim = _claim(ctx, values, where, first - 1)
+    if claim is None or check.failed:
+        return None
+    if ctx.source is not None:
+        _count(ctx, claim)
+    return None if check.failed else claim
+
+
+def _claim(ctx: PageContext, values: dict[str, str], where: dict[str, int],
+           line: int) -> Claim | None:
+    for key in ("says", "count"):
+        if not values.get(key):
+            ctx.error(f"a claim needs '{key}:'", line)
+    if ("pattern" in values) == ("text" in values):
+        ctx.error("a claim needs one of 'pattern:' (an ast-grep pattern) or 'text:' (a "
+                  "literal text)", line)
+    count = values.get("count", "")
+    if count and count not in ("all", "none") and not re.fullmatch(r"\d{1,9}", count):
+        ctx.error(f"'count: {count}' is not a count; expected a number, 'all' or 'none'",
+                  where["count"])
+    if count == "all" and not values.get("where"):
+        ctx.error("'count: all' says every match holds something: give it as 'where:'",
+                  where["count"])
+    if "id" in values and not ID.match(values["id"]):
+        ctx.error(f"'id: {values['id']}' is not an id; expected lower-case letters, digits "
+                  "and '-'", where["id"])
+    if not values.get("says") or not count:
+        return None
+    return Claim(values["says"], count, line, where, values.get("id"), values.get("pattern"),
+                 values.get("text"), values.get("where") or None,
+                 tuple(values.get("in", "").replace(",", " ").split()), values.get("at", "head"))
+
+
+def _count(ctx: PageContext, claim: Claim) -> None:
+    """Find every match at the claim's commit; an error when the code contradicts it."""
+    assert ctx.source is not None and ctx.pr is not None
+    pinned = {"head": ctx.pr.head, "base": ctx.pr.base}.get(claim.at, claim.at)
+    full = ctx.source.commit(pinned) if pinned else None
+    if full is None:
+        ctx.error(f"'at: {claim.at}' names no commit of the code here", claim.lines.get("at", claim.line))
+        return
+    files = _files(ctx, claim, full)
+    if files is None:
+        return
+    changed = ctx.source.changed_files(ctx.pr.base, ctx.pr.head) if ctx.pr.base else None
+    found: list[tuple[str, Match]] = []
+    uncounted = ctx.problems.checkpoint()
+    ctx.source.read_many(full, files)
+    for path in files:
+        found += [(path, m) for m in _matches_in(ctx, claim, full, path)]
+    if uncounted.failed:
+        return  # a file it could not count in: its count is not known
+    claim.commit = full
+    claim.sites = [ClaimSite(path, m.line, m.code.strip(), permalink(ctx, path, full, m.line, m.line),
+                             claim.where is None or claim.where in m.text,
+                             changed is not None and path not in changed)
+                   for path, m in found]
+    problem = _contradiction(claim)
+    if problem:
+        ctx.error(f"the claim '{claim.says}' does not hold at {full[:7]}: {problem}",
+                  claim.lines["count"])
+
+
+def _files(ctx: PageContext, claim: Claim, commit: str) -> list[str] | None:
+    assert ctx.source is not None
+    tree = ctx.source.tree(commit)
+    if not claim.scopes:
+        return list(tree)
+    chosen: list[str] = []
+    for scope in claim.scopes:
+        folder = scope.strip("/") + "/"
+        inside = [p for p in tree if p == scope.strip("/") or p.startswith(folder)]
+        if not inside:
+            ctx.error(f"'in: {scope}' names no file or folder at commit {commit[:7]}",
+                      claim.lines["in"])
+            return None
+        chosen += inside
+    return sorted(set(chosen))
+
+
+def _matches_in(ctx: PageContext, claim: Claim, commit: str, path: str) -> list[Match]:
+    assert ctx.source is not None
+    if ctx.source.is_binary(commit, path):
+        return []
+    lines = ctx.source.lines(commit, path) or []
+    if claim.text is not None:
+        return [Match(n, line, line) for n, line in enumerate(lines, 1) if claim.text in line]
+    assert claim.pattern is not None
+    language = language_of(path)
+    literal = literal_of(claim.pattern)
+    if language is None or (literal and not any(literal in line for line in lines)):
+        return []  # no grammar reads it, or it cannot hold a match: not parsed at all
+    try:
+        return matches(commit, path, language, lines, claim.pattern)
+    except ParseError as exc:
+        ctx.error(f"{path} {exc}, so the claim cannot be counted there; narrow 'in:' or "
+                  "count with 'text:'", claim.lines["pattern"])
+    except ValueError:
+        ctx.error(f"'pattern: {claim.pattern}' is not an ast-grep pattern of {language} "
+                  f"(for {path})", claim.lines["pattern"])
+    return []
+
+
+def _contradiction(claim: Claim) -> str | None:
+    """What the code says against the claim, with the sites; None when it holds."""
+    counted = [s for s in claim.sites if s.counted]
+    if claim.count == "all":
+        missing = [s for s in claim.sites if not s.counted]
+        if not claim.sites:
+            return "nothing matches at all"
+        if missing:
+            return (f"{len(missing)} of {len(claim.sites)} matches do not hold "
+                    f"'{claim.where}': {_listed(missing)}")
+        return None
+    if claim.count == "none":
+        return f"{len(counted)} match(es): {_listed(counted)}" if counted else None
+    if len(counted) != int(claim.count):
+        return (f"counted {len(counted)}, not {claim.count}"
+                + (f": {_listed(counted)}" if counted else ""))
+    return None
+
+
+def _listed(sites: list[ClaimSite]) -> str:
+    shown = ", ".join(f"{s.path}:{s.line}" for s in sites[:SHOWN_IN_ERRORS])
+    more = len(sites) - SHOWN_IN_ERRORS
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+INLINE = re.compile(r"^\s*claim:(?P<id>[^\s\]]*)\s*$")
+
+
+def _inline_counts(state: StateCore) -> None:
+    """`[[claim:ID]]` in prose: the count of the page's claim ID, linked to it (before code
+    references are resolved, as it is not one)."""
+    ctx = context_of(state.env)
+    claims = {token.meta["model"].id: token.meta["model"] for token in state.tokens
+              if token.type == "claim_block" and token.meta["model"].id}
+    for block in state.tokens:
+        for token in block.children or ():
+            m = INLINE.match(token.content) if token.type == "code_ref" else None
+            if m is None:
+                continue
+            token.type = "claim_count"
+            token.meta["claim"] = claims.get(m["id"])
+            if token.meta["claim"] is None:
+                ctx.error(f"'[[claim:{m['id']}]]' names no claim of this page; expected the "
+                          f"id of a claim block (ids here: {', '.join(sorted(claims)) or 'none'})",
+                          ctx.line(block.map, token.meta["offset"]))
+
+
+def claim_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
+    """Register the ```` ```claim ```` block (templates/blocks/claim.html)."""
+    template = templates.get_template("blocks/claim.html")
+
+    def render(token: Token, env: dict[str, Any]) -> str:
+        claim: Claim = token.meta["model"]
+        ctx = context_of(env)
+        link = (fill(ctx.config.code_host.commit, repo=ctx.pr.repo, commit=claim.commit)
+                if ctx.pr and claim.commit else None)
+        return template.render(claim=claim, anchor=f"claim-{claim.id}" if claim.id else None,
+                               commit_link=link)
+
+    def count(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+        claim: Claim | None = tokens[idx].meta.get("claim")
+        if claim is None:
+            return str(escape(f"[[{tokens[idx].content}]]"))
+        checked = f"counted at {claim.commit[:7]}" if claim.commit else "not checked"
+        return str(Markup('<a class="claim-ref" href="#claim-{}" title="{} ({})">{}</a>').format(
+            claim.id, claim.says, checked, claim.shown_count))
+
+    fence_parser(md, "claim", "claim_block", parse_claim)
+    block_renderer(md, "claim_block", render)
+    md.core.ruler.before("code_ref_resolve", "claim_counts", _inline_counts)
+    md.add_render_rule("claim_count", count)

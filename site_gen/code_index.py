@@ -1,0 +1,221 @@
+"""What the code of a pinned commit defines and where: every function, class, method and
+type with its dotted name (`Class.method.inner`) and lines, for every language ast-grep
+parses (tree-sitter grammars built into ast-grep-py, no download), and the matches of an
+ast-grep pattern.
+
+A file at a full commit SHA never changes, so each is parsed once per process (kept by
+commit and path); a page that did not change is not rendered again at all (the page
+cache), so a rebuild that changed no code parses nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+# File endings and the ast-grep language that parses them.
+LANGUAGES = {
+    "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
+    "cjs": "javascript", "jsx": "javascript", "ts": "typescript", "mts": "typescript",
+    "tsx": "tsx", "go": "go", "rs": "rust", "java": "java", "c": "c", "h": "c", "cc": "cpp",
+    "cpp": "cpp", "cxx": "cpp", "hpp": "cpp", "hh": "cpp", "cu": "cpp", "cuh": "cpp",
+    "cs": "csharp", "rb": "ruby", "kt": "kotlin", "kts": "kotlin", "swift": "swift",
+    "scala": "scala", "php": "php", "lua": "lua", "sh": "bash", "bash": "bash",
+    "hs": "haskell", "ex": "elixir", "exs": "elixir", "dart": "dart", "sol": "solidity",
+    "nix": "nix", "tf": "hcl", "hcl": "hcl",
+}
+# A node that defines a name: its kind says what (function_definition, class_declaration,
+# function_item, method_declaration, type_spec, struct_specifier, ...) and it has a name.
+DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local|short_var|"
+                     r"use|namespace_use)_)\w*?(?:function|method|class|struct|enum|interface|"
+                     r"trait|impl|module|mod|namespace|type|object|protocol|record|"
+                     r"constructor|union)\w*?_(?:definition|declaration|item|spec|specifier)$")
+FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generator_function"}
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A name the code defines: dotted as it nests, and its first and last lines."""
+
+    name: str
+    start: int
+    end: int
+
+    @property
+    def lines(self) -> str:
+        return f"L{self.start}" if self.end == self.start else f"L{self.start}-L{self.end}"
+
+
+class ParseError(Exception):
+    """A file the parser cannot read as its language (the line of the first problem)."""
+
+    def __init__(self, language: str, line: int) -> None:
+        super().__init__(f"does not parse as {language} (first at line {line})")
+        self.language, self.line = language, line
+
+
+def language_of(path: str, languages: dict[str, str] | None = None) -> str | None:
+    """The ast-grep language of `path` by its ending (mkdocs.yml's `languages` first),
+    or None for a file no grammar reads."""
+    ending = path.rpartition(".")[2].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    chosen = (languages or {}).get(ending) or LANGUAGES.get(ending)
+    return chosen if chosen in set(LANGUAGES.values()) else None
+
+
+@functools.lru_cache(maxsize=512)
+def _root(commit: str, path: str, language: str, text: str) -> Any:
+    from ast_grep_py import SgRoot  # imported when code is parsed: most builds never are
+
+    return SgRoot(text, language).root()
+
+
+@dataclass(frozen=True)
+class Index:
+    """What a file defines, and where it first does not parse (the parser reads on past a
+    problem, so the definitions around it are still found)."""
+
+    definitions: tuple[Definition, ...]
+    broken: ParseError | None = None
+
+
+def definitions(commit: str, path: str, language: str, lines: list[str]) -> Index:
+    """Every definition in `path` at `commit` (whose `lines` are given), in file order."""
+    return _definitions(commit, path, language, "\n".join(lines))
+
+
+@functools.lru_cache(maxsize=2048)
+def _definitions(commit: str, path: str, language: str, text: str) -> Index:
+    root = _root(commit, path, language, text)
+    broken = _first_error(root)
+    return Index(tuple(_walk(root, "")), ParseError(language, broken) if broken else None)
+
+
+def _walk(node: Any, prefix: str) -> Iterator[Definition]:
+    for child in node.children():
+        if not child.is_named():
+            continue
+        name = _name(child)
+        if name is None:
+            yield from _walk(child, prefix)
+            continue
+        dotted = f"{prefix}{name}"
+        span = child.range()
+        yield Definition(dotted, span.start.line + 1, span.end.line + 1)
+        yield from _walk(child, dotted + ".")
+
+
+def _name(node: Any) -> str | None:
+    """The name `node` defines, or None when it defines none."""
+    kind = node.kind()
+    if kind == "variable_declarator":  # const handler = () => ... (JavaScript, TypeScript)
+        value = node.field("value")
+        if value is None or value.kind() not in FUNCTION_VALUES:
+            return None
+    elif not DEFINES.match(kind):
+        return None
+    named = node.field("name")
+    if named is None and node.field("declarator") is not None:  # C, C++: int *f(int x)
+        named = node.field("declarator")
+        while named.field("declarator") is not None:
+            named = named.field("declarator")
+    named = named or node.field("type")  # Rust: impl Type { ... }
+    text = named.text() if named is not None else ""
+    found = re.search(r"[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*", text)
+    return found[0] if found else None
+
+
+def _first_error(root: Any) -> int | None:
+    """The line of the first node the parser could not read (an ERROR node, or a token it
+    had to assume: a leaf of no width), or None."""
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        children = node.children()
+        span = node.range()
+        if node.kind() == "ERROR" or (not children and span.start.index == span.end.index
+                                      and node is not root):
+            return int(span.start.line) + 1
+        todo.extend(reversed(children))
+    return None
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match of a pattern: its first line, that line of code, and the matched text."""
+
+    line: int
+    code: str
+    text: str
+
+
+def matches(commit: str, path: str, language: str, lines: list[str],
+            pattern: str) -> list[Match]:
+    """The matches of the ast-grep `pattern` in `path` at `commit`, in file order.
+    Raises ParseError when the file does not parse, ValueError for a pattern ast-grep
+    cannot read in `language`."""
+    text = "\n".join(lines)
+    root = _root(commit, path, language, text)
+    broken = _first_error(root)
+    if broken is not None:
+        raise ParseError(language, broken)
+    try:
+        found = root.find_all(pattern=pattern)
+    except BaseException as exc:  # ast-grep raises a Rust panic for a pattern it cannot read
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        raise ValueError(str(exc)) from None
+    out = []
+    for node in found:
+        line = int(node.range().start.line) + 1
+        out.append(Match(line, lines[line - 1] if line <= len(lines) else "", node.text()))
+    return out
+
+
+def literal_of(pattern: str) -> str | None:
+    """The longest word of `pattern` that is not a metavariable: a file without it holds
+    no match, so it is not parsed at all."""
+    words = [w for w in re.findall(r"\$*[A-Za-z_][\w]*", pattern) if not w.startswith("$")]
+    return max(words, key=len) if words else None
+
+
+class Code(Protocol):
+    """Where the lines of a file at a commit come from (the page's code: its git reader)."""
+
+    def lines(self, commit: str, path: str) -> list[str] | None: ...
+
+
+def index_of(code: Code, commit: str, path: str) -> Index | None:
+    """The definitions of `path` at the full SHA `commit`; None when no grammar reads the
+    file or it is not there."""
+    language = language_of(path)
+    lines = code.lines(commit, path) if language else None
+    if language is None or lines is None:
+        return None
+    return definitions(commit, path, language, lines)
+
+
+def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
+    """The definitions whose dotted name is `symbol` or ends with '.' + `symbol`."""
+    return [d for d in defs if d.name == symbol or d.name.endswith("." + symbol)]
+
+
+def enclosing(defs: Iterable[Definition], start: int, end: int) -> Definition | None:
+    """The innermost definition that holds lines `start` to `end`, if any."""
+    holding = [d for d in defs if d.start <= start and end <= d.end]
+    return min(holding, key=lambda d: (d.end - d.start, -d.start)) if holding else None
+
+
+def nearest_names(defs: Iterable[Definition], symbol: str, count: int = 3) -> str:
+    """'a (L1-L9), b (L12)': the `count` definitions named most like `symbol`."""
+    tail = symbol.rsplit(".", 1)[-1]
+    def likeness(d: Definition) -> tuple[float, float, int]:
+        own = d.name.rsplit(".", 1)[-1]
+        return (-difflib.SequenceMatcher(None, tail, own).ratio(),
+                -difflib.SequenceMatcher(None, symbol, d.name).ratio(), d.start)
+
+    ranked = sorted(defs, key=likeness)
+    return ", ".join(f"{d.name} ({d.lines})" for d in ranked[:count]) or "none"

@@ -1,0 +1,206 @@
+"""Claims, symbols and hunk headers checked against a pinned tree: a local repository of
+training loops that each pass a wait function (as the model page's callers do), in Python
+and JavaScript."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from site_gen.content import PullRequest
+from site_gen.source import SourceReader
+from site_gen.statuses import DEFAULT_STATUSES
+
+from .blockutil import render
+from .conftest import git
+
+LOOP = """\
+from utils.checkpoint import save_checkpoint
+
+
+def train(steps):
+    for step in range(steps):
+        save_checkpoint(step, wait_fn=finalize_{name})
+"""
+CHECKPOINT = """\
+class Saver:
+    def save(self, step):
+        def _finalize():
+            return step
+        return _finalize
+
+
+class Loader:
+    def save(self):
+        pass
+
+
+def save_checkpoint(step, wait_fn=None):
+    tag = wait_fn is not None
+    return tag
+"""
+APP = """\
+export function handler(request) {
+  return api.fetch(request, { timeout: 5 });
+}
+
+class Api {
+  fetch(request, options) {
+    return request;
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def code(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """The repository and its commits: the base, the PR head (it changes checkpoint.py and
+    adds app.js), and a later commit with a loop that passes no wait function."""
+    repo = tmp_path_factory.mktemp("claims") / "code"
+    (repo / "src/train").mkdir(parents=True)
+    (repo / "src/utils").mkdir()
+    (repo / "web").mkdir()
+    for name in ("grpo", "sft", "dpo"):
+        (repo / f"src/train/{name}.py").write_text(LOOP.format(name=name))
+    (repo / "src/utils/checkpoint.py").write_text(CHECKPOINT.replace("    tag = wait_fn is not None\n", ""))
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    commits = [git(repo, "rev-parse", "HEAD")]
+    (repo / "src/utils/checkpoint.py").write_text(CHECKPOINT)
+    (repo / "web/app.js").write_text(APP)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "head")
+    commits.append(git(repo, "rev-parse", "HEAD"))
+    (repo / "src/train/rm.py").write_text(LOOP.replace(", wait_fn=finalize_{name}", ""))
+    (repo / "src/broken").mkdir()
+    (repo / "src/broken/broken.py").write_text("def f(:\n    save_checkpoint(1)\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "later")
+    commits.append(git(repo, "rev-parse", "HEAD"))
+    return repo, commits
+
+
+PR = PullRequest(Path("pr.yml"), "acme/trainer", 7, "T", "0" * 40, None, DEFAULT_STATUSES["open"],
+                 (), ())
+
+
+def check(code: tuple[Path, list[str]], text: str, head: int = 1) -> tuple[str, list[str]]:
+    repo, commits = code
+    pr = dataclasses.replace(PR, head=commits[head], base=commits[0])
+    reader = SourceReader(repo)
+    try:
+        html, errors, _ = render(text, reader, pr)
+    finally:
+        reader.close()
+    return html, errors
+
+
+CALLERS = ("```claim\nid: callers\nsays: every training loop passes a wait function\n"
+           "count: all\npattern: save_checkpoint($$$ARGS)\nwhere: wait_fn=\nin: src/train\n```\n")
+
+
+def test_a_claim_that_holds_shows_its_count_and_every_site(code: tuple[Path, list[str]]) -> None:
+    html, errors = check(code, "All [[claim:callers]] loops wait.\n\n" + CALLERS)
+    assert errors == []
+    assert "✓</span> Holds" in html and "All 3 matches hold <code>wait_fn=</code>" in html
+    assert html.count('<li class="claim-counted">') == 3
+    assert "src/train/grpo.py:6</a> <code class=\"claim-code\">save_checkpoint(step, " in html
+    # the loops are files the PR does not change (it changes checkpoint.py)
+    assert html.count("not changed by this PR") == 3
+    assert f'href="https://github.com/acme/trainer/blob/{code[1][1]}/src/train/dpo.py#L6"' in html
+    assert '<a class="claim-ref" href="#claim-callers" title="every training loop passes a ' \
+           f'wait function (counted at {code[1][1][:7]})">3</a>' in html
+    assert 'id="claim-callers"' in html
+
+
+def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
+        code: tuple[Path, list[str]]) -> None:
+    _, errors = check(code, "Intro.\n\n" + CALLERS, head=2)
+    assert errors == [
+        f"6: the claim 'every training loop passes a wait function' does not hold at "
+        f"{code[1][2][:7]}: 1 of 4 matches do not hold 'wait_fn=': src/train/rm.py:6"]
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ("count: 3\npattern: save_checkpoint($$$ARGS)\nin: src/train", []),
+    ("count: 4\npattern: save_checkpoint($$$ARGS)\nin: src/train",
+     ["3: the claim 'x' does not hold at {head}: counted 3, not 4: src/train/dpo.py:6, "
+      "src/train/grpo.py:6, src/train/sft.py:6"]),
+    ("count: none\npattern: save_checkpoint($S, wait_fn=None)", []),
+    ("count: 2\ntext: wait_fn=finalize_\nin: src/train/grpo.py, src/train/sft.py", []),
+    ("count: 1\ntext: tag = wait_fn is not None", []),
+    ("count: 0\ntext: tag = wait_fn is not None\nat: base", []),  # the line the PR adds
+    ("count: 1\ntext: x\nin: src/nowhere", ["5: 'in: src/nowhere' names no file or folder at "
+                                            "commit {head}"]),
+    ("count: 1\npattern: $A.fetch($R, $$$)\nin: web/", []),  # JavaScript
+    ("count: all\npattern: save_checkpoint($$$A)", ["3: 'count: all' says every match holds "
+                                                    "something: give it as 'where:'"]),
+    ("count: some\ntext: x", ["3: 'count: some' is not a count; expected a number, 'all' or "
+                              "'none'"]),
+])
+def test_claim_counts(code: tuple[Path, list[str]], fields: str, expected: list[str]) -> None:
+    _, errors = check(code, f"```claim\nsays: x\n{fields}\n```\n")
+    assert errors == [e.format(head=code[1][1][:7]) for e in expected]
+
+
+def test_a_file_that_does_not_parse_is_a_clear_error(code: tuple[Path, list[str]]) -> None:
+    _, errors = check(code, "```claim\nsays: x\ncount: 1\npattern: save_checkpoint($$$A)\n"
+                            "in: src/broken/broken.py\n```\n", head=2)
+    assert errors == ["4: src/broken/broken.py does not parse as python (first at line 1), so "
+                      "the claim cannot be counted there; narrow 'in:' or count with 'text:'"]
+
+
+def test_without_the_code_a_claim_is_shown_as_not_checked() -> None:
+    html, errors, _ = render("```claim\nsays: x\ncount: 12\ntext: y\n```\n")
+    assert errors == []
+    assert "Not checked" in html and "its count (12) is the page's word" in html
+
+
+@pytest.mark.parametrize(("ref", "expected"), [
+    ("[[checkpoint.py::Saver.save._finalize]]", "#L3-L4"),
+    ("[[checkpoint.py::_finalize]]", "#L3-L4"),  # any unique tail
+    ("[[checkpoint.py::save_checkpoint]]", "#L13-L15"),
+    ("[[checkpoint.py::save_checkpoint@base]]", "#L13-L14"),  # the base has one line less
+    ("[[app.js::Api.fetch]]", "#L6-L8"),
+    ("[[app.js::handler]]", "#L1-L3"),
+])
+def test_symbol_references_link_the_definition(code: tuple[Path, list[str]], ref: str,
+                                               expected: str) -> None:
+    html, errors = check(code, f"See {ref}.\n")
+    assert errors == []
+    assert expected + '"' in html
+
+
+@pytest.mark.parametrize(("ref", "expected"), [
+    ("[[checkpoint.py::save]]", "1: ambiguous symbol 'save' in '[[checkpoint.py::save]]': it "
+                                "names Saver.save (L2-L5), Loader.save (L9-L10); write more of "
+                                "the dotted name"),
+    ("[[checkpoint.py::Saver.sav]]", "1: unknown symbol 'Saver.sav' in "
+                                     "'[[checkpoint.py::Saver.sav]]': src/utils/checkpoint.py "
+                                     "defines no such name at commit {head} (nearest: Saver.save "
+                                     "(L2-L5), Loader.save (L9-L10), Saver (L1-L5))"),
+])
+def test_an_unknown_or_ambiguous_symbol_names_the_nearest(code: tuple[Path, list[str]], ref: str,
+                                                          expected: str) -> None:
+    _, errors = check(code, f"See {ref}.\n")
+    assert errors == [expected.format(head=code[1][1][:12])]
+
+
+HUNK = ("```proposal\nfile: checkpoint.py L14 · {symbol}\n@@ -14,1 +14,1 @@\n"
+        "-    tag = wait_fn is not None\n+    tag = bool(wait_fn)\n```\n")
+
+
+@pytest.mark.parametrize(("symbol", "expected"), [
+    ("save_checkpoint", []),
+    ("Saver.save", ["2: '· Saver.save' in 'file: checkpoint.py L14' is not a definition that "
+                    "holds L14 at commit {head}; the definition that holds them is "
+                    "save_checkpoint (L13-L15)"]),
+    ("⟨the function it changes⟩", []),  # new's stand-in: a placeholder, reported as one
+])
+def test_a_hunk_header_names_the_definition_that_holds_its_lines(
+        code: tuple[Path, list[str]], symbol: str, expected: list[str]) -> None:
+    _, errors = check(code, HUNK.format(symbol=symbol))
+    assert errors == [e.format(head=code[1][1][:12]) for e in expected]
