@@ -204,3 +204,12 @@ def test_a_hunk_header_names_the_definition_that_holds_its_lines(
         code: tuple[Path, list[str]], symbol: str, expected: list[str]) -> None:
     _, errors = check(code, HUNK.format(symbol=symbol))
     assert errors == [e.format(head=code[1][1][:12]) for e in expected]
+
+
+@pytest.mark.parametrize("symbol", ["_finalize", "save._finalize", "Saver.save._finalize",
+                                    "Saver.save", "Saver"])
+def test_a_hunk_header_may_name_any_tail_of_a_definition_that_holds_it(
+        code: tuple[Path, list[str]], symbol: str) -> None:
+    _, errors = check(code, f"```proposal\nfile: checkpoint.py L4 · {symbol}\n@@ -4,1 +4,1 @@\n"
+                            "-            return step\n+            return step + 1\n```\n")
+    assert errors == []
