@@ -274,3 +274,52 @@ def _entry_digest(key: str, data: str) -> str:
     """Binds an entry to its key: a row copied under another key, or edited, fails (the
     data holds the text's digest, so the text is bound too)."""
     return hashlib.sha256(f"{key}\n{len(data)}\n{data}".encode()).hexdigest()
+
+
+class CodeStore:
+    """What was learned from code at a full commit SHA (a file's definitions, a claim's
+    matches), kept between builds in a SQLite file of its own beside the page cache: such
+    code never changes, so an entry is good for as long as it is there. Each worker
+    process opens it for itself; a store that cannot be used is none (the code is parsed)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+        self._off = False
+
+    def _open(self) -> sqlite3.Connection | None:
+        if self._db is None and not self._off:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=LOCK_WAIT, isolation_level=None)
+                db.execute("PRAGMA journal_mode=WAL")  # workers write while others read
+                db.execute("PRAGMA synchronous=OFF")  # a cache: a lost entry is parsed again
+                db.execute("CREATE TABLE IF NOT EXISTS code (key TEXT PRIMARY KEY, data TEXT)")
+                self._db = db
+            except (OSError, sqlite3.Error):
+                self._off = True
+        return self._db
+
+    def get(self, key: str) -> Any:
+        """The value kept under `key`, or None."""
+        with contextlib.suppress(sqlite3.Error, ValueError):
+            db = self._open()
+            row = db.execute("SELECT data FROM code WHERE key = ?", (key,)).fetchone() if db else None
+            return json.loads(row[0]) if row else None
+        return None
+
+    def put(self, key: str, value: Any) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            db = self._open()
+            if db is not None:
+                db.execute("INSERT OR REPLACE INTO code VALUES (?, ?)", (key, json.dumps(value)))
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+def code_store_path(config: Config) -> Path:
+    """Where what was learned from pinned code is kept: beside the page cache."""
+    return config.cache_dir / "code.sqlite"

@@ -10,6 +10,7 @@ cache), so a rebuild that changed no code parses nothing.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import re
@@ -17,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+VERSION = "1"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -188,14 +190,35 @@ class Code(Protocol):
     def lines(self, commit: str, path: str) -> list[str] | None: ...
 
 
-def index_of(code: Code, commit: str, path: str) -> Index | None:
-    """The definitions of `path` at the full SHA `commit`; None when no grammar reads the
-    file or it is not there."""
+class Kept(Protocol):
+    """Where what was learned from code at a commit is kept between builds (a CodeStore)."""
+
+    def get(self, key: str) -> Any: ...
+
+    def put(self, key: str, value: Any) -> None: ...
+
+
+def index_of(code: Code, commit: str, path: str, kept: Kept | None = None) -> Index | None:
+    """The definitions of `path` at the full SHA `commit` (from `kept` when a build before
+    learned them); None when no grammar reads the file or it is not there."""
     language = language_of(path)
-    lines = code.lines(commit, path) if language else None
-    if language is None or lines is None:
+    if language is None:
         return None
-    return definitions(commit, path, language, lines)
+    key = f"definitions\n{VERSION}\n{commit}\n{path}"
+    held = kept.get(key) if kept is not None else None
+    if isinstance(held, dict):
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            broken = held["broken"]
+            return Index(tuple(Definition(str(n), int(a), int(b)) for n, a, b in held["defs"]),
+                         ParseError(language, int(broken)) if broken else None)
+    lines = code.lines(commit, path)
+    if lines is None:
+        return None
+    index = definitions(commit, path, language, lines)
+    if kept is not None:
+        kept.put(key, {"defs": [[d.name, d.start, d.end] for d in index.definitions],
+                       "broken": index.broken.line if index.broken else None})
+    return index
 
 
 def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:

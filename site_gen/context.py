@@ -11,6 +11,7 @@ from .config import Config
 from .errors import Problems
 
 if TYPE_CHECKING:
+    from .code_index import Kept
     from .content import PullRequest
     from .source import SourceReader
 
@@ -47,6 +48,8 @@ class PageContext:
     # Files the page publishes beside it (a proposal's .patch): name in its folder → text.
     files: dict[str, str] = field(default_factory=dict)
     code_lines: int = 0  # lines of code the page's excerpts and PR diffs show so far
+    # What builds before learned from code at a commit (definitions, claims' matches).
+    code_store: Kept | None = None
 
     def show_code(self, lines: int, what: str, line: int | None) -> bool:
         """Count `lines` more lines of code shown on the page; False (an error at `line`)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cache import TEXT_DIGEST, PageCache, page_key
+from .cache import TEXT_DIGEST, CodeStore, PageCache, code_store_path, page_key
 from .config import Config
 from .content import PullRequest, Site
 from .context import Link, PageContext
@@ -86,6 +86,7 @@ class _Worker:
     config: Config
     site: Site
     renderer: Renderer
+    code_store: CodeStore | None = None  # what builds before learned from pinned code
     readers: dict[Path, SourceReader] = field(default_factory=dict)
 
     def source(self, pr: PullRequest) -> SourceReader | None:
@@ -101,7 +102,7 @@ class _Worker:
         pr = self.site.prs[task[0]]
         page = pr.pages[task[1]]
         ctx = PageContext(self.config, page.path, pr, page.body_line, self.source(pr),
-                          page_url=page.url, page_dir=pr.key)
+                          page_url=page.url, page_dir=pr.key, code_store=self.code_store)
         with template_errors():
             body = render_body(ctx, page.body)
             summary = {key: render_inline_text(ctx, text, 1) for key, text in
@@ -114,17 +115,19 @@ class _Worker:
     def close(self) -> None:
         for reader in self.readers.values():
             reader.close()
+        if self.code_store is not None:
+            self.code_store.close()
 
 
 _worker: _Worker | None = None  # one per worker process, set by its initializer
 
 
-def _start_worker(config: Config, site: Site, renderer: Renderer, *,
+def _start_worker(config: Config, site: Site, renderer: Renderer, code: Path | None, *,
                   in_pool: bool = True, parent: int | None = None) -> _Worker:
     global _worker
     if in_pool:
         start_worker_process(parent)
-    _worker = _Worker(config, site, renderer)
+    _worker = _Worker(config, site, renderer, CodeStore(code) if code else None)
     return _worker
 
 
@@ -165,8 +168,9 @@ def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint:
     log.debug("Question pages: %d in all, %d kept from the last build, %d to render%s",
               len(tasks), len(results), len(missing),
               f" on {jobs} worker processes" if jobs > 1 and len(missing) >= PARALLEL_MIN else "")
-    for done, (task, result) in enumerate(zip(missing, _run(config, site, renderer, missing, jobs),
-                                              strict=True), len(results) + 1):
+    code = code_store_path(config) if cache else None  # a CLI build keeps what code told
+    for done, (task, result) in enumerate(zip(missing, _run(config, site, renderer, missing, jobs,
+                                                            code), strict=True), len(results) + 1):
         results[task] = result
         if warm is not None:
             warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], result)
@@ -212,10 +216,10 @@ def _key(renderer: Renderer, site: Site, task: tuple[int, int], fingerprint: str
 
 
 def _run(config: Config, site: Site, renderer: Renderer, tasks: list[tuple[int, int]],
-         jobs: int) -> Iterator[PageResult]:
+         jobs: int, code: Path | None) -> Iterator[PageResult]:
     """Results in task order, as they are ready."""
     if jobs <= 1 or len(tasks) < PARALLEL_MIN:
-        worker = _start_worker(config, site, renderer, in_pool=False)
+        worker = _start_worker(config, site, renderer, code, in_pool=False)
         try:
             yield from (worker.render(t) for t in tasks)
         finally:
@@ -225,5 +229,5 @@ def _run(config: Config, site: Site, renderer: Renderer, tasks: list[tuple[int, 
     context = multiprocessing.get_context("fork")
     start = functools.partial(_start_worker, parent=os.getpid())
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=start,
-                             initargs=(config, site, renderer)) as pool:
+                             initargs=(config, site, renderer, code)) as pool:
         yield from pool.map(_render_in_worker, tasks, chunksize=chunk)

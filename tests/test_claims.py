@@ -5,6 +5,8 @@ and JavaScript."""
 from __future__ import annotations
 
 import dataclasses
+import functools
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,9 @@ from site_gen.source import SourceReader
 from site_gen.statuses import DEFAULT_STATUSES
 
 from .blockutil import render
-from .conftest import git
+from .conftest import Project, Run, git
+
+CLI = Callable[..., Run]
 
 LOOP = """\
 from utils.checkpoint import save_checkpoint
@@ -213,3 +217,36 @@ def test_a_hunk_header_may_name_any_tail_of_a_definition_that_holds_it(
     _, errors = check(code, f"```proposal\nfile: checkpoint.py L4 · {symbol}\n@@ -4,1 +4,1 @@\n"
                             "-            return step\n+            return step + 1\n```\n")
     assert errors == []
+
+
+def test_a_rebuild_parses_no_code_again(code: tuple[Path, list[str]], project: Project,
+                                        cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the code told one build (definitions, a claim's matches) is kept by commit and
+    path: a rebuild that renders the page again, in a new process, parses nothing."""
+    from site_gen import code_index
+
+    repo, commits = code
+    project.write("content/acme/widgets/12/pr.yml",
+                  f'repo: acme/widgets\nnumber: 12\ntitle: T\nhead: "{commits[1]}"\n'
+                  f'base: "{commits[0]}"\nstate: open\nfiles: [src/utils/checkpoint.py]\n')
+    page = project.root / "content/acme/widgets/12/cache-bug.md"
+    page.write_text(page.read_text().replace("The key is built in [[core.py:10]].",
+                                             "See [[checkpoint.py::_finalize]].\n\n" + CALLERS))
+    assert cli("build", "--no-search", "--checkout", str(repo)).code == 0
+    parsed: list[str] = []
+    real = code_index._root.__wrapped__
+
+    def counting(commit: str, path: str, language: str, text: str) -> object:
+        parsed.append(path)
+        return real(commit, path, language, text)
+
+    monkeypatch.setattr(code_index, "_root", functools.lru_cache(maxsize=512)(counting))
+    code_index._definitions.cache_clear()  # as a new process starts
+    page.write_text(page.read_text() + "\nOne more sentence.\n")
+    again = cli("build", "--no-search", "--checkout", str(repo))
+    assert again.code == 0, again.err
+    assert "One more sentence." in (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert parsed == []
+    assert cli("build", "--no-search", "--no-cache", "--site-dir", "clean", "--checkout",
+               str(repo)).code == 0
+    assert parsed  # without the cache, the code is parsed

@@ -16,6 +16,8 @@ A claim the code contradicts is an error at its `count:` line, with the sites fo
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +28,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
-from ..code_index import Match, ParseError, language_of, literal_of, matches
+from ..code_index import VERSION, Match, ParseError, language_of, literal_of, matches
 from ..config import fill
 from ..context import PageContext, context_of
 from . import block_renderer, fence_parser
@@ -138,12 +140,8 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     if files is None:
         return
     changed = ctx.source.changed_files(ctx.pr.base, ctx.pr.head) if ctx.pr.base else None
-    found: list[tuple[str, Match]] = []
-    uncounted = ctx.problems.checkpoint()
-    ctx.source.read_many(full, files)
-    for path in files:
-        found += [(path, m) for m in _matches_in(ctx, claim, full, path)]
-    if uncounted.failed:
+    found = _found(ctx, claim, full, files)
+    if found is None:
         return  # a file it could not count in: its count is not known
     claim.commit = full
     claim.sites = [ClaimSite(path, m.line, m.code.strip(), permalink(ctx, path, full, m.line, m.line),
@@ -154,6 +152,28 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     if problem:
         ctx.error(f"the claim '{claim.says}' does not hold at {full[:7]}: {problem}",
                   claim.lines["count"])
+
+
+def _found(ctx: PageContext, claim: Claim, commit: str,
+           files: list[str]) -> list[tuple[str, Match]] | None:
+    """Every match of the claim's query in `files` at `commit` (kept between builds: the
+    code at a commit never changes); None when a file could not be counted."""
+    assert ctx.source is not None
+    key = "claim\n" + "\n".join([VERSION, commit, claim.pattern or "", claim.text or "",
+                                   *files])
+    digest = hashlib.sha256(key.encode()).hexdigest()
+    held = ctx.code_store.get(digest) if ctx.code_store is not None else None
+    if isinstance(held, list):
+        with contextlib.suppress(TypeError, ValueError):
+            return [(str(p), Match(int(n), str(c), str(t))) for p, n, c, t in held]
+    uncounted = ctx.problems.checkpoint()
+    ctx.source.read_many(commit, files)
+    found = [(path, m) for path in files for m in _matches_in(ctx, claim, commit, path)]
+    if uncounted.failed:
+        return None
+    if ctx.code_store is not None:
+        ctx.code_store.put(digest, [[p, m.line, m.code, m.text] for p, m in found])
+    return found
 
 
 def _files(ctx: PageContext, claim: Claim, commit: str) -> list[str] | None:

@@ -219,7 +219,7 @@ def code_definitions(ctx: PageContext, commit: str, path: str, what: str,
     """What `path` defines at `commit`, for a symbol of `what`; None with an error when
     the file is not there or no grammar reads it."""
     assert ctx.source is not None
-    index = index_of(ctx.source, commit, path)
+    index = index_of(ctx.source, commit, path, ctx.code_store)
     if index is None:
         ctx.error(f"{path} of {what} is not there at commit {commit[:12]}, or no grammar reads "
                   f"it (symbols are found in: {', '.join(sorted(set(LANGUAGES.values())))})",
