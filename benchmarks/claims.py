@@ -29,7 +29,7 @@ from site_gen.blocks.refs import resolve
 from site_gen.config import default_config
 from site_gen.content import PullRequest
 from site_gen.context import PageContext
-from site_gen.source import SourceReader
+from site_gen.git_reader import SourceReader
 from site_gen.statuses import DEFAULT_STATUSES
 
 ENV = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b",

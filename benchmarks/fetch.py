@@ -21,12 +21,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.refs import FILES, LINES, make_repo  # noqa: E402
 from site_gen.blocks.refs import resolve  # noqa: E402
+from site_gen.code_check import fetched_dir  # noqa: E402
 from site_gen.config import load_config  # noqa: E402
 from site_gen.content import discover  # noqa: E402
 from site_gen.context import PageContext  # noqa: E402
 from site_gen.errors import Problems  # noqa: E402
-from site_gen.source import SourceReader  # noqa: E402
-from site_gen.sources import fetch, fetched_dir  # noqa: E402
+from site_gen.fetch import fetch  # noqa: E402
+from site_gen.git_reader import SourceReader  # noqa: E402
 
 
 def commits(repo: Path, count: int) -> list[str]:

@@ -22,17 +22,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import PageCache, build_fingerprint, cache_path, input_digest
+from .code_check import check_code
 from .config import Config
 from .content import DiscoveryMemo, Site, discover
 from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display_path, sort_key
 from .output import Kept, Outputs, check_site_dir, read_marker, site_lock, write_site
 from .outputcheck import check_outputs
-from .sources import check_code
+from .reuse import Stored, Warm
 from .templates import template_errors
-from .warm import Stored, Warm
 
 if TYPE_CHECKING:
-    from .pages import PageResult
+    from .question_pages import PageResult
 
 Progress = Callable[[int, int], None]
 log = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
     """
     # Imported here, not at the top: they pull in markdown-it and Pygments, which an
     # up-to-date build never needs.
-    from .pages import render_pages
+    from .question_pages import render_pages
     from .render import Renderer
 
     problems = Problems()

@@ -15,12 +15,12 @@ from pathlib import Path
 
 from . import __version__
 from .build import build, render_site
+from .code_check import UNCHECKED
 from .config import PACKAGE_TEMPLATES, Config, load_config
 from .errors import BuildFailed, ContentError, ContentWarning, SiteGenError, display_path, sort_key
+from .names import REPO
 from .preview import Preview
 from .processes import Terminated, stop_on_sigterm
-from .source import REPO
-from .sources import UNCHECKED
 
 log = logging.getLogger("site_gen")
 _QUIET = [False]  # -q: summary lines are not printed either, as with MkDocs
@@ -295,7 +295,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _fetch(args: argparse.Namespace) -> int:
     from .content import discover
     from .errors import Problems
-    from .sources import describe_report, fetch
+    from .fetch import describe_report, fetch
 
     config = _config(args)
     progress = Progress(at_least=1)
@@ -320,7 +320,7 @@ def _fetch(args: argparse.Namespace) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
-    from .repository import init_repository
+    from .init_repo import init_repository
 
     written, notes = init_repository(args.folder, force=args.force)
     for path in written:
@@ -332,7 +332,7 @@ def _init(args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from .scaffold import new_pr
+    from .new_pr import new_pr
 
     config = load_config(args.config_file)
     _show(config.warnings)

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pathspec
 
 from .errors import BuildFailed, ConfigError, ContentError, ContentWarning, SiteGenError
-from .source import CONTROL, REPO, REPO_PATH
+from .names import CONTROL, REPO, REPO_PATH
 from .statuses import DEFAULT_STATUSES, TONES, USES, Status
 from .suggest import did_you_mean
 from .yamlfile import Mapping, Sequence, describe, forbidden_character, load_yaml

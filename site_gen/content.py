@@ -19,7 +19,7 @@ import pathspec
 from . import urls
 from .config import Config
 from .errors import ContentError, ContentWarning, Problems
-from .source import REPO, REPO_PATH, SHA
+from .names import REPO, REPO_PATH, SHA
 from .statuses import Status, find_status
 from .yamlfile import FORBIDDEN, Mapping, describe, forbidden_character, load_yaml
 

@@ -13,7 +13,7 @@ from .errors import Problems
 if TYPE_CHECKING:
     from .code_index import Kept
     from .content import PullRequest
-    from .source import SourceReader
+    from .git_reader import SourceReader
 
 
 MAX_BLOCK_LINES = 500  # lines of code one excerpt or PR diff shows

@@ -1,7 +1,7 @@
 """The preview's builds: warm, kept in memory, written in place.
 
 `site-gen serve` builds once, then again on every save. A `Preview` keeps the site in
-memory between those builds (see warm.py): a save re-reads only the files that changed,
+memory between those builds (see reuse.py): a save re-reads only the files that changed,
 renders again only the pages made from them and the pages that show them, and writes
 only the files whose bytes changed, straight into the served folder. A change outside
 docs_dir (mkdocs.yml, a template, fetched code) starts again from the settings.
@@ -19,7 +19,7 @@ from .cache import PageCache, build_fingerprint, cache_path
 from .config import Config
 from .content import stamp_of
 from .output import Kept, Outputs, apply_changes, check_names
-from .warm import Warm
+from .reuse import Warm
 
 
 @dataclass

@@ -13,15 +13,15 @@ from urllib.parse import urlsplit
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
+from .code_check import CodeCheck
 from .config import Config, fill
 from .content import Page, PullRequest, Site
 from .errors import Problems
-from .sources import CodeCheck
+from .pygments_styles import ReviewDark, ReviewLight
+from .reuse import Keeper, make_directly
 from .statuses import Status
-from .styles import ReviewDark, ReviewLight
 from .templates import template_env
 from .urls import relative_url, url_file
-from .warm import Keeper, make_directly
 
 CSS_PATH = "assets/site.css"
 LIGHT_STYLE, DARK_STYLE = ReviewLight, ReviewDark

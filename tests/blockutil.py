@@ -7,8 +7,8 @@ from pathlib import Path
 from site_gen.config import default_config
 from site_gen.content import PullRequest
 from site_gen.context import PageContext
+from site_gen.git_reader import SourceReader
 from site_gen.markdown import render_body
-from site_gen.source import SourceReader
 from site_gen.statuses import DEFAULT_STATUSES
 
 PR = PullRequest(Path("pr.yml"), "acme/widgets", 12, "T", "2f6b955", None,

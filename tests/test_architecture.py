@@ -63,6 +63,27 @@ def test_blocks_do_not_import_content_discovery() -> None:
             assert "site_gen.content" not in imports, module
 
 
+def test_blocks_get_their_code_through_the_page_context() -> None:
+    """A block reads code through the page's context (its `source`), never by importing
+    the git reader, and knows nothing of what builds keep (the cache, the preview's memory)."""
+    for module in GRAPH:
+        if module.startswith("site_gen.blocks"):
+            used = {"site_gen.git_reader", "site_gen.cache", "site_gen.reuse"} & _closure(module)
+            assert used == set(), f"{module} reaches {sorted(used)}"
+
+
+def _closure(module: str) -> set[str]:
+    """Every module `module` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        for imported in GRAPH.get(todo.pop(), ()):
+            if imported not in seen:
+                seen.add(imported)
+                todo.append(imported)
+    return seen
+
+
 def test_no_function_is_over_60_lines() -> None:
     long = []
     for path in PACKAGE.rglob("*.py"):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from site_gen.content import PullRequest
-from site_gen.source import SourceReader
+from site_gen.git_reader import SourceReader
 from site_gen.statuses import DEFAULT_STATUSES
 
 from .blockutil import render

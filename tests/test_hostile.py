@@ -306,7 +306,7 @@ def test_new_refuses_paths_and_control_characters(project: Project, cli: CLI) ->
 
 
 def test_the_git_reader_stays_in_step(checkout: tuple[Path, str, str]) -> None:
-    from site_gen.source import SourceReader
+    from site_gen.git_reader import SourceReader
 
     repo, first, second = checkout
     reader = SourceReader(repo)

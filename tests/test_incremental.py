@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.sample import write_site
-from site_gen.pages import PARALLEL_MIN, _Worker
+from site_gen.question_pages import PARALLEL_MIN, _Worker
 
 from .conftest import Project, Run, front, tree
 from .test_hostile import cache_rows

@@ -15,8 +15,8 @@ from benchmarks.sample import write_site
 from site_gen.build import render_site
 from site_gen.config import load_config
 from site_gen.errors import BuildFailed
-from site_gen.pages import _Worker
 from site_gen.preview import Preview
+from site_gen.question_pages import _Worker
 
 from .conftest import Project, front, tree
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from markdown_it.utils import read_fixture_file
 
-from site_gen.source import SourceReader
+from site_gen.git_reader import SourceReader
 
 from .blockutil import PR, render
 from .coderepo import make_code_repo

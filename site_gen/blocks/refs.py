@@ -28,7 +28,7 @@ from ..code_index import LANGUAGES, Index, index_of, named, nearest_names
 from ..config import fill
 from ..context import PageContext, context_of
 from ..highlight import highlighted_lines
-from ..source import REPO_PATH, SHA
+from ..names import REPO_PATH, SHA
 from . import find_after, line_offset
 
 # Possessive quantifiers (*+, ++): no backtracking, so any text is matched in linear time.

@@ -8,13 +8,9 @@ import subprocess
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-SHA = re.compile(r"^[0-9a-f]{7,40}$")
-# A file path inside a repository: no control characters, no '.' or '..' segment, not absolute.
-CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+from .names import CONTROL, SHA
+
 ANSWER = re.compile(r"^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)\n$")
-REPO_PATH = re.compile(r"^(?!/)(?!.*(?:^|/)\.{1,2}(?:/|$))[^\x00-\x1f\x7f]+$")
-# owner/name; neither part may be "." or "..", which would climb out of folders and URLs
-REPO = re.compile(r"^(?!\.\.?/)[A-Za-z0-9_.-]+/(?!\.\.?$)[A-Za-z0-9_.-]+$")
 
 
 class SourceReader:

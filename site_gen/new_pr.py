@@ -9,12 +9,13 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from .code_check import git_dir
 from .code_index import enclosing, index_of
 from .config import Config
 from .errors import ContentError, SiteGenError
+from .git_reader import SourceReader
+from .names import REPO, SHA
 from .slugs import slugify
-from .source import REPO, SHA, SourceReader
-from .sources import git_dir
 from .yamlfile import load_yaml
 
 TARGET = re.compile(r"^(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#(?P<number>[1-9][0-9]*)$")

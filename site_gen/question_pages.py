@@ -17,14 +17,14 @@ from .config import Config
 from .content import PullRequest, Site
 from .context import Link, PageContext
 from .errors import ContentError, ContentWarning
+from .git_reader import SourceReader
 from .markdown import render_body, render_inline_text
 from .output import SAFE_NAME, Kept, kept
 from .processes import start_worker_process
 from .render import Renderer
+from .reuse import Warm
 from .search import searchable
-from .source import SourceReader
 from .templates import template_errors
-from .warm import Warm
 
 # Below this many pages to render, starting worker processes costs more than it saves.
 PARALLEL_MIN = 24

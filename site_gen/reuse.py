@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .cache import PageCache
+from .code_check import CodeCheck
 from .content import DiscoveryMemo, PullRequest
 from .errors import Problems
-from .sources import CodeCheck
 
 if TYPE_CHECKING:
-    from .pages import PageResult
+    from .question_pages import PageResult
 
 
 @dataclass

@@ -1,0 +1,97 @@
+"""Whether each pull request's pages can be checked against its code, and where that code
+is read: a clone given for its repository (`--checkout OWNER/REPO=PATH`), a clone given for
+every repository (`--checkout PATH`, `site_gen.checkout`), or the bare repository
+`site-gen fetch` fills under `.cache/site-gen/repos/`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import Config
+from .content import PullRequest, Site
+from .errors import Problems
+from .git_reader import SourceReader
+
+UNCHECKED = "unchecked"  # the kind of the warning that a PR's pages are not checked
+
+
+@dataclass(frozen=True)
+class CodeCheck:
+    """Whether a PR's pages are checked against its code, at which commit, or why not."""
+
+    checked: bool
+    commit: str  # the full SHA of the head when checked, else the head as pr.yml pins it
+    reason: str | None = None  # why the pages are not checked
+    declared: bool = False  # pr.yml says the code cannot be had (a deleted fork, say)
+    git_dir: Path | None = field(default=None, repr=False, compare=False)
+
+
+def fetched_dir(config: Config, repo: str) -> Path:
+    """The bare repository `site-gen fetch` keeps `repo`'s pinned commits in."""
+    return config.cache_dir / "repos" / f"{repo}.git"
+
+
+def git_dir(config: Config, repo: str) -> Path | None:
+    """Where the code of `repo` is read, if it is anywhere."""
+    if repo in config.checkouts:
+        return config.checkouts[repo]
+    if config.checkout is not None:
+        return config.checkout
+    fetched = fetched_dir(config, repo)
+    return fetched if fetched.is_dir() else None
+
+
+Kept = dict[str, tuple[PullRequest, CodeCheck, Problems]]
+
+
+def check_code(config: Config, site: Site, problems: Problems,
+               kept: Kept | None = None) -> dict[str, CodeCheck]:
+    """For every PR: can its pages be checked against its code? A PR that is not checked
+    (and does not say why in pr.yml) is a warning, so `--strict` fails on it.
+
+    `kept` (a warm build's) holds the last answers: a PR read again is checked again."""
+    readers: dict[Path, SourceReader] = {}
+    checks = {}
+    try:
+        for pr in site.prs:
+            held = kept.get(pr.key) if kept is not None else None
+            if held is None or held[0] is not pr:
+                own = Problems()
+                held = (pr, _check(config, pr, readers, own), own)
+                if kept is not None:
+                    kept[pr.key] = held
+            problems.extend(held[2].errors, held[2].warnings)
+            checks[pr.key] = held[1]
+        return checks
+    finally:
+        for reader in readers.values():
+            reader.close()
+
+
+def _check(config: Config, pr: PullRequest, readers: dict[Path, SourceReader],
+           problems: Problems) -> CodeCheck:
+    if pr.code_unavailable:
+        return CodeCheck(False, pr.head, pr.code_unavailable, declared=True)
+    where = git_dir(config, pr.repo)
+    reason = f"the code of {pr.repo} was not available when this page was built"
+    if where is not None:
+        reader = readers.setdefault(where, SourceReader(where))
+        missing = [(key, sha) for key, sha in (("head", pr.head), ("base", pr.base))
+                   if sha and reader.commit(sha) is None]
+        for key, sha in missing:
+            ambiguous = reader.ambiguity(sha)
+            if ambiguous:
+                problems.error(f"'{key}' {sha} is ambiguous in the code of {pr.repo}: it "
+                               f"{ambiguous}; write more digits", pr.path, pr.line_of(key))
+                return CodeCheck(False, pr.head, f"'{key}' {sha} is ambiguous")
+        if not missing:
+            return CodeCheck(True, reader.commit(pr.head) or pr.head, git_dir=where)
+        key, sha = missing[0]
+        reason = f"commit {sha} ({key}) of {pr.repo} was not available when this page was built"
+    problems.warn(f"the pages of {pr.repo}#{pr.number} are not checked against the code: "
+                  f"{reason}; run 'site-gen fetch' (or pass --checkout), or, to publish them "
+                  "unchecked on purpose, say why in pr.yml (code_unavailable: ...)",
+                  pr.path, pr.line_of("head"), kind=UNCHECKED)
+    return CodeCheck(False, pr.head, reason)

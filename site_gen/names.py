@@ -1,0 +1,14 @@
+"""The names content and code use, and the forms they must have: commit SHAs, paths inside
+a repository, repositories. One place, read by the settings, the content, the blocks and
+the git reader alike."""
+
+from __future__ import annotations
+
+import re
+
+SHA = re.compile(r"^[0-9a-f]{7,40}$")
+# A file path inside a repository: no control characters, no '.' or '..' segment, not absolute.
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+REPO_PATH = re.compile(r"^(?!/)(?!.*(?:^|/)\.{1,2}(?:/|$))[^\x00-\x1f\x7f]+$")
+# owner/name; neither part may be "." or "..", which would climb out of folders and URLs
+REPO = re.compile(r"^(?!\.\.?/)[A-Za-z0-9_.-]+/(?!\.\.?$)[A-Za-z0-9_.-]+$")
