@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import pathspec
 
+from .code_host import FIELD, HOST_FIELDS, WEB_PATTERNS, CodeHost, fill
 from .errors import BuildFailed, ConfigError, ContentError, ContentWarning, SiteGenError
 from .names import CONTROL, REPO, REPO_PATH
 from .statuses import DEFAULT_STATUSES, TONES, USES, Status
@@ -28,14 +29,6 @@ def _package_templates() -> Path:
 
 PACKAGE_TEMPLATES = _package_templates()
 
-GITHUB_PERMALINK = "https://github.com/{repo}/blob/{commit}/{path}{lines}"
-GITHUB_LINES = "#L{start}-L{end}"
-GITHUB_LINE = "#L{start}"
-GITHUB_COMMIT = "https://github.com/{repo}/commit/{commit}"
-GITHUB_CLONE = "https://github.com/{repo}.git"
-GITHUB_PULL_REF = "refs/pull/{number}/head"
-GITHUB_PULL = "https://github.com/{repo}/pull/{number}"
-GITHUB_FILES = "https://github.com/{repo}/pull/{number}/files"
 
 # MkDocs keys that site_gen reads, each with the type it expects.
 _MKDOCS_KEYS = {
@@ -51,37 +44,6 @@ _MKDOCS_IGNORED = {
     "google_analytics",
 }
 _OWN_KEYS = {"code_host", "checkout", "sources", "raw_html", "publish_html", "statuses", "languages"}
-
-
-# The fields each code-host pattern may name; nothing else is ever substituted.
-HOST_FIELDS = {"permalink": ("repo", "commit", "path", "lines"), "lines": ("start", "end"),
-               "line": ("start",), "commit": ("repo", "commit"), "clone": ("repo",),
-               "pull_ref": ("number",), "pull": ("repo", "number"), "files": ("repo", "number"),
-               "name": ()}
-WEB_PATTERNS = ("permalink", "commit", "clone", "pull", "files")  # pages a link opens
-_FIELD = re.compile(r"\{([^{}]*)\}")
-
-
-def fill(pattern: str, **values: object) -> str:
-    """`pattern` with each `{name}` of `values` replaced; other braces stay as they are.
-
-    Unlike str.format, it evaluates nothing: `{repo.__class__}` is just text."""
-    return _FIELD.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], pattern)
-
-
-@dataclass(frozen=True)
-class CodeHost:
-    """How a pinned permalink is spelled on the code host."""
-
-    permalink: str = GITHUB_PERMALINK
-    lines: str = GITHUB_LINES
-    line: str = GITHUB_LINE
-    commit: str = GITHUB_COMMIT
-    clone: str = GITHUB_CLONE  # where `site-gen fetch` gets a repository not in `sources`
-    pull_ref: str = GITHUB_PULL_REF  # a PR's head ref: how an abbreviated SHA is found
-    pull: str = GITHUB_PULL  # the pull request's page, linked from every page about it
-    files: str = GITHUB_FILES  # its changed files
-    name: str = "GitHub"  # where those links go, as they say it ("Open on GitHub")
 
 
 # Settings that decide how a build runs but not what any page holds: they stay out of
@@ -410,7 +372,7 @@ class _Validator:
         """Check a code-host pattern: the fields it names, and (for pages) an http(s) URL."""
         allowed = HOST_FIELDS[key]
         names = "{" + "}, {".join(allowed) + "}"
-        unknown = [name for name in _FIELD.findall(pattern) if name not in allowed]
+        unknown = [name for name in FIELD.findall(pattern) if name not in allowed]
         missing = [name for name in ("repo", "commit", "path", "lines") if key == "permalink"
                    and "{" + name + "}" not in pattern]
         problem = None

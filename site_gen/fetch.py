@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .code_check import fetched_dir, git_dir
-from .config import Config, fill
+from .code_host import fill
+from .config import Config
 from .content import PullRequest, Site
 from .errors import ContentError, display_path
 from .git_reader import SourceReader

@@ -14,7 +14,8 @@ from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
 from .code_check import CodeCheck
-from .config import Config, fill
+from .code_host import fill
+from .config import Config
 from .content import Page, PullRequest, Site
 from .errors import Problems
 from .pygments_styles import ReviewDark, ReviewLight

@@ -362,7 +362,7 @@ def test_the_preview_answers_only_its_own_host_and_plain_paths(tmp_path: Path,
 
 
 def test_code_host_patterns_take_stray_braces_literally(project: Project, cli: CLI) -> None:
-    from site_gen.config import fill
+    from site_gen.code_host import fill
 
     assert fill("https://x.org/{repo}/{{a}/{", repo="o/r", start=1) == "https://x.org/o/r/{{a}/{"
     assert fill("{repo.__class__}{path}", repo="o/r") == "{repo.__class__}{path}"

@@ -28,8 +28,8 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
+from ..code_host import fill
 from ..code_index import VERSION, Match, ParseError, language_of, literal_of, matches
-from ..config import fill
 from ..context import PageContext, context_of
 from . import block_renderer, fence_parser
 from .refs import permalink

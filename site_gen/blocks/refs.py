@@ -24,8 +24,8 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
+from ..code_host import fill
 from ..code_index import LANGUAGES, Index, index_of, named, nearest_names
-from ..config import fill
 from ..context import PageContext, context_of
 from ..highlight import highlighted_lines
 from ..names import REPO_PATH, SHA

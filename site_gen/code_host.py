@@ -1,0 +1,47 @@
+"""The code host's vocabulary: how a permalink, a commit, a pull request and a clone are
+spelled there (GitHub's by default; `site_gen.code_host` in mkdocs.yml changes any), and
+the one way a pattern is filled in."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+GITHUB_PERMALINK = "https://github.com/{repo}/blob/{commit}/{path}{lines}"
+GITHUB_LINES = "#L{start}-L{end}"
+GITHUB_LINE = "#L{start}"
+GITHUB_COMMIT = "https://github.com/{repo}/commit/{commit}"
+GITHUB_CLONE = "https://github.com/{repo}.git"
+GITHUB_PULL_REF = "refs/pull/{number}/head"
+GITHUB_PULL = "https://github.com/{repo}/pull/{number}"
+GITHUB_FILES = "https://github.com/{repo}/pull/{number}/files"
+
+# The fields each code-host pattern may name; nothing else is ever substituted.
+HOST_FIELDS = {"permalink": ("repo", "commit", "path", "lines"), "lines": ("start", "end"),
+               "line": ("start",), "commit": ("repo", "commit"), "clone": ("repo",),
+               "pull_ref": ("number",), "pull": ("repo", "number"), "files": ("repo", "number"),
+               "name": ()}
+WEB_PATTERNS = ("permalink", "commit", "clone", "pull", "files")  # pages a link opens
+FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+def fill(pattern: str, **values: object) -> str:
+    """`pattern` with each `{name}` of `values` replaced; other braces stay as they are.
+
+    Unlike str.format, it evaluates nothing: `{repo.__class__}` is just text."""
+    return FIELD.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], pattern)
+
+
+@dataclass(frozen=True)
+class CodeHost:
+    """How a pinned permalink is spelled on the code host."""
+
+    permalink: str = GITHUB_PERMALINK
+    lines: str = GITHUB_LINES
+    line: str = GITHUB_LINE
+    commit: str = GITHUB_COMMIT
+    clone: str = GITHUB_CLONE  # where `site-gen fetch` gets a repository not in `sources`
+    pull_ref: str = GITHUB_PULL_REF  # a PR's head ref: how an abbreviated SHA is found
+    pull: str = GITHUB_PULL  # the pull request's page, linked from every page about it
+    files: str = GITHUB_FILES  # its changed files
+    name: str = "GitHub"  # where those links go, as they say it ("Open on GitHub")
