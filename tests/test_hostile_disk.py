@@ -238,21 +238,28 @@ def test_a_control_character_in_a_body_is_an_error_at_its_line(project: Project,
         "visible character, or `code` that names it)")
 
 
-def test_a_binary_file_is_never_shown_and_code_brings_no_control_character(
-        project: Project, cli: CLI, tmp_path: Path) -> None:
+def pinned_code(project: Project, tmp_path: Path, files: dict[str, bytes]) -> Path:
+    """A repository of one commit holding `files`, which the project's PR pins and lists."""
     from .conftest import git
 
     code = tmp_path / "code"
-    (code / "src").mkdir(parents=True)
-    (code / "src/blob.bin").write_bytes(b"\x00\x01binary\x1b[31m\nmore\x00\n")
-    (code / "src/text.py").write_text("a = 1\nb = '\x1b[31m'\n")
+    for name, data in files.items():
+        (code / name).parent.mkdir(parents=True, exist_ok=True)
+        (code / name).write_bytes(data)
     git(code, "init", "-q", "-b", "main")
     git(code, "add", "-A")
     git(code, "commit", "-q", "-m", "one")
     head = git(code, "rev-parse", "HEAD")
     project.write("content/acme/widgets/12/pr.yml",
                   f'repo: acme/widgets\nnumber: 12\ntitle: T\nhead: "{head}"\nstate: open\n'
-                  "files: [src/blob.bin, src/text.py]\n")
+                  f"files: [{', '.join(files)}]\n")
+    return code
+
+
+def test_a_binary_file_is_never_shown_and_code_brings_no_control_character(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    code = pinned_code(project, tmp_path, {"src/blob.bin": b"\x00\x01binary\x1b[31m\nmore\x00\n",
+                                            "src/text.py": b"a = 1\nb = '\x1b[31m'\n"})
     page = project.root / PAGE
     page.write_text(page.read_text().replace(
         "The key is built in [[core.py:10]].",
@@ -269,18 +276,8 @@ def test_a_binary_file_is_never_shown_and_code_brings_no_control_character(
 
 def test_excerpts_are_bounded_per_block_and_per_page(project: Project, cli: CLI,
                                                      tmp_path: Path) -> None:
-    from .conftest import git
-
-    code = tmp_path / "code"
-    code.mkdir()
-    (code / "long.py").write_text("".join(f"x_{n} = {n}\n" for n in range(100_000)))
-    git(code, "init", "-q", "-b", "main")
-    git(code, "add", "-A")
-    git(code, "commit", "-q", "-m", "one")
-    head = git(code, "rev-parse", "HEAD")
-    project.write("content/acme/widgets/12/pr.yml",
-                  f'repo: acme/widgets\nnumber: 12\ntitle: T\nhead: "{head}"\nstate: open\n'
-                  "files: [long.py]\n")
+    long = "".join(f"x_{n} = {n}\n" for n in range(100_000)).encode()
+    code = pinned_code(project, tmp_path, {"long.py": long})
     page = project.root / PAGE
     body = page.read_text().replace("The key is built in [[core.py:10]].\n", "")
     page.write_text(body + "```excerpt\n[[long.py:1-100000]]\n```\n\n" + "".join(
