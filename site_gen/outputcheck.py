@@ -9,7 +9,6 @@ site, and every `#fragment` an id on the page it names.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Mapping
 from html import unescape
 from pathlib import Path
@@ -18,8 +17,7 @@ from urllib.parse import unquote, urlsplit
 from .errors import Problems
 from .output import Kept, Outputs
 
-LINK = re.compile(r'\b(?:href|src)="([^"]*)"')
-ID = re.compile(r'\bid="([^"]+)"')
+ELSEWHERE = ("https://", "http://", "data:", "mailto:")  # links that leave the site: not ours
 
 
 def check_outputs(outputs: Outputs, root_path: str, problems: Problems,
@@ -29,11 +27,18 @@ def check_outputs(outputs: Outputs, root_path: str, problems: Problems,
     `root_path` is the site's path on its host (for 404.html, linked from the root);
     an error names the file a page was made from (`blame`), else the templates."""
     ids: dict[str, set[str]] = {}
+    seen: dict[tuple[str, str], str | None] = {}  # pages of one folder share most links
     for name, content in sorted(outputs.items()):
         if not name.endswith(".html") or not isinstance(content, str):
             continue
-        for raw in dict.fromkeys(LINK.findall(content)):
-            problem = _problem(name, unescape(raw), outputs, root_path, ids)
+        here = posixpath.dirname(name)  # a link means the same from every page of a folder
+        for raw in dict.fromkeys(_values(content, "href") + _values(content, "src")):
+            if raw.startswith(ELSEWHERE):
+                continue
+            key = (name if raw.startswith("#") or not raw else here, raw)  # '#x': this page
+            if key not in seen:
+                seen[key] = _problem(name, unescape(raw), outputs, root_path, ids)
+            problem = seen[key]
             if problem:
                 problems.error(f"the built page '{name}' {problem}; a link a template or a "
                                "block writes must name a file of the site",
@@ -76,5 +81,12 @@ def _ids(target: str, outputs: Outputs, ids: dict[str, set[str]]) -> set[str]:
     if target not in ids:
         content = outputs[target]
         text = content.read() if isinstance(content, Kept) else content
-        ids[target] = {unescape(i) for i in ID.findall(text)} if isinstance(text, str) else set()
+        ids[target] = {unescape(i) for i in _values(text, " id")} if isinstance(text, str) else set()
     return ids[target]
+
+
+def _values(html: str, attribute: str) -> list[str]:
+    """Every value of `attribute` in `html` (as site_gen writes them: `name="value"`), found
+    by plain string search, which is many times faster than a pattern on a whole site."""
+    parts = html.split(f'{attribute}="')
+    return [part[:part.find('"')] for part in parts[1:] if '"' in part]
