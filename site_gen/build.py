@@ -159,11 +159,13 @@ def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1
     sources: dict[str, Path | None] = {r.url + "index.html": r.path for r in results}
     sources.update({pr.url + "index.html": pr.path for pr in site.prs})
     _add_assets(site, outputs, sources, problems)
+    names = frozenset(outputs)
     if not problems.errors:  # a body link to nothing is reported at its line already
+        if warm is not None and warm.links_names != names:
+            warm.links, warm.links_names = {}, names  # a file came or went: check all again
         check_outputs(outputs, renderer.root_path(), problems,
                       {name: path for name, path in sources.items() if path is not None},
-                      config.custom_dir)
-    names = frozenset(outputs)
+                      config.custom_dir, warm.links if warm else None)
     if warm is None or names != warm.names:  # the same names as a sound build: sound
         checked = problems.checkpoint()
         _check_folders(outputs, sources, problems)

@@ -20,29 +20,66 @@ from .output import Kept, Outputs
 ELSEWHERE = ("https://", "http://", "data:", "mailto:")  # links that leave the site: not ours
 
 
+# A page's text, what was wrong with its links, and the pages whose ids they name (each
+# with its text then: an edit there can change the answer).
+Checked = dict[str, tuple[str, list[str], tuple[tuple[str, object], ...]]]
+
+
 def check_outputs(outputs: Outputs, root_path: str, problems: Problems,
-                  blame: Mapping[str, Path], templates: Path) -> None:
+                  blame: Mapping[str, Path], templates: Path,
+                  checked: Checked | None = None) -> None:
     """Report each link of a page made in this build (a page kept as it was has the links
     it had, checked when it was made) that names no file of the site, or no id on it.
     `root_path` is the site's path on its host (for 404.html, linked from the root);
-    an error names the file a page was made from (`blame`), else the templates."""
+    an error names the file a page was made from (`blame`), else the templates.
+
+    `checked` (a warm build's, kept while the site's names stay the same) holds each
+    page's last answer: a page whose text is the very same object is not read again."""
     ids: dict[str, set[str]] = {}
     seen: dict[tuple[str, str], str | None] = {}  # pages of one folder share most links
     for name, content in sorted(outputs.items()):
         if not name.endswith(".html") or not isinstance(content, str):
             continue
-        here = posixpath.dirname(name)  # a link means the same from every page of a folder
-        for raw in dict.fromkeys(_values(content, "href") + _values(content, "src")):
-            if raw.startswith(ELSEWHERE):
-                continue
-            key = (name if raw.startswith("#") or not raw else here, raw)  # '#x': this page
-            if key not in seen:
-                seen[key] = _problem(name, unescape(raw), outputs, root_path, ids)
-            problem = seen[key]
-            if problem:
-                problems.error(f"the built page '{name}' {problem}; a link a template or a "
-                               "block writes must name a file of the site",
-                               blame.get(name, templates))
+        held = checked.get(name) if checked is not None else None
+        if held is None or held[0] is not content or any(
+                outputs.get(target) is not text for target, text in held[2]):
+            found, named = _page_problems(name, content, outputs, root_path, ids, seen)
+            held = (content, found, tuple((t, outputs.get(t)) for t in named))
+            if checked is not None:
+                checked[name] = held
+        for problem in held[1]:
+            problems.error(f"the built page '{name}' {problem}; a link a template or a "
+                           "block writes must name a file of the site",
+                           blame.get(name, templates))
+
+
+def _page_problems(name: str, content: str, outputs: Outputs, root_path: str,
+                   ids: dict[str, set[str]], seen: dict[tuple[str, str], str | None]
+                   ) -> tuple[list[str], set[str]]:
+    """What is wrong with the links of page `name` (`seen`: answers by folder and link),
+    and the other pages whose ids its links name."""
+    found = []
+    named: set[str] = set()
+    here = posixpath.dirname(name)  # a link means the same from every page of a folder
+    for raw in dict.fromkeys(_values(content, "href") + _values(content, "src")):
+        if raw.startswith(ELSEWHERE):
+            continue
+        key = (name if raw.startswith("#") or not raw else here, raw)  # '#x': this page
+        if key not in seen:
+            seen[key] = _problem(name, unescape(raw), outputs, root_path, ids)
+        problem = seen[key]
+        if problem:
+            found.append(problem)
+        fragment_of = _fragment_target(name, unescape(raw), root_path)
+        if fragment_of and fragment_of != name:
+            named.add(fragment_of)
+    return found, named
+
+
+def _fragment_target(name: str, href: str, root_path: str) -> str | None:
+    """The page whose id the link `href` of page `name` names, if it names one."""
+    parts = urlsplit(href)
+    return _target(name, unquote(parts.path), root_path) if parts.fragment else None
 
 
 def _problem(name: str, href: str, outputs: Outputs, root_path: str,

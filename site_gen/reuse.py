@@ -20,6 +20,7 @@ from .cache import PageCache
 from .code_check import CodeCheck
 from .content import DiscoveryMemo, PullRequest
 from .errors import Problems
+from .outputcheck import Checked
 
 if TYPE_CHECKING:
     from .question_pages import PageResult
@@ -37,6 +38,9 @@ class Warm:
     fragments: dict[str, tuple[object, str]] = field(default_factory=dict)
     ids: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
     names: frozenset[str] = frozenset()  # the outputs of the last build whose names were sound
+    # each page's answer of the output check, good while the site's names stay the same
+    links: Checked = field(default_factory=dict)
+    links_names: frozenset[str] = frozenset()
     _count: tuple[int, int] = (-1, -1)
 
     def page_inputs(self, pr: PullRequest, index: int, check: CodeCheck | None) -> object:
