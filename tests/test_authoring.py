@@ -112,6 +112,18 @@ def test_new_with_the_code_here_cites_a_real_line_twice(project: Project, cli: C
     assert f"blob/{second}/src/widgets/core.py#L1" in html
 
 
+def test_new_fills_in_the_stand_in_files_once_the_code_is_here(
+        project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
+    repo, _, second = checkout
+    assert cli("new", "acme/gears#9", "--head", second, "--title", "Gears").code == 0
+    added = cli("new", "acme/gears#9", "--question", "two", "--checkout", str(repo))
+    assert added.out.splitlines() == ["Created content/acme/gears/9/two.md",
+                                      "Filled in the files of content/acme/gears/9/pr.yml"]
+    facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
+    assert facts["files"] == ["src/widgets/core.py"]
+    assert "[[core.py:1]]" in (project.root / "content/acme/gears/9/two.md").read_text()
+
+
 def test_new_on_a_pr_without_its_code_cites_a_file_pr_yml_lists(project: Project,
                                                                cli: CLI) -> None:
     assert cli("new", "acme/widgets#12", "--question", "another").code == 0
