@@ -104,9 +104,11 @@ jobs:
       - name: Fetch the commits every page pins
         run: site-gen fetch
       - name: Build with --strict
-        env:
-          SITE_URL: ${{{{ steps.pages.outputs.base_url }}}}/
-        run: site-gen build --strict
+        env:  # the Pages address, on the default branch (elsewhere mkdocs.yml's default)
+          PAGES_URL: ${{{{ steps.pages.outputs.base_url }}}}
+        run: |
+          if [ -n "$PAGES_URL" ]; then export SITE_URL="$PAGES_URL/"; fi
+          site-gen build --strict
       - name: Check every page against its snapshot
         run: python -m pytest
       - uses: actions/upload-pages-artifact@v3

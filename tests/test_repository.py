@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 
 from .conftest import Run, git
 from .test_workflow import lint
@@ -44,6 +45,12 @@ def test_init_writes_a_repository_and_refuses_a_full_folder(tmp_path: Path, cli:
     assert made.out.splitlines()[-1] == ("Next: site-gen new OWNER/REPO#NUMBER --head SHA, "
                                          "then site-gen serve.")
     assert lint(tmp_path / "new/.github/workflows/publish.yml").returncode == 0
+    workflow = yaml.safe_load((tmp_path / "new/.github/workflows/publish.yml").read_text())
+    assert set(workflow[True]) == {"push", "pull_request", "workflow_dispatch"}  # every branch
+    default = "github.ref_name == github.event.repository.default_branch"
+    assert workflow["jobs"]["deploy"]["if"] == default  # deployed from main, master, ...
+    build = {step.get("name"): step for step in workflow["jobs"]["build"]["steps"]}
+    assert 'export SITE_URL="$PAGES_URL/"' in build["Build with --strict"]["run"]
     again = cli("init", str(tmp_path / "new"))
     assert (again.code, again.err) == (1, f"'{tmp_path / 'new'}' is not empty; site-gen init "
                                           "writes into an empty or new folder, or one holding "
