@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from dataclasses import dataclass, field
@@ -30,12 +31,46 @@ def _package_templates() -> Path:
 PACKAGE_TEMPLATES = _package_templates()
 
 
-# MkDocs keys that site_gen reads, each with the type it expects.
-_MKDOCS_KEYS = {
-    "site_name", "site_url", "site_description", "site_author", "repo_url", "copyright",
-    "docs_dir", "site_dir", "theme", "nav", "strict", "extra", "use_directory_urls",
-    "extra_css", "extra_javascript", "exclude_docs",
+@dataclass(frozen=True)
+class Option:
+    """One setting of mkdocs.yml: how its value is read and checked (the name of a reader
+    of `_Validator`, which records what is wrong at the key's line and gives None), and
+    what it is when the key is absent or wrong. MkDocs' keys keep MkDocs' meaning."""
+
+    read: str
+    default: Any = None
+
+
+# The settings, one line each (MkDocs' `config_options` in a table).
+SETTINGS: dict[str, Option] = {
+    "site_name": Option("required_text", ""),
+    "site_url": Option("web_address"),
+    "site_description": Option("text"),
+    "site_author": Option("text"),
+    "repo_url": Option("web_address"),
+    "copyright": Option("text"),
+    "docs_dir": Option("folder", "docs"),
+    "site_dir": Option("folder", "site"),
+    "theme": Option("theme", PACKAGE_TEMPLATES),
+    "nav": Option("nav", ()),
+    "strict": Option("flag", False),
+    "use_directory_urls": Option("flag", True),
+    "extra": Option("mapping", {}),
+    "exclude_docs": Option("patterns", ""),
+    "extra_css": Option("css_files", ()),
+    "extra_javascript": Option("js_files", ()),
 }
+# site_gen's own, under `site_gen:`.
+OWN_SETTINGS: dict[str, Option] = {
+    "raw_html": Option("flag", False),
+    "publish_html": Option("flag", False),
+    "checkout": Option("folder", None),
+    "sources": Option("sources", {}),
+    "code_host": Option("code_host", CodeHost()),
+    "statuses": Option("statuses", dict(DEFAULT_STATUSES)),
+    "languages": Option("languages", {}),
+}
+_MKDOCS_KEYS = set(SETTINGS)
 # MkDocs keys that mean something to MkDocs but nothing to site_gen.
 _MKDOCS_IGNORED = {
     "repo_name", "edit_uri", "edit_uri_template", "remote_branch", "remote_name",
@@ -43,7 +78,7 @@ _MKDOCS_IGNORED = {
     "dev_addr", "watch", "hooks", "validation", "draft_docs", "not_in_nav",
     "google_analytics",
 }
-_OWN_KEYS = {"code_host", "checkout", "sources", "raw_html", "publish_html", "statuses", "languages"}
+_OWN_KEYS = set(OWN_SETTINGS)
 
 
 # Settings that decide how a build runs but not what any page holds: they stay out of
@@ -167,6 +202,13 @@ def _reason(exc: Exception) -> str:
     return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
 
 
+def _empty(near: Mapping) -> Mapping:
+    """A mapping with nothing in it, at the line of `near` (an absent `site_gen:`)."""
+    empty = Mapping()
+    empty.line, empty.key_lines = near.line, {}
+    return empty
+
+
 class _Validator:
     """Reads one config mapping, collecting every error before failing."""
 
@@ -198,34 +240,65 @@ class _Validator:
         return value
 
     def config(self, strict: bool | None, site_dir: Path | None) -> Config:
-        data, root = self.data, self.path.parent
+        data = self.data
         self._unknown_keys(data, _MKDOCS_KEYS | {"site_gen"}, "", _MKDOCS_IGNORED)
-        site_name = self.text(data, "site_name")
-        if site_name is None and "site_name" not in data:
-            self.errors.append(ConfigError("'site_name' is required", self.path, 1))
-        theme = self._theme(data)
-        own = self._own(data)
-        values: dict[str, Any] = {
-            "config_file": self.path,
-            "site_name": site_name or "",
-            "docs_dir": root / (self.text(data, "docs_dir") or "docs"),
-            "site_dir": site_dir or root / (self.text(data, "site_dir") or "site"),
-            "custom_dir": root / theme if theme else PACKAGE_TEMPLATES,
-            "nav": self._nav(data),
-            "nav_lines": tuple(data["nav"].item_lines) if isinstance(data.get("nav"), Sequence) else (),
-            "strict": strict or bool(self.get(data, "strict", bool, "true or false")),
-            "use_directory_urls": self._flag(data, "use_directory_urls", True),
-            "extra": self.get(data, "extra", dict, "a mapping") or {},
-            "exclude_docs": self._exclude_docs(data),
-            "extra_css": self._extra_files(data, "extra_css", ".css"),
-            "extra_javascript": self._extra_files(data, "extra_javascript", ".js"),
-            **{k: self.text(data, k) for k in ("site_description", "site_author", "copyright")},
-            **{k: self._url(data, k) for k in ("site_url", "repo_url")},
-            **own,
-        }
+        values = self._read(data, SETTINGS, "")
+        own = self.get(data, "site_gen", Mapping, "a mapping")
+        if own is not None:
+            self._unknown_keys(own, _OWN_KEYS, "site_gen.")
+        values |= self._read(own if own is not None else _empty(data), OWN_SETTINGS, "site_gen.")
+        values["custom_dir"] = values.pop("theme")
+        values["nav_lines"] = (tuple(data["nav"].item_lines)
+                               if isinstance(data.get("nav"), Sequence) else ())
+        values["strict"] = bool(strict or values["strict"])
+        if site_dir is not None:
+            values["site_dir"] = site_dir
         if self.errors:
             raise BuildFailed(sorted(self.errors, key=lambda e: getattr(e, "line", 0) or 0))
-        return Config(**values, warnings=tuple(self.warnings))
+        return Config(config_file=self.path, **values, warnings=tuple(self.warnings))
+
+    def _read(self, mapping: Mapping, options: dict[str, Option], prefix: str) -> dict[str, Any]:
+        """Each option's value from `mapping` (its default when absent or wrong)."""
+        values = {}
+        for key, option in options.items():
+            value = getattr(self, f"_{option.read}")(mapping, key, prefix, option.default)
+            values[key] = copy.copy(option.default) if value is None else value  # never shared
+        return values
+
+    # Readers: (mapping, key, prefix, default) -> the value, or None.
+
+    def _text(self, mapping: Mapping, key: str, prefix: str, default: Any) -> str | None:
+        return self.text(mapping, key, prefix)
+
+    def _required_text(self, mapping: Mapping, key: str, prefix: str, default: Any) -> str | None:
+        if key not in mapping:
+            self.errors.append(ConfigError(f"'{prefix}{key}' is required", self.path, 1))
+        return self.text(mapping, key, prefix)
+
+    def _folder(self, mapping: Mapping, key: str, prefix: str, default: Any) -> Path | None:
+        """A folder, relative to mkdocs.yml's."""
+        name = self.text(mapping, key, prefix) or default
+        return self.path.parent / name if name else None
+
+    def _flag(self, mapping: Mapping, key: str, prefix: str, default: Any) -> bool | None:
+        value: bool | None = self.get(mapping, key, bool, "true or false", prefix)
+        return value
+
+    def _mapping(self, mapping: Mapping, key: str, prefix: str, default: Any) -> dict[str, Any] | None:
+        value: dict[str, Any] | None = self.get(mapping, key, dict, "a mapping", prefix)
+        return value
+
+    def _css_files(self, mapping: Mapping, key: str, prefix: str, default: Any) -> tuple[str, ...]:
+        return self._extra_files(mapping, key, ".css")
+
+    def _js_files(self, mapping: Mapping, key: str, prefix: str, default: Any) -> tuple[str, ...]:
+        return self._extra_files(mapping, key, ".js")
+
+    def _web_address(self, mapping: Mapping, key: str, prefix: str, default: Any) -> str | None:
+        return self._url(mapping, key)
+
+    def _patterns(self, mapping: Mapping, key: str, prefix: str, default: Any) -> str:
+        return self._exclude_docs(mapping)
 
     def _url(self, data: Mapping, key: str) -> str | None:
         """An address every page links to: http(s) only (never javascript: or data:)."""
@@ -235,10 +308,6 @@ class _Validator:
                        f"'https://example.org/reviews/'; found {describe(value)}")
             return None
         return value
-
-    def _flag(self, mapping: Mapping, key: str, default: bool, prefix: str = "") -> bool:
-        value = self.get(mapping, key, bool, "true or false", prefix)
-        return default if value is None else bool(value)
 
     def _unknown_keys(self, mapping: Mapping, known: set[str], prefix: str,
                       ignored: frozenset[str] | set[str] = frozenset()) -> None:
@@ -250,7 +319,12 @@ class _Validator:
                            f"one of: {', '.join(sorted(known))}")
             self.warnings.append(ContentWarning(message, self.path, mapping.line_of(key)))
 
-    def _theme(self, data: Mapping) -> str | None:
+    def _theme(self, data: Mapping, key: str, prefix: str, default: Any) -> Path | None:
+        """The folder of templates that shadow site_gen's own (`theme.custom_dir`)."""
+        custom = self._custom_dir(data)
+        return self.path.parent / custom if custom else None
+
+    def _custom_dir(self, data: Mapping) -> str | None:
         if isinstance(data.get("theme"), str):  # MkDocs' short form, `theme: NAME`
             self._theme_name(data, "theme", "theme")
             return None
@@ -301,7 +375,7 @@ class _Validator:
                 found.append(path)
         return tuple(found)
 
-    def _nav(self, data: Mapping) -> tuple[str, ...]:
+    def _nav(self, data: Mapping, key: str, prefix: str, default: Any) -> tuple[str, ...]:
         nav = self.get(data, "nav", list, "a list of pull request folders")
         if nav is None:
             return ()
@@ -313,29 +387,12 @@ class _Validator:
             return ()
         return tuple(item.strip("/") for item in nav)
 
-    def _own(self, data: Mapping) -> dict[str, Any]:
-        own = self.get(data, "site_gen", Mapping, "a mapping")
-        if own is None:
-            return {}
-        self._unknown_keys(own, _OWN_KEYS, "site_gen.")
-        values: dict[str, Any] = {"raw_html": self._flag(own, "raw_html", False, "site_gen."),
-                                  "publish_html": self._flag(own, "publish_html", False,
-                                                             "site_gen.")}
-        checkout = self.text(own, "checkout", "site_gen.")
-        if checkout:
-            values["checkout"] = self.path.parent / checkout
-        values["sources"] = self._sources(own)
-        host = self._code_host(own)
-        if host:
-            values["code_host"] = host
-        values["statuses"] = self._statuses(own)
+    def _languages(self, own: Mapping, key: str, prefix: str, default: Any) -> dict[str, str] | None:
         languages = self.get(own, "languages", Mapping, "a mapping of file endings to "
                              "Pygments lexer names", "site_gen.")
-        if languages:
-            values["languages"] = self._languages(languages)
-        return values
+        return self._lexers(languages) if languages else None
 
-    def _sources(self, own: Mapping) -> dict[str, str]:
+    def _sources(self, own: Mapping, key: str, prefix: str, default: Any) -> dict[str, str]:
         """`owner/repo: URL or local path` for `site-gen fetch`; paths become file:// URLs."""
         given = self.get(own, "sources", Mapping, "a mapping of 'owner/repo' to a clone URL or "
                          "a local path", "site_gen.")
@@ -355,7 +412,7 @@ class _Validator:
                 sources[repo] = (self.path.parent / where.strip()).resolve().as_uri()
         return sources
 
-    def _code_host(self, own: Mapping) -> CodeHost | None:
+    def _code_host(self, own: Mapping, key: str, prefix: str, default: Any) -> CodeHost | None:
         host = self.get(own, "code_host", Mapping, "a mapping with 'permalink'", "site_gen.")
         if host is None:
             return None
@@ -387,7 +444,7 @@ class _Validator:
             self.error(host, key, f"'{prefix}{key}' {problem}; found {describe(pattern)}")
         return problem is None
 
-    def _statuses(self, own: Mapping) -> dict[str, Status]:
+    def _statuses(self, own: Mapping, key: str, prefix: str, default: Any) -> dict[str, Status]:
         statuses = dict(DEFAULT_STATUSES)
         given = self.get(own, "statuses", Mapping, "a mapping of status names to "
                          "{label, tone, icon, for}", "site_gen.")
@@ -424,7 +481,7 @@ class _Validator:
             return None
         return tuple(sorted(set(items)))
 
-    def _languages(self, languages: Mapping) -> dict[str, str]:
+    def _lexers(self, languages: Mapping) -> dict[str, str]:
         from pygments.lexers import get_lexer_by_name
         from pygments.util import ClassNotFound
 
