@@ -32,7 +32,7 @@ from .reuse import Stored, Warm
 from .templates import template_errors
 
 if TYPE_CHECKING:
-    from .question_pages import PageResult
+    from .results import PageResult
 
 Progress = Callable[[int, int], None]
 log = logging.getLogger(__name__)

@@ -15,15 +15,14 @@ from typing import Any
 from .cache import TEXT_DIGEST, CodeStore, PageCache, code_store_path, page_key
 from .config import Config
 from .content import PullRequest, Site
-from .context import Link, PageContext
-from .errors import ContentError, ContentWarning
+from .context import PageContext
 from .git_reader import SourceReader
 from .markdown import render_body, render_inline_text
-from .output import SAFE_NAME, Kept, kept
+from .output import kept
 from .processes import start_worker_process
 from .render import Renderer
+from .results import PageResult
 from .reuse import Warm
-from .search import searchable
 from .templates import template_errors
 
 # Below this many pages to render, starting worker processes costs more than it saves.
@@ -31,52 +30,6 @@ PARALLEL_MIN = 24
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
-
-
-@dataclass(frozen=True)
-class PageResult:
-    """One rendered question page, or the problems that stopped it."""
-
-    url: str
-    html: str | Kept | None  # Kept: a cached page the shown site holds as it is
-    errors: tuple[ContentError, ...]
-    warnings: tuple[ContentWarning, ...]
-    path: Path | None = None  # the page's markdown file, where its links were written
-    anchors: tuple[Link, ...] = ()
-    targets: tuple[Link, ...] = ()
-    files: tuple[tuple[str, str], ...] = ()  # published beside the page: (name, text)
-
-    def to_data(self) -> dict[str, Any]:
-        """The page as the cache stores it (only pages without errors are stored)."""
-        assert isinstance(self.html, str), "a page is stored when it was rendered"
-        warnings = [[str(w.path) if w.path else None, w.line, w.message] for w in self.warnings]
-        return {"url": self.url, "html": self.html, "searchable": searchable(self.html),
-                "warnings": warnings, "path": str(self.path),
-                "files": [list(f) for f in self.files],
-                "anchors": list(self.anchors), "targets": list(self.targets)}
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any], held: Kept | None = None) -> PageResult | None:
-        """A page read back from the cache (its HTML `held` by the shown site, or in the
-        data); None when the entry is not of that shape."""
-        try:
-            warnings = tuple(ContentWarning(str(m), Path(p) if p else None, ln)
-                             for p, ln, m in data["warnings"])
-            html = held or data["html"]
-            files = tuple((str(name), str(text)) for name, text in data["files"])
-            if not isinstance(html, (str, Kept)) or not all(
-                    SAFE_NAME.match(name) and "/" not in name for name, _ in files):
-                return None  # a file beside the page is a plain name in its folder
-            return cls(str(data["url"]), html, (), warnings, Path(data["path"]),
-                       tuple(_link(a) for a in data["anchors"]),
-                       tuple(_link(t) for t in data["targets"]), files)
-        except (KeyError, TypeError, ValueError):
-            return None
-
-
-def _link(item: Any) -> Link:
-    line, a, b, c = item
-    return (None if line is None else int(line), str(a), str(b), str(c))
 
 
 @dataclass

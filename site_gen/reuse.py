@@ -23,7 +23,7 @@ from .errors import Problems
 from .outputcheck import Checked
 
 if TYPE_CHECKING:
-    from .question_pages import PageResult
+    from .results import PageResult
 
 
 @dataclass
