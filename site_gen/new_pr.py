@@ -188,10 +188,10 @@ def _add_page(folder: Path, repo: str, number: str, question: str | None,
     orders = [int(m[1]) for md in folder.glob("*.md")
               if (m := re.search(r"^order:\s*(\d{1,9})\s*$", md.read_text(encoding="utf-8"),
                                  re.MULTILINE))]
-    if _page_path(folder, question).exists():
-        raise ContentError(f"a page named '{_page_path(folder, question).name}' already exists; "
-                           "site-gen new never overwrites (give another --question)",
-                           _page_path(folder, question))
+    target = _page_path(folder, question)
+    if target.exists():
+        raise ContentError(f"a page named '{target.name}' already exists; site-gen new never "
+                           "overwrites (give another --question)", target)
     filled = _fill_files(folder / "pr.yml", code)
     path, text = _page(folder, question, max(orders, default=0) + 1, _example_of(folder, code))
     path.write_text(text, encoding="utf-8")
