@@ -1,8 +1,11 @@
 """The build, stage by stage: read and check everything, render every file, then write.
 
     build():        check the site folder → up to date? → render_site() → write
-    render_site():  discover → render question pages → check links and anchors
-                    → render the other pages → strict
+    render_site():  discover → check the code → render question pages → check links and
+                    anchors → render the other pages → check every output link → strict
+
+Each stage is a plain function of its inputs; reuse.py wraps them with what builds before
+made (the preview's memory, the page cache).
 
 Nothing is written before every page was read, rendered and checked; problems are
 collected as objects and given to the caller (the CLI prints them).
@@ -24,11 +27,11 @@ from typing import TYPE_CHECKING, Any
 from .cache import PageCache, build_fingerprint, cache_path, input_digest
 from .code_check import check_code
 from .config import Config
-from .content import DiscoveryMemo, Site, discover
+from .content import Site, discover
 from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display_path, sort_key
 from .output import Kept, Outputs, check_site_dir, read_marker, site_lock, write_site
 from .outputcheck import check_outputs
-from .reuse import Stored, Warm
+from .reuse import Reuse
 from .templates import template_errors
 
 if TYPE_CHECKING:
@@ -97,8 +100,8 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
               "The inputs changed since the last build: rendering what they changed")
     page_cache = PageCache(cache_path(config)) if cache else None
     try:
-        site = render_site(config, fingerprint=fingerprint, jobs=jobs, cache=page_cache,
-                           progress=progress, digests=files, shown=previous.get("files"))
+        reuse = Reuse(fingerprint, page_cache, digests=files, shown=previous.get("files") or {})
+        site = render_site(config, jobs=jobs, reuse=reuse, progress=progress)
         if page_cache:
             page_cache.prune()
         record = {"inputs": inputs, "pages": site.pages,
@@ -115,62 +118,49 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
                        time.perf_counter() - started, changed)
 
 
-def render_site(config: Config, *, fingerprint: str | None = None, jobs: int = 1,
-                cache: PageCache | None = None, progress: Progress | None = None,
-                warm: Warm | None = None, digests: dict[str, bytes] | None = None,
-                shown: dict[str, str] | None = None) -> RenderedSite:
+def render_site(config: Config, *, jobs: int = 1, reuse: Reuse | None = None,
+                progress: Progress | None = None) -> RenderedSite:
     """Every output file of the site, checked; writes nothing but the page cache.
 
-    With `warm` (the preview's), each stage reuses what it made in the last build from
-    the same inputs. A page kept in `cache` whose file the shown site holds as it is
-    (`shown`: the digest of each of its files) comes as a Kept output, not read. Raises
-    BuildFailed with every error found (and, under strict, on any warning).
+    The stages run in order, each a plain function of what it is given; `reuse` (the
+    preview's memory, the page cache) wraps them, so each may take what builds before made
+    from the same inputs. Raises BuildFailed with every error found (and, under strict, on
+    any warning).
     """
-    # Imported here, not at the top: they pull in markdown-it and Pygments, which an
+    # Imported here, not at the top: it pulls in markdown-it and Pygments, which an
     # up-to-date build never needs.
-    from .question_pages import render_pages
     from .render import Renderer
 
+    reuse = reuse or Reuse()
     problems = Problems()
     with template_errors():
-        fingerprint = fingerprint or build_fingerprint(config)
-        memo = warm.discovery if warm else DiscoveryMemo(
-            store=cache, salt=f"{fingerprint}\ndrafts={config.drafts}",
-            digests=digests or {}) if cache else None
-        site = discover(config, problems, memo)
+        site = discover(config, problems, reuse.discovery(config))
         log.debug("Read %d pull request(s) and %d page(s) from %s", len(site.prs),
                   sum(len(pr.pages) for pr in site.prs), display_path(config.docs_dir))
-        if warm:
-            warm.forget_others(site.prs)
-        keeper = warm or (Stored(cache, fingerprint) if cache else None)
-        renderer = Renderer(config, site, check_code(config, site, problems,
-                                                     warm.checks if warm else None), keeper)
-        results = render_pages(config, site, renderer, jobs=jobs, cache=cache, progress=progress,
-                               fingerprint=fingerprint, warm=warm, shown=shown)
+        renderer = Renderer(config, site, check_code(config, site, problems, reuse.checks(site)))
+        results = reuse.question_pages(renderer, jobs=jobs, progress=progress)
         outputs: Outputs = {}
         for result in results:
             problems.extend(result.errors, result.warnings)
             if result.html is not None:  # a page with errors too: check_links reads it
                 outputs[result.url + "index.html"] = result.html
                 outputs.update({result.url + name: text for name, text in result.files})
-        check_links(config, results, outputs, problems, warm)
+        check_links(config, results, outputs, problems, reuse.ids)
         _stop_on_errors(config, problems)
-        outputs.update(renderer.other_pages(problems))
+        outputs.update(renderer.other_pages(problems, reuse.keeping))
     sources: dict[str, Path | None] = {r.url + "index.html": r.path for r in results}
     sources.update({pr.url + "index.html": pr.path for pr in site.prs})
     _add_assets(site, outputs, sources, problems)
     names = frozenset(outputs)
     if not problems.errors:  # a body link to nothing is reported at its line already
-        if warm is not None and warm.links_names != names:
-            warm.links, warm.links_names = {}, names  # a file came or went: check all again
-        check_outputs(outputs, renderer.root_path(), problems,
+        check_outputs(config, outputs, problems,
                       {name: path for name, path in sources.items() if path is not None},
-                      config.custom_dir, warm.links if warm else None)
-    if warm is None or names != warm.names:  # the same names as a sound build: sound
+                      reuse.links(names))
+    if not reuse.names_checked(names):  # the same names as a sound build: sound
         checked = problems.checkpoint()
         _check_folders(outputs, sources, problems)
-        if warm is not None and not checked.failed:
-            warm.names = names
+        if not checked.failed:
+            reuse.names_sound(names)
     _stop_on_errors(config, problems, strict=config.strict)
     return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)),
                         {name: path for name, path in sources.items() if path is not None},
@@ -254,7 +244,7 @@ _ID = re.compile(r'\bid="([^"]+)"')
 
 
 def check_links(config: Config, results: list[PageResult], outputs: Outputs,
-                problems: Problems, warm: Warm | None = None) -> None:
+                problems: Problems, ids: dict[str, tuple[str, set[str]]] | None = None) -> None:
     """Links to files that do not exist and #fragments that name nothing are errors."""
     pages = {result.url: result.path for result in results}  # each page's address: its file
     for result in results:
@@ -263,7 +253,7 @@ def check_links(config: Config, results: list[PageResult], outputs: Outputs,
                 problems.error(f"{what} to '{href}' points at nothing: there is no '{target}' "
                                f"in docs_dir{_page_hint(result, href, pages)}", _source(result),
                                line)
-    ids: dict[str, tuple[str, set[str]]] = warm.ids if warm else {}
+    ids = {} if ids is None else ids  # each page's ids, with the HTML they were read from
     for result in results:
         for line, url, fragment, href in result.anchors:
             html = outputs.get(url + "index.html")

@@ -19,6 +19,7 @@ from typing import Any
 from . import __version__
 from .config import PACKAGE_TEMPLATES, Config, output_settings
 from .errors import display_path
+from .output import text_digest
 
 log = logging.getLogger(__name__)
 
@@ -229,11 +230,6 @@ class PageCache:
 LONG = "\0long"  # in an entry's JSON: which field is kept in the text column
 BATCH = 500  # keys asked for in one query (SQLite allows 999 parameters, or more)
 TEXT_DIGEST = "\0text"  # in an entry's JSON: the digest of its text (as the site's files')
-
-
-def text_digest(text: str) -> str:
-    """The digest of a text as written to the site (UTF-8): the site's manifests use it."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _sound(key: str, data: object, digest: object, text: object, *,

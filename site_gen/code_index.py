@@ -197,6 +197,8 @@ class Kept(Protocol):
 
     def put(self, key: str, value: Any) -> None: ...
 
+    def close(self) -> None: ...
+
 
 def index_of(code: Code, commit: str, path: str, kept: Kept | None = None) -> Index | None:
     """The definitions of `path` at the full SHA `commit` (from `kept` when a build before

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import fcntl
-import functools
 import hashlib
 import json
 import logging
@@ -30,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .cache import PageCache, text_digest
 from .config import Config
 from .errors import BuildFailed, ConfigError, SiteGenError
 from .search import index_site, plan
@@ -48,26 +46,9 @@ class Kept:
     read: Callable[[], str]
 
 
-def kept(cache: PageCache, key: str, field: str, digest: str, searchable: bool,
-         published: Path) -> Kept:
-    """The output kept in `cache` under `key` (its text in `field`), which the shown site
-    holds at `published` with `digest`."""
-    return Kept(digest, searchable, functools.partial(_read_kept, cache, key, field, published,
-                                                      digest))
-
-
-def _read_kept(cache: PageCache, key: str, field: str, published: Path, digest: str) -> str:
-    """The text of a kept output, when it is needed after all (a link names one of its
-    #fragments): from the cache, or else from the shown site, when either holds it as it was."""
-    data = cache.get(key)
-    if data is not None and isinstance(data.get(field), str):
-        return str(data[field])
-    with contextlib.suppress(OSError, UnicodeDecodeError):
-        held = published.read_bytes()
-        if hashlib.sha256(held).hexdigest() == digest:
-            return held.decode("utf-8")
-    raise SiteGenError(f"the page cache and the site both lost what '{published}' held during "
-                       "the build; build again")
+def text_digest(text: str) -> str:
+    """The digest of a text as written to the site (UTF-8): the site's manifests use it."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # relative path in the site: HTML text, a file to copy, or a file the shown copy holds

@@ -14,6 +14,8 @@ from html import unescape
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from . import urls
+from .config import Config
 from .errors import Problems
 from .output import Kept, Outputs
 
@@ -25,16 +27,15 @@ ELSEWHERE = ("https://", "http://", "data:", "mailto:")  # links that leave the 
 Checked = dict[str, tuple[str, list[str], tuple[tuple[str, object], ...]]]
 
 
-def check_outputs(outputs: Outputs, root_path: str, problems: Problems,
-                  blame: Mapping[str, Path], templates: Path,
-                  checked: Checked | None = None) -> None:
+def check_outputs(config: Config, outputs: Outputs, problems: Problems,
+                  blame: Mapping[str, Path], checked: Checked | None = None) -> None:
     """Report each link of a page made in this build (a page kept as it was has the links
     it had, checked when it was made) that names no file of the site, or no id on it.
-    `root_path` is the site's path on its host (for 404.html, linked from the root);
-    an error names the file a page was made from (`blame`), else the templates.
+    An error names the file a page was made from (`blame`), else the templates folder.
 
     `checked` (a warm build's, kept while the site's names stay the same) holds each
     page's last answer: a page whose text is the very same object is not read again."""
+    root, templates = urls.root_path(config.site_url), config.custom_dir  # 404.html: from root
     ids: dict[str, set[str]] = {}
     seen: dict[tuple[str, str], str | None] = {}  # pages of one folder share most links
     for name, content in sorted(outputs.items()):
@@ -43,7 +44,7 @@ def check_outputs(outputs: Outputs, root_path: str, problems: Problems,
         held = checked.get(name) if checked is not None else None
         if held is None or held[0] is not content or any(
                 outputs.get(target) is not text for target, text in held[2]):
-            found, named = _page_problems(name, content, outputs, root_path, ids, seen)
+            found, named = _page_problems(name, content, outputs, root, ids, seen)
             held = (content, found, tuple((t, outputs.get(t)) for t in named))
             if checked is not None:
                 checked[name] = held

@@ -19,7 +19,7 @@ from .cache import PageCache, build_fingerprint, cache_path
 from .config import Config
 from .content import stamp_of
 from .output import Kept, Outputs, apply_changes, check_names
-from .reuse import Warm
+from .reuse import Reuse, Warm
 
 
 @dataclass
@@ -46,8 +46,8 @@ class Preview:
         self.warm.discovery.note_changes(self.config.docs_dir, changed)
         cache = PageCache(cache_path(self.config))
         try:
-            site = render_site(self.config, fingerprint=self.warm.fingerprint, jobs=self.jobs,
-                               cache=cache, warm=self.warm)
+            site = render_site(self.config, jobs=self.jobs,
+                               reuse=Reuse(self.warm.fingerprint, cache, self.warm))
         finally:
             cache.close()
         self.warm.forget_outputs(site.outputs)

@@ -1,35 +1,35 @@
-"""Rendering the question pages, spread over worker processes; cached pages are reused."""
+"""Rendering question pages, spread over worker processes: a plain stage, which renders
+every page it is given (reuse.py decides which pages need it)."""
 
 from __future__ import annotations
 
 import functools
-import logging
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from .cache import TEXT_DIGEST, CodeStore, PageCache, code_store_path, page_key
 from .config import Config
 from .content import PullRequest, Site
 from .context import PageContext
 from .git_reader import SourceReader
 from .markdown import render_body, render_inline_text
-from .output import kept
 from .processes import start_worker_process
 from .render import Renderer
 from .results import PageResult
-from .reuse import Warm
 from .templates import template_errors
+
+if TYPE_CHECKING:
+    from .code_index import Kept
+
+CodeStore = Callable[[], "Kept"]  # opens, in each worker, what code told builds before
+Task = tuple[int, int]  # (the PR's place in the site, the page's in the PR)
 
 # Below this many pages to render, starting worker processes costs more than it saves.
 PARALLEL_MIN = 24
-log = logging.getLogger(__name__)
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass
@@ -39,7 +39,7 @@ class _Worker:
     config: Config
     site: Site
     renderer: Renderer
-    code_store: CodeStore | None = None  # what builds before learned from pinned code
+    code_store: Kept | None = None  # what builds before learned from pinned code
     readers: dict[Path, SourceReader] = field(default_factory=dict)
 
     def source(self, pr: PullRequest) -> SourceReader | None:
@@ -51,7 +51,7 @@ class _Worker:
             self.readers[check.git_dir] = SourceReader(check.git_dir)
         return self.readers[check.git_dir]
 
-    def render(self, task: tuple[int, int]) -> PageResult:
+    def render(self, task: Task) -> PageResult:
         pr = self.site.prs[task[0]]
         page = pr.pages[task[1]]
         ctx = PageContext(self.config, page.path, pr, page.body_line, self.source(pr),
@@ -75,104 +75,36 @@ class _Worker:
 _worker: _Worker | None = None  # one per worker process, set by its initializer
 
 
-def _start_worker(config: Config, site: Site, renderer: Renderer, code: Path | None, *,
-                  in_pool: bool = True, parent: int | None = None) -> _Worker:
+def _start_worker(renderer: Renderer, code: CodeStore | None, *, in_pool: bool = True,
+                  parent: int | None = None) -> _Worker:
     global _worker
     if in_pool:
         start_worker_process(parent)
-    _worker = _Worker(config, site, renderer, CodeStore(code) if code else None)
+    _worker = _Worker(renderer.config, renderer.site, renderer, code() if code else None)
     return _worker
 
 
-def _render_in_worker(task: tuple[int, int]) -> PageResult:
+def _render_in_worker(task: Task) -> PageResult:
     assert _worker is not None, "the pool's initializer sets up the worker"
     return _worker.render(task)
 
 
-def render_pages(config: Config, site: Site, renderer: Renderer, *, fingerprint: str,
-                 jobs: int = 1, cache: PageCache | None = None,
-                 progress: Progress | None = None, warm: Warm | None = None,
-                 shown: Mapping[str, str] | None = None) -> list[PageResult]:
-    """Render every question page, in site order; cached pages are not rendered again
-    (nor, in a warm build, pages whose inputs are those of the last build). A cached page
-    the shown site holds byte for byte (`shown`: its files' digests) is not even read.
-
-    `progress(done, total)` is called as pages are rendered.
-    """
-    tasks = [(i, j) for i, pr in enumerate(site.prs) for j in range(len(pr.pages))]
-    results: dict[tuple[int, int], PageResult] = {}
-    inputs: dict[tuple[int, int], object] = {}
-    if warm is not None:
-        for task in tasks:
-            pr = site.prs[task[0]]
-            inputs[task] = warm.page_inputs(pr, task[1], renderer.checks.get(pr.key))
-            held = warm.pages.get(pr.pages[task[1]].path)
-            if held is not None and held[0] == inputs[task]:
-                results[task] = held[1]
-    reprs: dict[int, tuple[Any, str]] = {}
-    keys = {t: _key(renderer, site, t, fingerprint, reprs) for t in tasks
-            if t not in results} if cache else {}
-    if cache:
-        for task, hit in _hits(config, cache, keys, shown or {}, site).items():
-            results[task] = hit
-            if warm is not None:
-                warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], hit)
-    missing = [t for t in tasks if t not in results]
-    log.debug("Question pages: %d in all, %d kept from the last build, %d to render%s",
-              len(tasks), len(results), len(missing),
-              f" on {jobs} worker processes" if jobs > 1 and len(missing) >= PARALLEL_MIN else "")
-    code = code_store_path(config) if cache else None  # a CLI build keeps what code told
-    for done, (task, result) in enumerate(zip(missing, _run(config, site, renderer, missing, jobs,
-                                                            code), strict=True), len(results) + 1):
-        results[task] = result
-        if warm is not None:
-            warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], result)
-        if cache and not result.errors and result.html is not None:
-            cache.put(keys[task], result.to_data())
-        if progress:
-            progress(done, len(tasks))
-    return [results[t] for t in tasks]
+def parallel(jobs: int, tasks: int) -> bool:
+    """Whether `tasks` pages are rendered on `jobs` worker processes (or in this one)."""
+    return jobs > 1 and tasks >= PARALLEL_MIN
 
 
-def _hits(config: Config, cache: PageCache, keys: dict[tuple[int, int], str],
-          shown: Mapping[str, str], site: Site) -> dict[tuple[int, int], PageResult]:
-    """The pages found in the cache. One whose HTML the shown site holds as it is (`shown`:
-    each file's digest) is taken without reading its HTML (see Kept); the others whole."""
-    found: dict[tuple[int, int], PageResult | None] = {}
-    light = cache.get_many(list(keys.values()), text=False) if shown else {}
-    for task, key in keys.items():
-        data = light.get(key)
-        name = site.prs[task[0]].pages[task[1]].url + "index.html"
-        if data is not None and shown.get(name) == data[TEXT_DIGEST]:
-            found[task] = PageResult.from_data(data, kept(
-                cache, key, "html", data[TEXT_DIGEST], data.get("searchable") is True,
-                config.site_dir / name))
-    whole = cache.get_many([key for task, key in keys.items() if found.get(task) is None])
-    for task, key in keys.items():
-        if found.get(task) is None and key in whole:
-            found[task] = PageResult.from_data(whole[key])
-    pages = {task: site.prs[task[0]].pages[task[1]] for task in found}
-    # an entry for another page is never written here
-    return {task: hit for task, hit in found.items()
-            if hit is not None and (hit.url, hit.path) == (pages[task].url, pages[task].path)}
+def all_tasks(site: Site) -> list[Task]:
+    """Every question page of the site, in site order."""
+    return [(i, j) for i, pr in enumerate(site.prs) for j in range(len(pr.pages))]
 
 
-def _key(renderer: Renderer, site: Site, task: tuple[int, int], fingerprint: str,
-         reprs: dict[int, tuple[Any, str]]) -> str:
-    pr = site.prs[task[0]]
-    page = pr.pages[task[1]]
-    context = renderer.page_context(pr, task[1])
-    # `page` and `series` are the PR's pages (in `pr`, as listed) seen from this page: its
-    # URL stands for them, and the PR's text is made once for all its pages
-    shared = {name: value for name, value in context.items() if name not in ("page", "series")}
-    return page_key(fingerprint, {**shared, "at": page.url}, page.body, reprs)
-
-
-def _run(config: Config, site: Site, renderer: Renderer, tasks: list[tuple[int, int]],
-         jobs: int, code: Path | None) -> Iterator[PageResult]:
-    """Results in task order, as they are ready."""
-    if jobs <= 1 or len(tasks) < PARALLEL_MIN:
-        worker = _start_worker(config, site, renderer, code, in_pool=False)
+def render_pages(renderer: Renderer, tasks: list[Task], *, jobs: int = 1,
+                 code: CodeStore | None = None) -> Iterator[PageResult]:
+    """The question pages `tasks` of the renderer's site, rendered, in order as they are
+    ready: on `jobs` worker processes when there are enough of them to win."""
+    if not parallel(jobs, len(tasks)):
+        worker = _start_worker(renderer, code, in_pool=False)
         try:
             yield from (worker.render(t) for t in tasks)
         finally:
@@ -182,5 +114,5 @@ def _run(config: Config, site: Site, renderer: Renderer, tasks: list[tuple[int, 
     context = multiprocessing.get_context("fork")
     start = functools.partial(_start_worker, parent=os.getpid())
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=start,
-                             initargs=(config, site, renderer, code)) as pool:
+                             initargs=(renderer, code)) as pool:
         yield from pool.map(_render_in_worker, tasks, chunksize=chunk)

@@ -7,8 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Any, Protocol
 
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
@@ -19,10 +18,9 @@ from .config import Config
 from .content import Page, PullRequest, Site
 from .errors import Problems
 from .pygments_styles import ReviewDark, ReviewLight
-from .reuse import Keeper, make_directly
 from .statuses import Status
 from .templates import template_env
-from .urls import relative_url, url_file
+from .urls import relative_url, root_path, url_file
 
 CSS_PATH = "assets/site.css"
 LIGHT_STYLE, DARK_STYLE = ReviewLight, ReviewDark
@@ -69,6 +67,25 @@ def series_of(pages: tuple[Page, ...], index: int) -> Series:
                   pages[index + 1] if index + 1 < len(pages) else None)
 
 
+class Keeping(Protocol):
+    """What the pages besides the question pages are made through: `make()` gives the file
+    (or part of a page) `name`, which shows `inputs`; a build that keeps results between
+    builds may give what it made from equal inputs before instead (see reuse.py)."""
+
+    def output(self, name: str, inputs: object, make: Callable[[], str]) -> str: ...
+
+    def fragment(self, name: str, inputs: object, make: Callable[[], str]) -> str: ...
+
+
+class MakeEach:
+    """Keeping for a build that keeps nothing: everything is made."""
+
+    def output(self, name: str, inputs: object, make: Callable[[], str]) -> str:
+        return make()
+
+    fragment = output
+
+
 def _plain(text: str) -> str:
     """Summary text for a meta description: markdown marks and code references unwrapped."""
     text = re.sub(r"\[\[([^\]|]*?)(?:\|([^\]]*))?\]\]", lambda m: m[2] or m[1], text)
@@ -79,11 +96,10 @@ class Renderer:
     """Renders the site's templates; every page gets links relative to itself."""
 
     def __init__(self, config: Config, site: Site,
-                 checks: dict[str, CodeCheck] | None = None, keeper: Keeper | None = None) -> None:
+                 checks: dict[str, CodeCheck] | None = None) -> None:
         self.config = config
         self.site = site
         self.checks = checks or {}
-        self.keeper = keeper  # keeps the other pages between builds
         self.env = template_env(config)
         used = {page.status.key for page in site.pages}
         self.statuses_used = [s for key, s in config.statuses.items() if key in used]
@@ -103,8 +119,7 @@ class Renderer:
 
     def root_path(self) -> str:
         """The site's path on its host, from site_url ('/' when unset)."""
-        path = urlsplit(self.config.site_url or "").path or "/"
-        return path if path.endswith("/") else path + "/"
+        return root_path(self.config.site_url)
 
     def _common(self, here: str | None, title: str, canonical: str) -> dict[str, Any]:
         """What every template gets; `here` is the page's folder (None: served anywhere, as
@@ -117,33 +132,27 @@ class Renderer:
 
         return {
             "config": self.config, "extra": self.config.extra, "title": title, "url": url,
-            "commit_url": self.commit_url, "pull_url": self.pull_url, "kept": self.kept,
+            "commit_url": self.commit_url, "pull_url": self.pull_url,
             "canonical": self.absolute(canonical) if self.config.site_url else None,
         }
 
-    def kept(self, scope: str, pr: PullRequest, caller: Callable[[], str]) -> Markup:
-        """`{% call kept(scope, pr) %}…{% endcall %}`: the part of a page listing every PR
-        that shows `pr`, kept in a warm build until what it shows of `pr` changes."""
-        if self.keeper is None:
-            return Markup(caller())
-        return Markup(self.keeper.fragment(f"{scope}\n{pr.key}", pr.listed, caller))
-
-    def other_pages(self, problems: Problems) -> dict[str, str]:
+    def other_pages(self, problems: Problems, keeping: Keeping | None = None) -> dict[str, str]:
         """Every output but the question pages: PR pages, home, 404, status and search pages,
         assets, and (with site_url) the sitemap and feed.
 
-        The keeper, if any, keeps each from the last build when what it shows did not
-        change: a PR page its PR as listed, the pages that list every PR all of them."""
-        keep = self.keeper.output if self.keeper else make_directly
+        Each is made through `keeping`, with what it shows: a PR page its PR as listed, the
+        pages that list every PR all of them (and each of their parts one PR)."""
+        keeping = keeping or MakeEach()
+        keep = keeping.output
         listed = tuple(pr.listed for pr in self.site.prs)
         outputs = {pr.url + "index.html": keep(pr.url + "index.html", listed[n],
                                                functools.partial(self.pr, pr))
                    for n, pr in enumerate(self.site.prs)}
-        outputs["index.html"] = keep("index.html", listed, self.home)
+        outputs["index.html"] = keep("index.html", listed, functools.partial(self.home, keeping))
         outputs["404.html"] = keep("404.html", None, self.not_found)
         for status in self.statuses_used:
             name = f"status/{status.key}/index.html"
-            outputs[name] = keep(name, listed, functools.partial(self.status, status))
+            outputs[name] = keep(name, listed, functools.partial(self.status, status, keeping))
         outputs["search/index.html"] = keep("search/index.html", None, self.search)
         outputs[SEARCH_JS] = keep(SEARCH_JS, None, self.search_js)
         outputs[CSS_PATH] = keep(CSS_PATH, None, self.css)
@@ -153,24 +162,31 @@ class Renderer:
             pages = sorted(pages + [page.url for page in self.site.pages if not page.draft])
             outputs["sitemap.xml"] = keep("sitemap.xml", listed,
                                           functools.partial(self.sitemap, pages))
-            outputs["feed.xml"] = keep("feed.xml", listed, self.feed)
+            outputs["feed.xml"] = keep("feed.xml", listed, functools.partial(self.feed, keeping))
         else:
             problems.warn("site_url is not set, so sitemap.xml and feed.xml are skipped; set it "
                           f"in {self.config.config_file.name} (for example site_url: "
                           "!ENV [SITE_URL, 'https://example.org/'])")
         return outputs
 
-    def home(self) -> str:
+    def _part(self, macro: str, *args: Any) -> str:
+        """One part of a listing page: a macro of _listing.html."""
+        return str(getattr(self.env.get_template("_listing.html").module, macro)(*args))
+
+    def home(self, keeping: Keeping) -> str:
         groups: dict[str, list[PullRequest]] = {}
         for pr in self.site.prs:
             groups.setdefault(pr.repo, []).append(pr)
         counts = {pr.key: sorted(Counter(p.status.key for p in pr.pages).items())
                   for pr in self.site.prs}
         status_counts = Counter(page.status.key for page in self.site.pages)
+        common = self._common("", self.config.site_name, "")
+        parts = {pr.key: Markup(keeping.fragment(f"home\n{pr.key}", pr.listed, functools.partial(
+            self._part, "home_item", pr, counts, common["url"], self.config)))
+            for pr in self.site.prs}
         return self.env.get_template("home.html").render(
-            **self._common("", self.config.site_name, ""), groups=groups, counts=counts,
-            statuses_used=self.statuses_used,
-            status_counts=status_counts)
+            **common, groups=groups, counts=counts, parts=parts,
+            statuses_used=self.statuses_used, status_counts=status_counts)
 
     def pr(self, pr: PullRequest) -> str:
         return self.env.get_template("pr.html").render(
@@ -194,13 +210,18 @@ class Renderer:
             **self.page_context(pr, index), body=Markup(body),
             summary={k: Markup(v) for k, v in (summary or {}).items()})
 
-    def status(self, status: Status) -> str:
+    def status(self, status: Status, keeping: Keeping) -> str:
         """The page listing every question page with `status`, by pull request."""
         groups = [(pr, [p for p in pr.pages if p.status.key == status.key]) for pr in self.site.prs]
         groups = [(pr, pages) for pr, pages in groups if pages]
         here = f"status/{status.key}/"
+        common = self._common(here, status.label, here)
+        parts = {pr.key: Markup(keeping.fragment(
+            f"status/{status.key}\n{pr.key}", pr.listed,
+            functools.partial(self._part, "status_group", pr, pages, common["url"])))
+                 for pr, pages in groups}
         return self.env.get_template("status.html").render(
-            **self._common(here, status.label, here), status=status, groups=groups,
+            **common, status=status, groups=groups, parts=parts,
             count=sum(len(pages) for _, pages in groups))
 
     def search(self) -> str:
@@ -215,14 +236,18 @@ class Renderer:
         assert self.config.site_url
         return self.config.site_url.rstrip("/") + "/" + self._file(target)
 
-    def feed(self) -> str:
+    def feed(self, keeping: Keeping) -> str:
         """An Atom feed of question pages, newest first."""
         entries = sorted(((page, pr, (page.updated.isoformat() if page.updated else EPOCH))
                           for pr in self.site.prs for page in pr.pages if not page.draft),
                          key=lambda e: (e[2], e[0].url), reverse=True)
+        parts = {page.url: Markup(keeping.fragment(
+            f"feed {page.url}\n{pr.key}", pr.listed,
+            functools.partial(self._part, "feed_entry", page, pr, date, self.absolute)))
+                 for page, pr, date in entries}
         return self.env.get_template("feed.xml").render(
             config=self.config, absolute=self.absolute, entries=entries, updated=self.latest,
-            kept=self.kept)
+            parts=parts)
 
     def sitemap(self, paths: list[str]) -> str:
         dates = {page.url: page.updated.isoformat() for page in self.site.pages if page.updated}

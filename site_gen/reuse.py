@@ -1,29 +1,47 @@
-"""What a warm build (the preview) keeps in memory between builds of one configuration.
+"""Reuse: what a build takes from the builds before it, wrapped around the stages.
 
-Every stage keeps its results with the inputs they were made from, and the next build
-reuses a result whose inputs are equal: a PR folder whose files did not change is not read
-again (so it is the very same object, and comparing it costs nothing), its code is not
-checked again, its pages and its PR page are not rendered again, and the pages that list
-every PR (home, status pages, feed, sitemap) are rendered again only when what they list
-changed, not when a page's text did. A changed mkdocs.yml or template starts a new one.
+The stages (discover, check the code, render the question pages, render the other pages,
+check the output) are plain functions of their inputs; none imports this module. A
+`Reuse` wraps them: each result is kept with what it was made from, in up to two stores,
+and the next build takes a result whose inputs are the same instead of making it:
+
+- the preview's memory (`Warm`), compared by equality: a PR folder whose files did not
+  change is not read again (so it is the very same object, and comparing it costs
+  nothing), its code is not checked again, its pages and its PR page are not rendered
+  again, and the pages that list every PR (home, status pages, feed, sitemap) are
+  rendered again only when what they list changed, not when a page's text did;
+- the page cache file (`PageCache`, cache.py), by digest, for the CLI's builds and the
+  preview's first one: question pages, the other pages, what discovery read.
+
+A changed mkdocs.yml, template or site_gen starts afresh (the fingerprint is in every key).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
-from collections.abc import Callable, Iterable
+import logging
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from .cache import PageCache
+from .cache import TEXT_DIGEST, CodeStore, PageCache, code_store_path, page_key
 from .code_check import CodeCheck
-from .content import DiscoveryMemo, PullRequest
-from .errors import Problems
+from .config import Config
+from .content import DiscoveryMemo, PullRequest, Site
+from .errors import Problems, SiteGenError
+from .output import Kept
 from .outputcheck import Checked
 
 if TYPE_CHECKING:
+    from .question_pages import Task
+    from .render import Keeping, Renderer
     from .results import PageResult
+
+Progress = Callable[[int, int], None]
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -83,15 +101,6 @@ def _kept(table: dict[str, tuple[object, str]], name: str, inputs: object,
     return held[1]
 
 
-class Keeper(Protocol):
-    """Where the pages besides the question pages, and the parts of listing pages, are kept
-    between builds: in memory (Warm) or in the page cache (Stored)."""
-
-    def output(self, name: str, inputs: object, make: Callable[[], str]) -> str: ...
-
-    def fragment(self, name: str, inputs: object, make: Callable[[], str]) -> str: ...
-
-
 class Stored:
     """A CLI build's keeper: each output and part is kept in the page cache under a digest
     of the fingerprint, its name and what it is made from."""
@@ -122,6 +131,166 @@ class Stored:
         return make()
 
 
-def make_directly(name: str, inputs: Any, make: Callable[[], str]) -> str:
-    """For a cold build: every output is made."""
-    return make()
+@dataclass
+class Reuse:
+    """What one build may take from those before it: the preview's memory (`warm`), the
+    page cache (`cache`), or neither (every stage makes everything).
+
+    `digests` holds each content file's digest, when the build worked them out already;
+    `shown`, the digest of each file of the site as it is shown now (a page kept in the
+    cache whose file the shown site holds as it is need not be read)."""
+
+    fingerprint: str = ""
+    cache: PageCache | None = None
+    warm: Warm | None = None
+    digests: dict[str, bytes] = field(default_factory=dict)
+    shown: Mapping[str, str] = field(default_factory=dict)
+
+    def discovery(self, config: Config) -> DiscoveryMemo | None:
+        """What discover() may take from before: the preview's memo, or the page cache's."""
+        if self.warm is not None:
+            return self.warm.discovery
+        if self.cache is None:
+            return None
+        return DiscoveryMemo(store=self.cache, salt=f"{self.fingerprint}\ndrafts={config.drafts}",
+                             digests=self.digests)
+
+    def checks(self, site: Site) -> dict[str, tuple[PullRequest, CodeCheck, Problems]] | None:
+        """The code checks the preview keeps (a PR read again is checked again); what
+        belonged to PRs and pages that are gone is dropped first."""
+        if self.warm is None:
+            return None
+        self.warm.forget_others(site.prs)
+        return self.warm.checks
+
+    @property
+    def keeping(self) -> Keeping | None:
+        """Where the pages besides the question pages are kept (None: made every time)."""
+        if self.warm is not None:
+            return self.warm
+        return Stored(self.cache, self.fingerprint) if self.cache else None
+
+    @property
+    def ids(self) -> dict[str, tuple[str, set[str]]] | None:
+        """Each page's ids, kept with the HTML they were read from (the preview's)."""
+        return self.warm.ids if self.warm else None
+
+    def links(self, names: frozenset[str]) -> Checked | None:
+        """The output check's answers, good while the site's file names stay `names`."""
+        if self.warm is None:
+            return None
+        if self.warm.links_names != names:
+            self.warm.links, self.warm.links_names = {}, names  # a file came or went
+        return self.warm.links
+
+    def names_checked(self, names: frozenset[str]) -> bool:
+        """Whether a build with these same file names was found sound already."""
+        return self.warm is not None and self.warm.names == names
+
+    def names_sound(self, names: frozenset[str]) -> None:
+        if self.warm is not None:
+            self.warm.names = names
+
+    def question_pages(self, renderer: Renderer, *, jobs: int = 1,
+                       progress: Progress | None = None) -> list[PageResult]:
+        """Every question page, in site order, rendered by question_pages.render_pages but
+        for those kept: in the preview's memory when its inputs are those of the last
+        build, else in the page cache. A cached page the shown site holds byte for byte is
+        not even read (its HTML comes as a Kept output).
+
+        `progress(done, total)` is called as pages are rendered."""
+        from .question_pages import all_tasks, parallel, render_pages
+
+        site = renderer.site
+        tasks = all_tasks(site)
+        results: dict[Task, PageResult] = {}
+        inputs: dict[Task, object] = {}
+        warm, cache = self.warm, self.cache
+        if warm is not None:
+            for task in tasks:
+                pr = site.prs[task[0]]
+                inputs[task] = warm.page_inputs(pr, task[1], renderer.checks.get(pr.key))
+                held = warm.pages.get(pr.pages[task[1]].path)
+                if held is not None and held[0] == inputs[task]:
+                    results[task] = held[1]
+        reprs: dict[int, tuple[Any, str]] = {}
+        keys = {t: self._page_key(renderer, t, reprs) for t in tasks
+                if t not in results} if cache else {}
+        if cache:
+            for task, hit in self._hits(renderer.config, cache, keys, site).items():
+                results[task] = hit
+                if warm is not None:
+                    warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], hit)
+        missing = [t for t in tasks if t not in results]
+        log.debug("Question pages: %d in all, %d kept from the last build, %d to render%s",
+                  len(tasks), len(results), len(missing),
+                  f" on {jobs} worker processes" if parallel(jobs, len(missing)) else "")
+        code = functools.partial(CodeStore, code_store_path(renderer.config)) if cache else None
+        rendered = render_pages(renderer, missing, jobs=jobs, code=code)
+        for done, (task, result) in enumerate(zip(missing, rendered, strict=True),
+                                              len(results) + 1):
+            results[task] = result
+            if warm is not None:
+                warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], result)
+            if cache and not result.errors and result.html is not None:
+                cache.put(keys[task], result.to_data())
+            if progress:
+                progress(done, len(tasks))
+        return [results[t] for t in tasks]
+
+    def _hits(self, config: Config, cache: PageCache, keys: dict[Task, str],
+              site: Site) -> dict[Task, PageResult]:
+        """The pages found in the cache. One whose HTML the shown site holds as it is is
+        taken without reading its HTML (see Kept); the others whole."""
+        from .results import PageResult
+
+        found: dict[Task, PageResult | None] = {}
+        light = cache.get_many(list(keys.values()), text=False) if self.shown else {}
+        for task, key in keys.items():
+            data = light.get(key)
+            name = site.prs[task[0]].pages[task[1]].url + "index.html"
+            if data is not None and self.shown.get(name) == data[TEXT_DIGEST]:
+                found[task] = PageResult.from_data(data, kept(
+                    cache, key, "html", data[TEXT_DIGEST], data.get("searchable") is True,
+                    config.site_dir / name))
+        whole = cache.get_many([key for task, key in keys.items() if found.get(task) is None])
+        for task, key in keys.items():
+            if found.get(task) is None and key in whole:
+                found[task] = PageResult.from_data(whole[key])
+        pages = {task: site.prs[task[0]].pages[task[1]] for task in found}
+        # an entry for another page is never written here
+        return {task: hit for task, hit in found.items()
+                if hit is not None and (hit.url, hit.path) == (pages[task].url, pages[task].path)}
+
+    def _page_key(self, renderer: Renderer, task: Task, reprs: dict[int, tuple[Any, str]]) -> str:
+        pr = renderer.site.prs[task[0]]
+        page = pr.pages[task[1]]
+        context = renderer.page_context(pr, task[1])
+        # `page` and `series` are the PR's pages (in `pr`, as listed) seen from this page:
+        # its URL stands for them, and the PR's text is made once for all its pages
+        shared = {name: value for name, value in context.items() if name not in ("page", "series")}
+        return page_key(self.fingerprint, {**shared, "at": page.url}, page.body, reprs)
+
+
+def kept(cache: PageCache, key: str, field: str, digest: str, searchable: bool,
+         published: Path) -> Kept:
+    """The output kept in `cache` under `key` (its text in `field`), which the shown site
+    holds at `published` with `digest`."""
+    return Kept(digest, searchable, functools.partial(_read_kept, cache, key, field, published,
+                                                      digest))
+
+
+def _read_kept(cache: PageCache, key: str, field: str, published: Path, digest: str) -> str:
+    """The text of a kept output, when it is needed after all (a link names one of its
+    #fragments): from the cache, or else from the shown site, when either holds it as it was."""
+    data = cache.get(key)
+    if data is not None and isinstance(data.get(field), str):
+        return str(data[field])
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        held = published.read_bytes()
+        if hashlib.sha256(held).hexdigest() == digest:
+            return held.decode("utf-8")
+    raise SiteGenError(f"the page cache and the site both lost what '{published}' held during "
+                       "the build; build again")
+
+

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
+from urllib.parse import urlsplit
 
 
 def site_path(source: str) -> str:
@@ -30,6 +31,13 @@ def source_url(source: str) -> str:
     if name.endswith(".md"):
         return site_path(f"{folder}/{name[:-3]}" if folder else name[:-3]) + "/"
     return site_path(source)
+
+
+def root_path(site_url: str | None) -> str:
+    """The site's path on its host, from site_url ('/' when unset): where links from a page
+    served at any address (404.html) start."""
+    path = urlsplit(site_url or "").path or "/"
+    return path if path.endswith("/") else path + "/"
 
 
 def url_file(target: str, use_directory_urls: bool) -> str:

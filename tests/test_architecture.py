@@ -1,5 +1,6 @@
-"""The shape of the code: modules without import cycles, blocks that stand on their own,
-functions short enough to read."""
+"""The shape of the code: modules in layers, each importing only its own layer and those
+below it (so no import cycle); stages that know nothing of reuse; blocks that stand on
+their own; entry points with few parameters; functions short enough to read."""
 
 from __future__ import annotations
 
@@ -55,6 +56,82 @@ def test_no_import_cycles() -> None:
 
     for module in GRAPH:
         visit(module, ())
+
+
+# The house, top to bottom. A module imports modules of its own layer or of those below.
+LAYERS: dict[str, set[str]] = {
+    "commands": {"site_gen", "__main__", "cli", "pytest_plugin", "preview", "serve", "fetch",
+                 "init_repo", "new_pr"},
+    "build": {"build"},  # calls the stages in order, with reuse wrapped around them
+    "reuse": {"reuse", "cache"},  # what builds keep for the next: memory, the cache file
+    "stages": {"content", "code_check", "question_pages", "render", "results", "outputcheck",
+               "output", "search"},
+    "page": {"markdown", "blocks", "context", "highlight", "templates", "slugs"},
+    "code": {"git_reader", "code_index"},
+    "base": {"config", "code_host", "statuses", "yamlfile", "names", "urls", "suggest",
+             "errors", "processes", "pygments_styles"},
+}
+STAGES = LAYERS["stages"] | LAYERS["page"] | LAYERS["code"] | LAYERS["base"]
+ORDER = list(LAYERS)
+
+
+def _layer(module: str) -> str:
+    short = module.removeprefix("site_gen.").split(".")[0] if module != "site_gen" else module
+    found = [name for name, members in LAYERS.items() if short in members]
+    assert found, f"{module} is in no layer of LAYERS: place it there"
+    return found[0]
+
+
+def test_every_module_stands_in_one_layer() -> None:
+    for module in GRAPH:
+        _layer(module)
+
+
+def test_no_module_imports_one_that_stands_above_it() -> None:
+    upward = [f"{module} ({_layer(module)}) -> {imported} ({_layer(imported)})"
+              for module, imports in GRAPH.items() for imported in sorted(imports)
+              if ORDER.index(_layer(imported)) < ORDER.index(_layer(module))]
+    assert upward == []
+
+
+def test_stages_do_not_import_the_reuse_layer() -> None:
+    """Every stage is a plain function of its inputs: reuse wraps it from outside."""
+    for module in GRAPH:
+        if _layer(module) != "commands" and module.removeprefix("site_gen.").split(".")[0] in STAGES:
+            used = {"site_gen.reuse", "site_gen.cache"} & _closure(module)
+            assert used == set(), f"{module} reaches {sorted(used)}"
+
+
+def test_templates_know_nothing_of_reuse() -> None:
+    templates = PACKAGE.parent / "templates"
+    for path in sorted(templates.rglob("*")):
+        if path.suffix in (".html", ".xml"):
+            assert "kept" not in path.read_text(), path.name
+
+
+# The stages build() calls, and the parameters each takes besides the settings (or the
+# site folder they name), the site (its files, or the renderer, which holds both) and
+# where problems go.
+ENTRY_POINTS = {
+    ("build", "render_site"), ("content", "discover"), ("code_check", "check_code"),
+    ("reuse", "question_pages"), ("question_pages", "render_pages"),
+    ("render", "other_pages"), ("outputcheck", "check_outputs"), ("output", "write_site"),
+}
+GIVEN = {"self", "config", "site_dir", "site", "outputs", "renderer", "problems"}
+
+
+def test_entry_points_take_at_most_three_parameters() -> None:
+    seen = set()
+    for module, name in sorted(ENTRY_POINTS):
+        tree = ast.parse((PACKAGE / f"{module}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                args = node.args
+                names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+                others = [n for n in names if n not in GIVEN]
+                assert len(others) <= 3, f"{module}.{name} takes {others}"
+                seen.add((module, name))
+    assert seen == ENTRY_POINTS
 
 
 def test_blocks_do_not_import_content_discovery() -> None:
