@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+import contextlib
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,6 +72,17 @@ class PageContext:
 
     def warn(self, message: str, line: int | None) -> None:
         self.problems.warn(message, self.path, line)
+
+    @contextlib.contextmanager
+    def at_line(self, line: int | None) -> Iterator[None]:
+        """Inside, the text being rendered starts at file line `line` (None: where it is):
+        inline markdown of a block, or a summary field, reports its own lines."""
+        saved = self.first_line
+        self.first_line = line if line is not None else saved
+        try:
+            yield
+        finally:
+            self.first_line = saved
 
     def line(self, token_map: list[int] | None, offset: int = 0) -> int | None:
         """The file line of a token's first line (plus `offset` lines inside it)."""

@@ -33,6 +33,13 @@ from .templates import template_env
 
 HEADING_LEVELS = ("h2", "h3", "h4")
 
+# Every block, registered in this order, each as `plugin(md, templates=...)`: references
+# first (the blocks after them resolve theirs through it), claims after the proposals and
+# the callouts whose counts and lines they read.
+PLUGINS = (refs.refs_plugin, links.links_plugin, flow.flow_plugin, proposal.proposal_plugin,
+           callout.callout_plugin, badge.badge_plugin, notes.notes_plugin,
+           excerpt.excerpt_plugin, claim.claim_plugin)
+
 
 # Blocks whose title is a heading of the page (an <h3> of their template): they get ids
 # and self-links as markdown headings do, from the same sequence, so no two ids collide.
@@ -96,15 +103,8 @@ def make_markdown(config: Config) -> MarkdownIt:
     md.core.ruler.push("heading_ids", _heading_ids)  # after every block rule has run
     md.add_render_rule("heading_close", _heading_close)
     md.core.ruler.after("block", "unclosed_fences", check_fences)
-    refs.refs_plugin(md, templates=templates)
-    links.links_plugin(md)
-    flow.flow_plugin(md, templates=templates)
-    proposal.proposal_plugin(md, templates=templates)
-    callout.callout_plugin(md, templates=templates)
-    badge.badge_plugin(md, templates=templates)
-    notes.notes_plugin(md, templates=templates)
-    excerpt.excerpt_plugin(md, templates=templates)
-    claim.claim_plugin(md, templates=templates)
+    for plugin in PLUGINS:
+        plugin(md, templates=templates)
     unclosed_bracket_plugin(md)
     closing_plugin(md)  # last: it wraps the fence and container rules registered above
     return md
@@ -123,12 +123,8 @@ def render_body(ctx: PageContext, text: str) -> str:
 
 def render_inline_text(ctx: PageContext, text: str, line: int | None) -> str:
     """One line of inline markdown (a summary field): code, references, badges."""
-    saved = ctx.first_line
-    ctx.first_line = line if line is not None else saved
-    try:
+    with ctx.at_line(line):
         html: str = _markdown_for(ctx.config).renderInline(text, {ENV_KEY: ctx})
-    finally:
-        ctx.first_line = saved
     return html
 
 

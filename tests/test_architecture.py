@@ -170,3 +170,15 @@ def test_no_function_is_over_60_lines() -> None:
                 if length > 60:
                     long.append(f"{path.name}:{node.lineno} {node.name} ({length} lines)")
     assert long == []
+
+
+def test_blocks_register_render_rules_one_way() -> None:
+    """Every render rule of a block is `render(token, env)` through block_renderer, and
+    every `:::` block a container_block (which reports it when it is left open)."""
+    for path in sorted((PACKAGE / "blocks").glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        text = path.read_text()
+        assert "add_render_rule" not in text, path.name
+        assert "container_plugin" not in text, path.name
+        assert "tokens: list[Token], idx: int, options" not in text, path.name

@@ -11,19 +11,15 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markupsafe import Markup
+from mdit_py_plugins.container import container_plugin
 
 from ..context import PageContext, context_of
 
 
 def render_inline(md: MarkdownIt, env: dict[str, Any], text: str, line: int | None) -> Markup:
     """Inline markdown inside a block; code references in it report `line`."""
-    ctx = context_of(env)
-    saved = ctx.first_line
-    ctx.first_line = line if line is not None else saved
-    try:
+    with context_of(env).at_line(line):
         return Markup(md.renderInline(text, env))
-    finally:
-        ctx.first_line = saved
 
 
 def fence_parser(md: MarkdownIt, info: str, token_type: str,
@@ -121,9 +117,39 @@ def check_fences(state: StateCore) -> None:
                       "its own)", ctx.line(token.map))
 
 
+def container_block(md: MarkdownIt, name: str, what: str, *,
+                    parse: Callable[[PageContext, Token, list[Token]], None],
+                    render: Callable[[Token, dict[str, Any]], str],
+                    close: Callable[[Token, dict[str, Any]], str]) -> None:
+    """A `::: name …` block (mdit-py-plugins' container), its body markdown, closed by a
+    `:::` line of its own.
+
+    After the inline stage, `parse(ctx, token, tokens)` reads each opening token (its
+    `info` is the header line) into its `meta`, recording problems in `ctx`; one left
+    open is reported at its line as `what` "opened here is never closed". `render` and
+    `close` give the HTML of the opening and the closing token.
+    """
+    opens = f"container_{name}_open"
+
+    def rule(state: StateCore) -> None:
+        ctx = context_of(state.env)
+        for token in state.tokens:
+            if token.type == opens:
+                if not closed(token):
+                    ctx.error(f"{what} opened here is never closed (add ::: on a line of its "
+                              "own)", ctx.line(token.map))
+                parse(ctx, token, state.tokens)
+
+    container_plugin(md, name)
+    md.core.ruler.after("inline", f"{name}_parse", rule)
+    block_renderer(md, opens, render)
+    block_renderer(md, f"container_{name}_close", close)
+
+
 def block_renderer(md: MarkdownIt, token_type: str,
                    render: Callable[[Token, dict[str, Any]], str]) -> None:
-    """Register `render(token, env)` for `token_type`."""
+    """Register `render(token, env)` for `token_type`: the one shape of every render rule
+    of site_gen's blocks and inline marks (what a token needs is in its `meta`)."""
 
     def rule(self: Any, tokens: list[Token], idx: int, options: Any, env: dict[str, Any]) -> str:
         return render(tokens[idx], env)

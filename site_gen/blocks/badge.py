@@ -16,7 +16,7 @@ from markupsafe import escape
 
 from ..context import context_of
 from ..suggest import did_you_mean
-from . import line_find, line_offset
+from . import block_renderer, line_find, line_offset
 
 OPEN = ":badge["
 
@@ -54,12 +54,12 @@ def badge_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     """Register `:badge[STATUS]` (templates/blocks/badge.html)."""
     badge = templates.get_template("blocks/badge.html").module.badge  # type: ignore[attr-defined]
 
-    def render(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
-        status = tokens[idx].meta.get("status")
+    def render(token: Token, env: dict[str, Any]) -> str:
+        status = token.meta.get("status")
         if status is None:
-            return str(escape(f":badge[{tokens[idx].content}]"))
+            return str(escape(f":badge[{token.content}]"))
         return str(badge(status)).rstrip("\n")
 
     md.inline.ruler.before("link", "status_badge", _badge_rule)
     md.core.ruler.after("inline", "status_badge_resolve", _resolve)
-    md.add_render_rule("status_badge", render)
+    block_renderer(md, "status_badge", render)

@@ -16,34 +16,27 @@ from typing import Any
 
 import jinja2
 from markdown_it import MarkdownIt
-from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
-from mdit_py_plugins.container import container_plugin
 
-from ..context import PageContext, context_of
+from ..context import PageContext
 from ..statuses import find_status
-from . import closed, render_inline
+from . import container_block, render_inline
 from .hunks import DiffLine, Proposal
 from .refs import CodeRef, preview_rows, ref_label, resolve
 
-OPENS = {"container_review_open": "review callout", "container_aside_open": "aside"}
 REVIEW = re.compile(r"^review(?:\s+(?P<severity>[\w-]+))?(?:\s+\[\[(?P<ref>[^\]]+)\]\])?"
                     r"(?:\s+(?P<thread>https?://\S+))?\s*(?P<rest>.*)$")
 
 
-def _parse(state: StateCore) -> None:
-    """Read each callout's header once, at parse time, so errors carry the line."""
-    ctx = context_of(state.env)
-    for token in state.tokens:
-        if token.type in OPENS and not closed(token):
-            ctx.error(f"{OPENS[token.type]} opened here is never closed (add ::: on a line of "
-                      "its own)", ctx.line(token.map))
-        if token.type == "container_review_open":
-            _review(ctx, token)
-            token.meta["suggestion"] = _suggestion(token.meta.get("ref"), state.tokens)
-        elif token.type == "container_aside_open":
-            token.meta |= {"title": token.info.strip()[len("aside"):].strip(),
-                          "line": ctx.line(token.map)}
+def _parse_review(ctx: PageContext, token: Token, tokens: list[Token]) -> None:
+    """Read a review callout's header once, at parse time, so errors carry the line."""
+    _review(ctx, token)
+    token.meta["suggestion"] = _suggestion(token.meta.get("ref"), tokens)
+
+
+def _parse_aside(ctx: PageContext, token: Token, tokens: list[Token]) -> None:
+    token.meta |= {"title": token.info.strip()[len("aside"):].strip(),
+                   "line": ctx.line(token.map)}
 
 
 def _review(ctx: PageContext, token: Token) -> None:
@@ -95,23 +88,19 @@ def callout_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     """Register `::: review` and `::: aside` containers (templates/blocks/callout.html)."""
     macros = templates.get_template("blocks/callout.html").module
 
-    def review(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
-        token = tokens[idx]
-        if token.nesting == -1:
-            return str(macros.close())  # type: ignore[attr-defined]
+    def review(token: Token, env: dict[str, Any]) -> str:
         meta = token.meta
         return str(macros.review(meta.get("severity"), meta.get("ref"),  # type: ignore[attr-defined]
                                  meta.get("label"), meta.get("thread"), meta.get("rows"),
                                  meta.get("suggestion")))
 
-    def aside(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
-        token = tokens[idx]
-        if token.nesting == -1:
-            return str(macros.close())  # type: ignore[attr-defined]
+    def aside(token: Token, env: dict[str, Any]) -> str:
         title = render_inline(md, env, token.meta["title"], token.meta["line"])
         return str(macros.aside(title))  # type: ignore[attr-defined]
 
-    container_plugin(md, "review", render=review)
-    container_plugin(md, "aside", render=aside)
-    # After the inline stage: every proposal of the page is parsed by then (suggestions).
-    md.core.ruler.after("inline", "callout_parse", _parse)
+    def close(token: Token, env: dict[str, Any]) -> str:
+        return str(macros.close())  # type: ignore[attr-defined]
+
+    # Parsed after the inline stage: every proposal of the page is parsed by then (suggestions).
+    container_block(md, "review", "review callout", parse=_parse_review, render=review, close=close)
+    container_block(md, "aside", "aside", parse=_parse_aside, render=aside, close=close)

@@ -275,10 +275,10 @@ def claim_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         return template.render(claim=claim, anchor=f"claim-{claim.id}" if claim.id else None,
                                commit_link=link)
 
-    def count(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
-        claim: Claim | None = tokens[idx].meta.get("claim")
+    def count(token: Token, env: dict[str, Any]) -> str:
+        claim: Claim | None = token.meta.get("claim")
         if claim is None:
-            return str(escape(f"[[{tokens[idx].content}]]"))
+            return str(escape(f"[[{token.content}]]"))
         checked = f"counted at {claim.commit[:7]}" if claim.commit else "not checked"
         return str(Markup('<a class="claim-ref" href="#claim-{}" title="{} ({})">{}</a>').format(
             claim.id, claim.says, checked, claim.shown_count))
@@ -286,4 +286,4 @@ def claim_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     fence_parser(md, "claim", "claim_block", parse_claim)
     block_renderer(md, "claim_block", render)
     md.core.ruler.before("code_ref_resolve", "claim_counts", _inline_counts)
-    md.add_render_rule("claim_count", count)
+    block_renderer(md, "claim_count", count)

@@ -11,6 +11,7 @@ import posixpath
 import re
 from urllib.parse import urlsplit
 
+import jinja2
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
@@ -61,7 +62,7 @@ def _links(state: StateCore) -> None:
                 _check(ctx, token, "src", ctx.line(block.map))
 
 
-def links_plugin(md: MarkdownIt) -> None:
+def links_plugin(md: MarkdownIt, *, templates: jinja2.Environment | None = None) -> None:
     """Check every link and image; markdown-it's own filter would drop bad ones silently."""
     md.validateLink = lambda url: True  # type: ignore[method-assign]
     md.core.ruler.after("inline", "site_links", _links)

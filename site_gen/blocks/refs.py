@@ -29,7 +29,7 @@ from ..code_index import LANGUAGES, Index, index_of, named, nearest_names
 from ..context import PageContext, context_of
 from ..highlight import highlighted_lines
 from ..names import REPO_PATH, SHA
-from . import find_after, line_offset
+from . import block_renderer, find_after, line_offset
 
 # Possessive quantifiers (*+, ++): no backtracking, so any text is matched in linear time.
 REF = re.compile(
@@ -312,9 +312,9 @@ def refs_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     (templates/blocks/ref.html, the one look of every link to pinned code)."""
     macros = templates.get_template("blocks/ref.html").module
 
-    def render(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
-        ref, preview = tokens[idx].meta.get("ref"), tokens[idx].meta.get("preview")
-        label = ref_label(ref, tokens[idx].content)
+    def render(token: Token, env: dict[str, Any]) -> str:
+        ref, preview = token.meta.get("ref"), token.meta.get("preview")
+        label = ref_label(ref, token.content)
         if preview is None:
             return str(macros.code_ref(ref, label))  # type: ignore[attr-defined]
         return str(macros.code_ref_preview(ref, label, *preview))  # type: ignore[attr-defined]
@@ -322,7 +322,7 @@ def refs_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     md.inline.ruler.before("link", "code_ref", _ref_rule)
     md.core.ruler.after("inline", "code_ref_resolve", _resolve_all)
     md.core.ruler.after("code_ref_resolve", "unpinned_links", _check_links)
-    md.add_render_rule("code_ref", render)
+    block_renderer(md, "code_ref", render)
 
 
 def _short(text: str) -> str:
