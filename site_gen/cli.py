@@ -52,6 +52,14 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--allow-unchecked", action="store_true",
                    help="pages whose code is not here are checked for everything else and "
                         "named, but do not fail (the pre-commit hook; publishing checks them)")
+    c.add_argument("--drift", action="store_true",
+                   help="also fail when a PR has moved on and a page's reference is changed "
+                        "or gone at its current head (for a scheduled job, after fetch)")
+    r = commands.add_parser("repin", help="move a PR's pages to a newer head, line by line")
+    _common(r)
+    r.add_argument("target", metavar="OWNER/REPO#NUMBER")
+    r.add_argument("--head", help="the new head (default: the PR's head at its source now)")
+    r.add_argument("-n", "--dry-run", action="store_true", help="report, write nothing")
     s = commands.add_parser("serve", help="preview the site, rebuilding as files change")
     _common(s)
     s.add_argument("-p", "--port", type=int, default=None, help="port on 127.0.0.1 "
@@ -238,8 +246,57 @@ def _check(args: argparse.Namespace) -> int:
         print(f"Check found {warnings} warning{'' if warnings == 1 else 's'} in {site.pages} pages.",
               file=sys.stderr)
         return 1
+    if args.drift and _drifted(config):
+        return 1
     _say(f"No problems in {site.pages} pages.")
     return 0
+
+
+def _drifted(config: Config) -> bool:
+    """Print each item changed or gone at its PR's current head; whether there was any."""
+    from .code_check import check_code
+    from .content import discover
+    from .drift import CHANGED, GONE, summary
+    from .errors import Problems
+    from .repin import Repinned
+
+    problems = Problems()
+    site = discover(config, problems)
+    checks = check_code(config, site, problems)
+    broken = False
+    for pr in site.prs:
+        drift = checks[pr.key].drift
+        if drift is None or not drift.broken:
+            continue
+        broken = True
+        for line in Repinned(pr, drift.old, drift.new, drift).lines()[:-1]:
+            if line.split(": ", 2)[1] in (CHANGED, GONE):
+                print(line, file=sys.stderr)
+        print(f"{pr.repo}#{pr.number} is now at {drift.new[:7]}: {summary(drift.counts())}; "
+              f"run 'site-gen repin {pr.repo}#{pr.number}' and rewrite what changed",
+              file=sys.stderr)
+    return broken
+
+
+def _repin(args: argparse.Namespace) -> int:
+    from .content import discover
+    from .errors import Problems
+    from .repin import repin
+
+    config = _config(args)
+    problems = Problems()
+    site = discover(config, problems)
+    if problems.errors:
+        errors: list[ContentError] = sorted(problems.errors, key=sort_key)
+        raise BuildFailed(list[SiteGenError](errors))
+    done = repin(config, site, args.target, args.head, dry_run=args.dry_run)
+    for line in done.lines():
+        print(line)
+    if args.dry_run:
+        _say("Dry run: nothing written.")
+    elif done.written:
+        _say("Rewrote " + ", ".join(display_path(p) for p in done.written) + ".")
+    return 1 if done.failed else 0
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -346,7 +403,7 @@ def _new(args: argparse.Namespace) -> int:
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "build": _build, "check": _check, "serve": _serve, "fetch": _fetch, "init": _init,
-    "new": _new,
+    "new": _new, "repin": _repin,
 }
 
 

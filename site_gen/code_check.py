@@ -6,13 +6,21 @@ every repository (`--checkout PATH`, `site_gen.checkout`), or the bare repositor
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from .code_host import fill
 from .config import Config
 from .content import PullRequest, Site
 from .errors import Problems
 from .git_reader import SourceReader
+
+if TYPE_CHECKING:
+    from .drift import Drift
+
+log = logging.getLogger(__name__)
 
 UNCHECKED = "unchecked"  # the kind of the warning that a PR's pages are not checked
 
@@ -26,6 +34,7 @@ class CodeCheck:
     reason: str | None = None  # why the pages are not checked
     declared: bool = False  # pr.yml says the code cannot be had (a deleted fork, say)
     git_dir: Path | None = field(default=None, repr=False, compare=False)
+    drift: Drift | None = None  # the PR has moved on since: its pages at the newer head
 
 
 def fetched_dir(config: Config, repo: str) -> Path:
@@ -70,6 +79,26 @@ def check_code(config: Config, site: Site, problems: Problems,
             reader.close()
 
 
+def current_head(config: Config, reader: SourceReader, pr: PullRequest) -> str | None:
+    """The PR's head at its source as `site-gen fetch` last saw it: its pull ref in the
+    repository the code is read from (fetched there, or a local clone's own)."""
+    return reader.commit(fill(config.code_host.pull_ref, number=pr.number))
+
+
+def _drift(config: Config, reader: SourceReader, where: Path, pr: PullRequest,
+           full: str) -> Drift | None:
+    """Where the PR's pages stand at its current head, when that is not the pinned one."""
+    current = current_head(config, reader, pr)
+    if current is None or current == full:
+        return None
+    from .drift import measure, summary  # the blocks' parsers: only when a PR moved
+
+    drift = measure(config, reader, where, pr, full, current)
+    log.info("%s#%d has moved on: written for %s, the PR is now at %s; %s", pr.repo,
+             pr.number, full[:7], current[:7], summary(drift.counts()))
+    return drift
+
+
 def _check(config: Config, pr: PullRequest, readers: dict[Path, SourceReader],
            problems: Problems) -> CodeCheck:
     if pr.code_unavailable:
@@ -87,7 +116,9 @@ def _check(config: Config, pr: PullRequest, readers: dict[Path, SourceReader],
                                f"{ambiguous}; write more digits", pr.path, pr.line_of(key))
                 return CodeCheck(False, pr.head, f"'{key}' {sha} is ambiguous")
         if not missing:
-            return CodeCheck(True, reader.commit(pr.head) or pr.head, git_dir=where)
+            full = reader.commit(pr.head) or pr.head
+            return CodeCheck(True, full, git_dir=where,
+                             drift=_drift(config, reader, where, pr, full))
         key, sha = missing[0]
         reason = f"commit {sha} ({key}) of {pr.repo} was not available when this page was built"
     problems.warn(f"the pages of {pr.repo}#{pr.number} are not checked against the code: "

@@ -559,7 +559,8 @@ class _Fields:
                            f"{', '.join(sorted(known))}")
 
 
-_PR_FIELDS = {"repo", "number", "title", "head", "base", "state", "files", "code_unavailable"}
+_PR_FIELDS = {"repo", "number", "title", "head", "base", "state", "files", "code_unavailable",
+              "history"}
 _PAGE_FIELDS = {"title", "question", "order", "status", "updated", "summary", "draft"}
 _SUMMARY_FIELDS = {"before", "this_pr", "status"}
 
@@ -607,6 +608,11 @@ def _read_pr(config: Config, folder: Path, files: list[Path],
             f.fail(key, f"'{key}' must be a commit SHA (7 to 40 hex digits), found '{sha}'; "
                         "a branch or tag name would drift")
     file_list = _file_list(f)
+    history = data.get("history")
+    if history is not None and not (isinstance(history, list) and all(
+            isinstance(sha, str) and SHA.match(sha) for sha in history)):
+        f.fail("history", "'history' must be a list of commit SHAs (the heads the pages were "
+                          "pinned to before; `site-gen repin` keeps it)")
     where = folder.relative_to(config.docs_dir).as_posix()
     key = f"{repo}/{number}"
     if not facts.failed and where != key:

@@ -65,6 +65,7 @@ class FetchReport:
     fetched: list[str] = field(default_factory=list)
     failed: list[ContentError] = field(default_factory=list)
     skipped: str | None = None  # why nothing was fetched (a clone is given for it)
+    heads: dict[int, str] = field(default_factory=dict)  # each PR's head at the source now
 
 
 Progress = Callable[[str, int, int], None]
@@ -74,8 +75,53 @@ def fetch(config: Config, site: Site, progress: Progress | None = None) -> list[
     """Bring exactly the commits the content pins into a bare repository per source, each
     shallow (only that commit's files): all missing ones in one fetch, one by one when that
     fails; what is already there is not fetched again."""
-    return [_fetch_repo(config, repo, repo_pins, progress)
-            for repo, repo_pins in pins(site).items()]
+    numbers: dict[str, list[PullRequest]] = {}
+    for pr in site.prs:
+        if not pr.code_unavailable:
+            numbers.setdefault(pr.repo, []).append(pr)
+    reports = []
+    for repo, repo_pins in pins(site).items():
+        report = _fetch_repo(config, repo, repo_pins, progress)
+        if not report.skipped:
+            for pr in numbers.get(repo, []):
+                head = fetch_head(config, pr)
+                if head is not None:
+                    report.heads[pr.number] = head
+        reports.append(report)
+    return reports
+
+
+def fetch_head(config: Config, pr: PullRequest) -> str | None:
+    """The PR's head at its source now (its pull ref), fetched into the repository the
+    code is read from under the same ref name, so builds can say how far the pages are
+    behind; None when the source has no such ref."""
+    source = config.sources.get(pr.repo) or fill(config.code_host.clone, repo=pr.repo)
+    target = fetched_dir(config, pr.repo)
+    ref = fill(config.code_host.pull_ref, number=pr.number)
+    listed = _git(["ls-remote", "--", source, ref])
+    sha = listed.stdout.split()[0] if listed.returncode == 0 and listed.stdout.split() else None
+    if sha is None or not SHA.match(sha):
+        return None
+    reader = SourceReader(target)
+    try:
+        present = reader.commit(sha) is not None
+    finally:
+        reader.close()
+    if present:
+        _git(["-C", str(target), "update-ref", ref, sha])
+    elif _fetch(target, source, [f"+{ref}:{ref}"], FETCH_DEPTH):
+        return None
+    return sha
+
+
+def fetch_commit(config: Config, repo: str, sha: str) -> str:
+    """Fetch one full SHA of `repo` from its source: '' or why it could not be."""
+    source = config.sources.get(repo) or fill(config.code_host.clone, repo=repo)
+    target = fetched_dir(config, repo)
+    if not target.is_dir():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _git(["init", "--bare", "--quiet", str(target)])
+    return _fetch(target, source, [sha], 1)
 
 
 def _fetch_repo(config: Config, repo: str, repo_pins: list[Pin],
@@ -146,4 +192,5 @@ def describe_report(report: FetchReport) -> str:
         return f"{report.repo}: nothing to fetch; it {report.skipped}"
     where = report.source if "://" in report.source else display_path(Path(report.source))
     return (f"{report.repo}: fetched {len(report.fetched)} commit(s) from {where}; "
-            f"{report.present} already here, {len(report.failed)} not found")
+            f"{report.present} already here, {len(report.failed)} not found"
+            + (f"; the current head of {len(report.heads)} PR(s)" if report.heads else ""))

@@ -145,7 +145,8 @@ class Renderer:
         keeping = keeping or MakeEach()
         keep = keeping.output
         listed = tuple(pr.listed for pr in self.site.prs)
-        outputs = {pr.url + "index.html": keep(pr.url + "index.html", listed[n],
+        outputs = {pr.url + "index.html": keep(pr.url + "index.html",
+                                               (listed[n], self.checks.get(pr.key)),
                                                functools.partial(self.pr, pr))
                    for n, pr in enumerate(self.site.prs)}
         outputs["index.html"] = keep("index.html", listed, functools.partial(self.home, keeping))
@@ -190,7 +191,8 @@ class Renderer:
 
     def pr(self, pr: PullRequest) -> str:
         return self.env.get_template("pr.html").render(
-            **self._common(pr.url, f"{pr.repo}#{pr.number}: {pr.title}", pr.url), pr=pr)
+            **self._common(pr.url, f"{pr.repo}#{pr.number}: {pr.title}", pr.url), pr=pr,
+            check=self.checks.get(pr.key))
 
     def page_context(self, pr: PullRequest, index: int) -> dict[str, Any]:
         """Everything the template of `pr`'s page at `index` receives but the body (the page

@@ -116,7 +116,7 @@ def test_pr_facts_errors(project: Project) -> None:
         "content/acme/widgets/12/pr.yml:4: unknown PR state 'shipped'; expected one of: "
         "open, draft, merged, closed",
         "content/acme/widgets/12/pr.yml:5: unknown field 'owner' in pr.yml; expected one of: "
-        "base, code_unavailable, files, head, number, repo, state, title",
+        "base, code_unavailable, files, head, history, number, repo, state, title",
     ]
 
 

@@ -147,12 +147,12 @@ def _path(ctx: PageContext, name: str, commit: str, what: str, line: int | None)
                   "expected a path like 'src/module.py' (no '..')", line)
         return None
     known = ctx.pr.files
-    if ctx.source is not None and not _matches(known, name):
+    if ctx.source is not None and not matching_paths(known, name):
         full = ctx.source.commit(commit)
         known = ctx.source.tree(full) if full else ()
     if not known:
         return name.strip("/")
-    candidates = _matches(known, name)
+    candidates = matching_paths(known, name)
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
@@ -176,7 +176,7 @@ def nearest(name: str, known: tuple[str, ...], count: int = 3) -> list[str]:
     return sorted(known, key=likeness)[:count]
 
 
-def _matches(known: tuple[str, ...], name: str) -> list[str]:
+def matching_paths(known: tuple[str, ...], name: str) -> list[str]:
     """The paths in `known` that are `name` or end with '/' + `name`."""
     name = name.strip("/")
     same_base = _by_basename(known).get(name.rsplit("/", 1)[-1], ())

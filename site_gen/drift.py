@@ -1,0 +1,509 @@
+"""When a PR moves on: where each thing a page cites at its pinned head stands at a newer
+head, confirmed by content, never trusted by line number.
+
+Every reference, symbol reference, excerpt, hunk, flow `source:`, review callout and
+claim of a page is an `Item`. `HeadMove` maps an item from the old head to the new one
+through the diff between them (renames followed): the cited lines are looked up where
+the diff puts them and their text compared; else the same text is looked for in the file
+(within the symbol that held it first); else the symbol is re-found by name. Each item
+gets one state:
+
+- same: unchanged lines at the same numbers;
+- moved: the same text at other lines, or in a renamed file (`Placed.replacement` is the
+  markdown rewritten to say so);
+- changed: the cited lines were edited (both texts are kept), a hunk no longer applies,
+  or a claim counts otherwise;
+- gone: the file, or the lines, were removed.
+
+Only the fetched commits decide, so the same commits give the same states.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .blocks.claim import Claim, parse_claim
+from .blocks.proposal import ELISION, FILE, POSITION, RANGE
+from .blocks.refs import REF, matching_paths
+from .code_index import Definition, enclosing, index_of, named
+from .config import Config
+from .content import Page, PullRequest
+from .context import PageContext
+from .git_reader import SourceReader
+
+SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
+STATES = (SAME, MOVED, CHANGED, GONE)
+BRACKETS = re.compile(r"\[\[([^\[\]\n]*(?:\n[^\[\]\n]*)?)\]\]")
+FENCE = re.compile(r"^(?P<indent> {0,3})(?P<mark>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
+HIGHLIGHT_LINE = re.compile(r"^(\s*highlight\s*:\s*)(.*)$")
+OURS = ("flow", "proposal", "excerpt", "pr-diff", "claim")  # fences whose refs are refs
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing a page cites at the PR's head, and where its markdown says so."""
+
+    kind: str  # "reference", "symbol", "file", "hunk", "claim"
+    page: Path
+    line: int  # its line in the page's file
+    start_offset: int  # where its markdown (what a move rewrites) is in the file's text
+    end_offset: int
+    file: str = ""  # the cited file, full path ('' for a claim)
+    written_path: str = ""  # the path as the markdown writes it (a tail of `file`)
+    start: int | None = None
+    end: int | None = None
+    symbol: str | None = None
+    sections: tuple[tuple[str, ...], ...] = ()  # a hunk: the old side of each section
+    claim: tuple[str, ...] = ()  # a claim: its block's lines
+    highlight: tuple[int, int] | None = None  # an excerpt's `highlight:` line (offsets)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where an item stands at the new head."""
+
+    item: Item
+    state: str
+    file: str | None = None
+    start: int | None = None
+    end: int | None = None
+    old_text: tuple[str, ...] = ()
+    new_text: tuple[str, ...] = ()
+    detail: str = ""
+    shift: int = 0  # how many lines the cited lines moved by
+
+    @property
+    def where(self) -> str:
+        """The item as the report names it: its file and lines at the old head."""
+        item = self.item
+        if item.kind == "claim":
+            return "claim"
+        lines = "" if item.start is None else (
+            f" L{item.start}" if item.end in (None, item.start) else f" L{item.start}-L{item.end}")
+        return f"{item.file}{lines}" + (f" · {item.symbol}" if item.symbol else "")
+
+
+@dataclass
+class Drift:
+    """A PR's pages against a newer head: every item placed, page by page."""
+
+    old: str
+    new: str
+    commits: int | None  # how many commits later (None: not a descendant, e.g. force-pushed)
+    placed: dict[Path, list[Placed]] = field(default_factory=dict)
+
+    def counts(self, page: Path | None = None) -> dict[str, int]:
+        items = self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
+        return {state: sum(1 for p in items if p.state == state) for state in STATES}
+
+    @property
+    def broken(self) -> bool:
+        """Whether anything is changed or gone (what `check --drift` fails on)."""
+        counts = self.counts()
+        return bool(counts[CHANGED] or counts[GONE])
+
+
+def summary(counts: dict[str, int], what: str = "references") -> str:
+    """'41 references: 33 same, 6 moved, 1 changed, 1 gone' (states with none left out)."""
+    total = sum(counts.values())
+    parts = [f"{counts[s]} {s}" for s in STATES if counts.get(s)]
+    return f"{total} {what}: " + (", ".join(parts) if parts else "none")
+
+
+# -- finding what a page cites ---------------------------------------------------------
+
+def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...]) -> list[Item]:
+    """Every item of `page` (its file's `text`) pinned to the PR's head, in file order.
+    `known`: the paths a written path may be a tail of (the head's tree, or pr.yml's)."""
+    found: list[Item] = []
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    first = page.body_line - 1  # the file line index where the body starts
+    fence: tuple[str, str, int] | None = None  # (mark, info, index of its first line)
+    for index in range(first, len(lines)):
+        raw = lines[index].rstrip("\n")
+        m = FENCE.match(raw)
+        if fence is None and m:
+            fence = (m["mark"], m["info"], index)
+            continue
+        if fence is not None and raw.strip().startswith(fence[0]) and \
+                set(raw.strip()) == {fence[0][0]}:
+            if fence[1] in ("proposal", "claim"):
+                found.extend(_block_items(pr, page, lines, offsets, fence, index, known))
+            fence = None
+            continue
+        if fence is not None and fence[1] not in OURS:
+            continue  # code: its brackets are not references
+        if fence is not None and fence[1] in ("proposal", "claim"):
+            continue  # read whole when the block ends
+        found.extend(_references(pr, page, raw, index, offsets[index], known))
+        if fence is not None and fence[1] == "excerpt":
+            h = HIGHLIGHT_LINE.match(raw)
+            if h and found and found[-1].line >= fence[2] + 1:
+                start = offsets[index] + len(h[1])
+                found[-1] = dataclasses.replace(found[-1], highlight=(start, start + len(h[2])))
+    return found
+
+
+def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
+                known: tuple[str, ...]) -> Iterator[Item]:
+    for m in BRACKETS.finditer(raw):
+        inner = m[1]
+        ref = REF.match(inner)
+        if ref is None or inner.strip().startswith("claim:") or ref["commit"]:
+            continue  # not a reference, a claim's count, or pinned elsewhere (@base, @sha)
+        full = _full_path(ref["path"], known)
+        if full is None:
+            continue  # the build reports it
+        at = offset + m.start(1) + ref.start("target")
+        common = {"page": page.path, "line": index + 1, "start_offset": at,
+                  "end_offset": offset + m.start(1) + ref.end("target"), "file": full,
+                  "written_path": ref["path"]}
+        if ref["symbol"]:
+            yield Item("symbol", symbol=ref["symbol"], **common)  # type: ignore[arg-type]
+        elif ref["start"]:
+            start = int(ref["start"])
+            yield Item("reference", start=start, end=int(ref["end"] or start),
+                       **common)  # type: ignore[arg-type]
+        else:
+            yield Item("file", **common)  # type: ignore[arg-type]
+
+
+def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[int],
+                 fence: tuple[str, str, int], close: int, known: tuple[str, ...]) -> list[Item]:
+    body = [line.rstrip("\n") for line in lines[fence[2] + 1:close]]
+    if fence[1] == "claim":
+        at = next((line.split(":", 1)[1].strip() for line in body
+                   if line.strip().startswith("at:")), "head")
+        if at != "head":
+            return []  # counted at the base or a SHA: the head moving changes nothing
+        return [Item("claim", page.path, fence[2] + 1, offsets[fence[2]], offsets[fence[2]],
+                     claim=tuple(body))]
+    found: list[Item] = []
+    for i, raw in enumerate(body):
+        m = FILE.match(raw)
+        if not m:
+            continue
+        full = _full_path(m["path"], known)
+        ranges = [int(x) for pair in RANGE.findall(m["lines"] or "") for x in pair if x]
+        if full is None:
+            continue
+        sections: list[list[str]] = [[]]
+        for row in body[i + 1:]:
+            if FILE.match(row):
+                break
+            if POSITION.match(row) or ELISION.match(row):
+                sections.append([])
+            elif row.startswith((" ", "-")) or row == "":
+                sections[-1].append(row[1:])
+        index = fence[2] + 1 + i
+        end = close  # a hunk's markdown runs to the next file line or the fence's end
+        for j in range(i + 1, len(body)):
+            if FILE.match(body[j]):
+                end = fence[2] + 1 + j
+                break
+        found.append(Item("hunk", page.path, index + 1, offsets[index], offsets[end],
+                          full, m["path"], min(ranges) if ranges else None,
+                          max(ranges) if ranges else None, m["symbol"],
+                          tuple(tuple(s) for s in sections if any(t.strip() for t in s))))
+    return found
+
+
+def _full_path(name: str, known: tuple[str, ...]) -> str | None:
+    candidates = matching_paths(known, name) if known else [name.strip("/")]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+# -- placing it at the new head ----------------------------------------------------------
+
+class HeadMove:
+    """The diff from one head to another, read from the git repository at `git_dir`."""
+
+    def __init__(self, config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest,
+                 old: str, new: str) -> None:
+        """`old` and `new`: the full SHAs of the PR's pinned head and of the newer one."""
+        self.config, self.reader, self.pr, self.old, self.new = config, reader, pr, old, new
+        self.renamed: dict[str, str] = {}
+        self.deleted: set[str] = set()
+        done = subprocess.run(["git", "-C", str(git_dir), "diff", "--name-status", "-M", "-z",
+                               old, new], capture_output=True, check=False)
+        fields = done.stdout.decode("utf-8", "replace").split("\0")
+        i = 0
+        while i < len(fields) - 1:
+            status = fields[i]
+            if status.startswith(("R", "C")):
+                if status.startswith("R"):
+                    self.renamed[fields[i + 1]] = fields[i + 2]
+                i += 3
+            else:
+                if status == "D":
+                    self.deleted.add(fields[i + 1])
+                i += 2
+        self._maps: dict[str, list[int | None]] = {}
+
+    def lines(self, commit: str, path: str) -> list[str] | None:
+        return self.reader.lines(commit, path)
+
+    def new_path(self, path: str) -> str | None:
+        """Where `path` is at the new head (renames followed), None when it was removed."""
+        if path in self.deleted:
+            return None
+        return self.renamed.get(path, path)
+
+    def _map(self, path: str, new_path: str) -> list[int | None]:
+        """For each old line (1-based index), its new line number, None if edited."""
+        if path not in self._maps:
+            old = self.lines(self.old, path) or []
+            new = self.lines(self.new, new_path) or []
+            mapped: list[int | None] = [None] * (len(old) + 1)
+            matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+            for tag, a1, a2, b1, _ in matcher.get_opcodes():
+                if tag == "equal":
+                    for k in range(a2 - a1):
+                        mapped[a1 + k + 1] = b1 + k + 1
+            self._maps[path] = mapped
+        return self._maps[path]
+
+    def place(self, item: Item) -> Placed:
+        if item.kind == "claim":
+            return self._claim(item)
+        new_path = self.new_path(item.file)
+        old_lines = self.lines(self.old, item.file)
+        if new_path is None or old_lines is None:
+            return Placed(item, GONE, detail=f"{item.file} was removed")
+        new_lines = self.lines(self.new, new_path)
+        if new_lines is None:
+            return Placed(item, GONE, detail=f"{item.file} is not at the new head")
+        if item.kind == "file":
+            return self._moved(item, new_path, None, None, (), ())
+        if item.kind == "symbol":
+            return self._symbol(item, new_path, old_lines, new_lines)
+        if item.kind == "hunk":
+            return self._hunk(item, new_path, old_lines, new_lines)
+        return self._lines(item, new_path, old_lines, new_lines)
+
+    def _lines(self, item: Item, new_path: str, old_lines: list[str],
+               new_lines: list[str]) -> Placed:
+        assert item.start is not None and item.end is not None
+        text = tuple(old_lines[item.start - 1:item.end])
+        if not text or item.end > len(old_lines):
+            return Placed(item, GONE, detail=f"{item.file} has no line {item.end} at the old head")
+        found = self._find(item.file, new_path, item.start, text, new_lines, old_lines)
+        if found is not None:
+            return self._moved(item, new_path, found, found + len(text) - 1, text, text)
+        approx = self._approximate(item.file, new_path, item.start, item.end)
+        if approx is None:
+            return Placed(item, GONE, new_path, old_text=text,
+                          detail="the cited lines were removed")
+        now = tuple(new_lines[approx[0] - 1:approx[1]])
+        return Placed(item, CHANGED, new_path, approx[0], approx[1], text, now,
+                      "the cited lines were edited")
+
+    def _find(self, path: str, new_path: str, start: int, text: tuple[str, ...],
+              new_lines: list[str], old_lines: list[str]) -> int | None:
+        """Where `text` (old lines from `start`) stands at the new head: where the diff puts
+        it, confirmed; else its one place in the definition that held it (or the file)."""
+        mapped = self._map(path, new_path)
+        first = mapped[start] if start < len(mapped) else None
+        if first is not None and tuple(new_lines[first - 1:first - 1 + len(text)]) == text:
+            return first
+        places = [i + 1 for i in range(len(new_lines) - len(text) + 1)
+                  if tuple(new_lines[i:i + len(text)]) == text]
+        if len(places) == 1:
+            return places[0]
+        holder = self._holder(path, start, start + len(text) - 1)
+        if holder is not None and places:
+            again = self._definition(new_path, holder.name)
+            inside = [p for p in places if again and again.start <= p <= again.end]
+            if len(inside) == 1:
+                return inside[0]
+        return None
+
+    def _approximate(self, path: str, new_path: str, start: int, end: int) -> tuple[int, int] | None:
+        """The new lines that took the place of old lines `start`-`end` (None: removed)."""
+        mapped = self._map(path, new_path)
+        before = next((mapped[i] for i in range(start - 1, 0, -1) if mapped[i]), 0) or 0
+        after = next((mapped[i] for i in range(end + 1, len(mapped)) if mapped[i]), None)
+        last = (after - 1) if after is not None else len(self.lines(self.new, new_path) or [])
+        return (before + 1, last) if last >= before + 1 else None
+
+    def _holder(self, path: str, start: int, end: int) -> Definition | None:
+        index = index_of(self.reader, self.old, path)
+        return enclosing(index.definitions, start, end) if index else None
+
+    def _definition(self, path: str, name: str) -> Definition | None:
+        index = index_of(self.reader, self.new, path)
+        found = named(index.definitions, name) if index else []
+        return found[0] if len(found) == 1 else None
+
+    def _symbol(self, item: Item, new_path: str, old_lines: list[str],
+                new_lines: list[str]) -> Placed:
+        assert item.symbol is not None
+        index = index_of(self.reader, self.old, item.file)
+        old = named(index.definitions, item.symbol) if index else []
+        if len(old) != 1:
+            return Placed(item, CHANGED, detail=f"{item.symbol} names no one definition at the old head")
+        text = tuple(old_lines[old[0].start - 1:old[0].end])
+        new = self._definition(new_path, old[0].name)
+        if new is None:
+            return Placed(item, GONE, new_path, old_text=text,
+                          detail=f"{item.symbol} is no longer defined in {new_path}")
+        now = tuple(new_lines[new.start - 1:new.end])
+        if now != text:
+            return Placed(item, CHANGED, new_path, new.start, new.end, text, now,
+                          f"{item.symbol} was edited")
+        return self._moved(item, new_path, new.start, new.end, text, now)
+
+    def _hunk(self, item: Item, new_path: str, old_lines: list[str],
+              new_lines: list[str]) -> Placed:
+        """A hunk moves when every section's old side stands, as it is, at the same offset."""
+        shifts = set()
+        for section in item.sections:
+            at = _near(old_lines, section, item.start or 1)
+            found = None if at is None else self._find(item.file, new_path, at, section,
+                                                       new_lines, old_lines)
+            if at is None or found is None:
+                old = "\n".join(section)
+                return Placed(item, CHANGED, new_path, old_text=section,
+                              detail="the hunk no longer applies: its old side is not at the "
+                                     f"new head as it is{'' if at is not None else ' (nor at the old)'}"
+                                     + (f" ({old[:60]!r})" if old else ""))
+            shifts.add(found - at)
+        if len(shifts) > 1:
+            return Placed(item, CHANGED, new_path,
+                          detail="the hunk no longer applies: its sections moved apart")
+        shift = shifts.pop() if shifts else 0
+        start = item.start + shift if item.start is not None else None
+        end = item.end + shift if item.end is not None else None
+        return self._moved(item, new_path, start, end, (), (), shift)
+
+    def _claim(self, item: Item) -> Placed:
+        old, new = self._count(item, self.old), self._count(item, self.new)
+        if old is None or new is None:
+            return Placed(item, CHANGED, detail="the claim cannot be counted at "
+                          + ("the old head" if old is None else "the new head"))
+        if old == new:
+            return Placed(item, SAME)
+        return Placed(item, CHANGED, old_text=(old,), new_text=(new,),
+                      detail=f"at the old head the claim {old}; at the new head it {new}")
+
+    def _count(self, item: Item, commit: str) -> str | None:
+        pr = dataclasses.replace(self.pr, head=commit)
+        ctx = PageContext(self.config, item.page, pr, 1, self.reader)
+        claim: Claim | None = parse_claim(ctx, list(item.claim), item.line + 1)
+        if claim is None or claim.commit is None:
+            errors = ctx.problems.errors
+            return f"does not hold: {errors[0].message.splitlines()[0]}" if errors else None
+        return f"counts {len(claim.sites)} matches, {claim.counted} counted"
+
+    def _moved(self, item: Item, new_path: str, start: int | None, end: int | None,
+               old: tuple[str, ...], new: tuple[str, ...], shift: int | None = None) -> Placed:
+        if new_path == item.file and start == item.start:
+            return Placed(item, SAME, new_path, start, end, old, new)
+        shift = shift if shift is not None else (
+            (start - item.start) if start is not None and item.start is not None else 0)
+        return Placed(item, MOVED, new_path, start, end, old, new,
+                      detail=_moved_how(item, new_path, start, end), shift=shift)
+
+
+def _near(lines: list[str], section: tuple[str, ...], hint: int) -> int | None:
+    """Where `section` stands in `lines`, the place nearest line `hint` (None: nowhere)."""
+    places = [i + 1 for i in range(len(lines) - len(section) + 1)
+              if tuple(lines[i:i + len(section)]) == section]
+    return min(places, key=lambda p: (abs(p - hint), p)) if places else None
+
+
+def _moved_how(item: Item, new_path: str, start: int | None, end: int | None) -> str:
+    where = new_path if new_path != item.file else ""
+    if start is not None:
+        lines = f"L{start}" if end in (None, start) else f"L{start}-L{end}"
+        where = f"{where} {lines}".strip()
+    return f"now at {where}"
+
+
+def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest, old: str,
+            new: str) -> Drift:
+    """Every item of every page of `pr` placed at head `new` (`old`: the pinned head's full
+    SHA)."""
+    move = HeadMove(config, reader, git_dir, pr, old, new)
+    known = reader.tree(old)
+    drift = Drift(old, new, commits_between(git_dir, old, new))
+    for page in pr.pages:
+        try:
+            text = page.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # discovery read it a moment ago; a page gone since is rebuilt anyway
+        drift.placed[page.path] = [move.place(item) for item in items_of(pr, page, text, known)]
+    return drift
+
+
+def commits_between(git_dir: Path, old: str, new: str) -> int | None:
+    """How many commits `new` is after `old`, when it descends from it (None: another
+    history, a force-push say, or history not fetched)."""
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "-C", str(git_dir), *args], capture_output=True,
+                              text=True, check=False)
+
+    if git("merge-base", "--is-ancestor", old, new).returncode != 0:
+        return None
+    done = git("rev-list", "--count", f"{old}..{new}")
+    return int(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip().isdigit() else None
+
+
+# -- rewriting the markdown -------------------------------------------------------------
+
+NUMBER = re.compile(r"\d+")
+
+
+def rewrite(text: str, placed: list[Placed]) -> str:
+    """The page's file `text` with every moved item's markdown at its new place."""
+    edits: list[tuple[int, int, str]] = []
+    for p in placed:
+        if p.state != MOVED:
+            continue
+        item = p.item
+        old = text[item.start_offset:item.end_offset]
+        edits.append((item.start_offset, item.end_offset, _rewritten(p, old)))
+        if item.highlight is not None and p.shift:
+            a, b = item.highlight
+            edits.append((a, b, _shifted(text[a:b], p.shift)))
+    for start, end, new in sorted(edits, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def _rewritten(p: Placed, old: str) -> str:
+    item = p.item
+    path = item.written_path if p.file == item.file or p.file is None else p.file
+    if item.kind == "hunk":
+        first, sep, rest = old.partition("\n")
+        m = FILE.match(first)
+        assert m is not None
+        header = first[:m.start("path")] + path + _shifted(first[m.end("path"):], p.shift,
+                                                            only_lines=True)
+        rows = [POSITION.sub(lambda h: _shifted(h[0], p.shift, hunk=True), row)
+                if POSITION.match(row) else row for row in rest.split("\n")]
+        return header + (sep + "\n".join(rows) if sep else "")
+    suffix = old[len(item.written_path):]
+    if item.kind == "reference":
+        numbers = iter([p.start, p.end])
+        suffix = NUMBER.sub(lambda _: str(next(numbers)), suffix)
+    return path + suffix
+
+
+def _shifted(text: str, shift: int, *, only_lines: bool = False, hunk: bool = False) -> str:
+    """`text` with its line numbers moved by `shift`: every number; only L-numbers (a
+    hunk's file line, whose symbol may hold digits); a hunk position's starts, not counts."""
+    if only_lines:
+        return re.sub(r"L(\d+)", lambda m: f"L{int(m[1]) + shift}", text)
+    if hunk:
+        return re.sub(r"([-+])(\d+)", lambda m: f"{m[1]}{int(m[2]) + shift}", text)
+    return NUMBER.sub(lambda m: str(int(m[0]) + shift), text)

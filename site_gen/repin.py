@@ -1,0 +1,187 @@
+"""`site-gen repin OWNER/REPO#N --head SHA`: move every page of a PR to a newer head.
+
+Each item a page cites is placed at the new head (drift.py); what moved is rewritten in
+the markdown, what changed or is gone is reported at its line with both texts, and pr.yml
+gets the new head, the old one kept in `history:`. Files are replaced atomically; with
+`dry_run` nothing is written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .code_check import fetched_dir, git_dir
+from .config import Config
+from .content import PullRequest, Site
+from .drift import CHANGED, GONE, MOVED, Drift, Placed, measure, rewrite, summary
+from .errors import SiteGenError, display_path
+from .fetch import fetch_commit, fetch_head
+from .git_reader import SourceReader
+from .names import REPO, SHA
+
+TARGET = re.compile(r"^(?P<repo>[^#\s]+)#(?P<number>\d{1,9})$")
+
+
+@dataclass
+class Repinned:
+    """What repinning one PR found and did."""
+
+    pr: PullRequest
+    old: str
+    new: str
+    drift: Drift
+    written: list[Path] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return self.drift.broken
+
+    def lines(self) -> list[str]:
+        """One line per item that is not the same, then the summary."""
+        out = []
+        for page, placed in self.drift.placed.items():
+            for p in placed:
+                if p.state != "same":
+                    out.append(_line(page, p))
+        counts = self.drift.counts()
+        rewritten = " (rewritten)" if counts[MOVED] and self.written else ""
+        text = summary(counts).replace(f"{counts[MOVED]} moved", f"{counts[MOVED]} moved{rewritten}")
+        out.append(f"{self.pr.repo}#{self.pr.number} {self.old[:7]} → {self.new[:7]}: {text}")
+        return out
+
+
+def _line(page: Path, p: Placed) -> str:
+    where = f"{display_path(page)}:{p.item.line}"
+    if p.state == MOVED:
+        return f"{where}: moved: {p.where} {p.detail}"
+    said = f"{where}: {p.state}: {p.where}: {p.detail}"
+    if p.state in (CHANGED, GONE) and (p.old_text or p.new_text):
+        said += "\n    was: " + " ⏎ ".join(t.strip() for t in p.old_text)[:200]
+        said += "\n    now: " + (" ⏎ ".join(t.strip() for t in p.new_text)[:200] or "(nothing)")
+    return said
+
+
+def find_pr(site: Site, target: str) -> PullRequest:
+    m = TARGET.match(target)
+    if not m or not REPO.match(m["repo"]):
+        raise SiteGenError(f"'{target}' is not a pull request; expected OWNER/REPO#NUMBER")
+    for pr in site.prs:
+        if pr.repo == m["repo"] and pr.number == int(m["number"]):
+            return pr
+    raise SiteGenError(f"there is no {target} in the content; expected a folder "
+                       f"{m['repo']}/{m['number']} with a pr.yml")
+
+
+def repin(config: Config, site: Site, target: str, head: str | None, *,
+          dry_run: bool = False) -> Repinned:
+    """Place every item of the PR `target` at `head` (default: its head at the source now,
+    fetched) and, unless `dry_run`, rewrite its pages and pr.yml."""
+    pr = find_pr(site, target)
+    where = git_dir(config, pr.repo)
+    if where is None or not where.is_dir():
+        raise SiteGenError(f"the code of {pr.repo} is not here; run 'site-gen fetch' first "
+                           "(or pass --checkout)", pr.path)
+    new = _new_head(config, pr, where, head)
+    reader = SourceReader(where)
+    try:
+        old = reader.commit(pr.head)
+        if old is None:
+            raise SiteGenError(f"the pinned head {pr.head} of {pr.repo} is not here; run "
+                               "'site-gen fetch' first", pr.path, pr.line_of("head"))
+        full = reader.commit(new)
+        if full is None:
+            raise SiteGenError(f"commit {new} of {pr.repo} is not here and could not be "
+                               "fetched; give a full SHA the source has")
+        drift = measure(config, reader, where, pr, old, full)
+    finally:
+        reader.close()
+    done = Repinned(pr, old, full, drift)
+    if not dry_run and full != old:
+        for page in pr.pages:
+            placed = drift.placed.get(page.path, [])
+            if any(p.state == MOVED for p in placed):
+                _replace(page.path, rewrite(page.path.read_text(encoding="utf-8"), placed))
+                done.written.append(page.path)
+        _replace(pr.path, _new_pr_yml(pr.path.read_text(encoding="utf-8"), old, full,
+                                      pr.head, drift))
+        done.written.append(pr.path)
+    return done
+
+
+def _new_head(config: Config, pr: PullRequest, where: Path, head: str | None) -> str:
+    if head is not None and not SHA.match(head.lower()):
+        raise SiteGenError(f"'{head}' is not a commit SHA; expected 7 to 40 hex digits")
+    fetched = where == fetched_dir(config, pr.repo)
+    if head is None:
+        found = fetch_head(config, pr) if fetched else _local_head(config, where, pr)
+        if found is None:
+            raise SiteGenError(f"cannot learn the current head of {pr.repo}#{pr.number} from "
+                               "its source; give it with --head SHA")
+        return found
+    reader = SourceReader(where)
+    try:
+        present = reader.commit(head.lower()) is not None
+    finally:
+        reader.close()
+    if not present and fetched:
+        problem = fetch_commit(config, pr.repo, head.lower()) if len(head) == 40 else \
+            ("" if fetch_head(config, pr) else "no pull ref")
+        if problem:
+            raise SiteGenError(f"commit {head} of {pr.repo} could not be fetched: {problem}")
+    return head.lower()
+
+
+def _local_head(config: Config, where: Path, pr: PullRequest) -> str | None:
+    from .code_check import current_head
+
+    reader = SourceReader(where)
+    try:
+        return current_head(config, reader, pr)
+    finally:
+        reader.close()
+
+
+def _new_pr_yml(text: str, old: str, new: str, written_head: str, drift: Drift) -> str:
+    """pr.yml with `head:` at `new`, the old head added to `history:`, and the paths of
+    renamed files in `files:` renamed."""
+    head = re.compile(rf"^(head\s*:\s*)['\"]?{re.escape(written_head)}['\"]?[ \t]*$",
+                      re.MULTILINE | re.IGNORECASE)
+    text, found = head.subn(lambda m: m[1] + new, text, count=1)
+    if not found:
+        raise SiteGenError("cannot find the 'head:' line of pr.yml to rewrite; write it as "
+                           "'head: SHA' on a line of its own")
+    entry = f"  - {old}\n"
+    history = re.search(r"^history\s*:\s*\n((?:[ \t]+-.*\n?)*)", text, re.MULTILINE)
+    if history:
+        at = history.end(1)
+        before = text[:at] if text[:at].endswith("\n") else text[:at] + "\n"
+        text = before + entry + text[at:]
+    else:
+        text = text if text.endswith("\n") else text + "\n"
+        text += "# The heads the pages were pinned to before, oldest first (site-gen repin).\n"
+        text += "history:\n" + entry
+    renamed = {p.item.file: p.file for ps in drift.placed.values() for p in ps
+               if p.file and p.file != p.item.file}
+    for old_path, new_path in sorted(renamed.items()):
+        entry_line = re.compile(rf"^(\s*-\s*['\"]?){re.escape(old_path)}(['\"]?[ \t]*)$",
+                                re.MULTILINE)
+        text = entry_line.sub(lambda m: f"{m[1]}{new_path}{m[2]}", text)  # noqa: B023
+    return text
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically: a reader sees the old file or the new, whole."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

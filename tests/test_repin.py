@@ -1,0 +1,358 @@
+"""When the PR moves on: `site-gen repin` maps every item of its pages to the new head,
+confirmed by content, and pages whose PR has moved say how they stand at its new head.
+
+Each test makes a local repository with the pinned head and a newer one (the PR's ref
+`refs/pull/12/head` points at the newer), and a one-page project that checks against it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import Project, Run, git
+
+CLI = Callable[..., Run]
+
+CORE = "".join(f"step_{n} = {n}\n" for n in range(1, 9)) + """\
+
+
+def make_key(user):
+    name = user.name
+    return hash(name)
+
+
+def helper():
+    return 1
+"""  # make_key: L11-L13, its body L12-L13; helper: L16-L17
+CHECKPOINT = "def save():\n    return 0\n"
+PR_YML = """\
+repo: acme/widgets
+number: 12
+title: Make widgets faster
+head: {head}
+state: open
+files:
+  - src/widgets/core.py
+  - src/widgets/checkpoint.py
+"""
+PAGE = """\
+---
+title: Why the key is wrong
+question: the key
+order: 1
+status: open
+updated: 2026-01-05
+---
+
+The key is named in [[core.py:12]] and hashed in [[core.py L12-L13]].
+"""
+
+
+def repository(folder: Path, old: dict[str, str], new: dict[str, str | None]) -> tuple[str, str]:
+    """A repository with commit `old` (these files) then `new` (these changes; None
+    removes a file); the PR's ref points at the new one. Returns both SHAs."""
+    folder.mkdir(parents=True)
+    git(folder, "init", "-q", "-b", "main")
+    shas = []
+    for files in (old, new):
+        for name, text in files.items():
+            path = folder / name
+            if text is None:
+                git(folder, "rm", "-q", name)
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        git(folder, "add", "-A")
+        git(folder, "commit", "-q", "--allow-empty", "-m", "commit")
+        shas.append(git(folder, "rev-parse", "HEAD"))
+    git(folder, "update-ref", "refs/pull/12/head", shas[1])
+    return shas[0], shas[1]
+
+
+@pytest.fixture
+def moved(project: Project, tmp_path: Path) -> Callable[..., tuple[Path, str, str]]:
+    """Set up the project: the page `body` (after its front matter) pinned to the old head
+    of a repository whose new head applies `new`."""
+
+    def make(body: str, new: dict[str, str | None],
+             old: dict[str, str] | None = None) -> tuple[Path, str, str]:
+        repo = tmp_path / "code"
+        first, second = repository(repo, old or {"src/widgets/core.py": CORE,
+                                                 "src/widgets/checkpoint.py": CHECKPOINT}, new)
+        project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=first))
+        project.write("content/acme/widgets/12/cache-bug.md",
+                      PAGE.split("\n\n", 1)[0] + "\n\n" + body)
+        return repo, first, second
+
+    return make
+
+
+def repin(cli: CLI, repo: Path, *args: str) -> Run:
+    return cli("repin", "acme/widgets#12", "--checkout", f"acme/widgets={repo}", *args)
+
+
+def page_text(project: Project) -> str:
+    return (project.root / "content/acme/widgets/12/cache-bug.md").read_text()
+
+
+def test_lines_inserted_above_move_every_reference_and_rewrite_it(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, old, new = moved("Named in [[core.py:12]], hashed in [[core.py L12-L13|the hash]], "
+                           "the function [[core.py:11-13]].\n",
+                           {"src/widgets/core.py": "import os\nimport sys\n" + CORE})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out + run.err
+    assert "3 references: 3 moved (rewritten)" in run.out
+    assert "cache-bug.md:9: moved: src/widgets/core.py L12 now at L14" in run.out
+    assert "[[core.py:14]]" in page_text(project)
+    assert "[[core.py L14-L15|the hash]]" in page_text(project)
+    assert "[[core.py:13-15]]" in page_text(project)
+    pr_yml = (project.root / "content/acme/widgets/12/pr.yml").read_text()
+    assert f"head: {new}\n" in pr_yml
+    assert f"history:\n  - {old}\n" in pr_yml
+    # the rewritten pages build, checked against the new head
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+
+
+def test_an_edited_line_is_changed_and_reported_with_both_texts(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, _, _ = moved("Named in [[core.py:12]], called [[core.py:16]].\n",
+                       {"src/widgets/core.py": CORE.replace("name = user.name",
+                                                            "name = user.full_name")})
+    before = page_text(project)
+    run = repin(cli, repo)
+    assert run.code == 1
+    assert "cache-bug.md:9: changed: src/widgets/core.py L12: the cited lines were edited" in run.out
+    assert "was: name = user.name" in run.out and "now: name = user.full_name" in run.out
+    assert "2 references: 1 same, 1 changed" in run.out
+    assert page_text(project) == before  # the changed reference keeps its old line
+
+
+def test_a_renamed_file_moves_with_its_new_path(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, _, _ = moved("Saved in [[checkpoint.py:2]].\n",
+                       {"src/widgets/checkpoint.py": None,
+                        "src/widgets/saving/checkpoint.py": CHECKPOINT})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    assert "now at src/widgets/saving/checkpoint.py L2" in run.out
+    assert "[[src/widgets/saving/checkpoint.py:2]]" in page_text(project)
+    pr_yml = (project.root / "content/acme/widgets/12/pr.yml").read_text()
+    assert "  - src/widgets/saving/checkpoint.py\n" in pr_yml
+    assert "  - src/widgets/checkpoint.py\n" not in pr_yml
+
+
+def test_a_deleted_file_is_gone(moved: Callable[..., tuple[Path, str, str]], project: Project,
+                                cli: CLI) -> None:
+    repo, _, _ = moved("Saved in [[checkpoint.py:2]].\n", {"src/widgets/checkpoint.py": None})
+    run = repin(cli, repo)
+    assert run.code == 1
+    assert "gone: src/widgets/checkpoint.py L2: src/widgets/checkpoint.py was removed" in run.out
+
+
+def test_a_function_moved_within_its_file_is_found_again(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    reordered = CORE.replace("def make_key(user):\n    name = user.name\n    return hash(name)"
+                             "\n\n\n", "") + "\n\ndef make_key(user):\n    name = user.name\n" \
+                                             "    return hash(name)\n"
+    repo, _, _ = moved("The key: [[core.py L11-L13]]; by name [[core.py::make_key]].\n",
+                       {"src/widgets/core.py": reordered})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    lines = reordered.splitlines()
+    start = lines.index("def make_key(user):") + 1
+    assert f"[[core.py L{start}-L{start + 2}]]" in page_text(project)
+    assert "[[core.py::make_key]]" in page_text(project)  # a name needs no rewriting
+    assert "2 references: 2 moved (rewritten)" in run.out
+
+
+def test_a_symbol_whose_body_changed_is_changed(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, _, _ = moved("By name [[core.py::helper]].\n",
+                       {"src/widgets/core.py": CORE.replace("return 1", "return 2")})
+    run = repin(cli, repo)
+    assert run.code == 1
+    assert "changed: src/widgets/core.py · helper: helper was edited" in run.out
+
+
+HUNK = """\
+```proposal
+title: Hash the whole user
+status: proposed
+
+file: core.py L12-L13 · make_key
+@@ -12,2 +12,2 @@
+-    name = user.name
+-    return hash(name)
++    name = (user.name, user.id)
++    return hash(name)
+```
+"""
+
+
+def test_a_hunk_moves_with_its_lines_and_its_position(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, _, _ = moved(HUNK, {"src/widgets/core.py": "import os\n" + CORE})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    text = page_text(project)
+    assert "file: core.py L13-L14 · make_key\n@@ -13,2 +13,2 @@\n" in text
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+
+
+def test_a_hunk_that_no_longer_applies_is_changed(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, _, _ = moved(HUNK, {"src/widgets/core.py": CORE.replace("return hash(name)",
+                                                                  "return hash(name) % 7")})
+    before = page_text(project)
+    run = repin(cli, repo)
+    assert run.code == 1
+    assert "changed: src/widgets/core.py L12-L13 · make_key: the hunk no longer applies" in run.out
+    assert page_text(project) == before
+
+
+CLAIM = """\
+```claim
+says: every function returns
+count: 2
+pattern: return $X
+in: src/widgets/core.py
+```
+"""
+
+
+def test_a_claim_whose_count_changes_is_changed(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, _, _ = moved(CLAIM, {"src/widgets/core.py": CORE + "\n\ndef more():\n    return 3\n"})
+    run = repin(cli, repo)
+    assert run.code == 1
+    assert "changed: claim: at the old head the claim counts 2 matches, 2 counted; at the new " \
+           "head it does not hold:" in run.out
+
+
+def test_a_claim_that_counts_the_same_is_same(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, _, _ = moved(CLAIM, {"src/widgets/core.py": "# a comment\n" + CORE})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    assert "1 references: 1 same" in run.out
+
+
+def test_a_force_push_to_an_unrelated_history_is_checked_by_content(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    repo = tmp_path / "code"
+    old, _ = repository(repo, {"src/widgets/core.py": CORE, "src/widgets/checkpoint.py": CHECKPOINT},
+                        {})
+    # an unrelated history: the same file with a line edited, two lines inserted above
+    git(repo, "checkout", "-q", "--orphan", "rewritten")
+    git(repo, "rm", "-q", "--cached", "src/widgets/checkpoint.py")
+    (repo / "src/widgets/checkpoint.py").unlink()
+    (repo / "src/widgets/core.py").write_text("# new\n# history\n" + CORE.replace(
+        "return hash(name)", "return hash(name, 1)"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "rewritten")
+    new = git(repo, "rev-parse", "HEAD")
+    git(repo, "update-ref", "refs/pull/12/head", new)
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=old))
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  PAGE.split("\n\n", 1)[0] + "\n\nNamed [[core.py:12]], hashed [[core.py:13]], "
+                  "saved [[checkpoint.py:1]].\n")
+    run = repin(cli, repo, "--dry-run")
+    assert run.code == 1
+    assert "moved: src/widgets/core.py L12 now at L14" in run.out
+    assert "changed: src/widgets/core.py L13" in run.out
+    assert "gone: src/widgets/checkpoint.py L1" in run.out  # not in the new history at all
+
+
+def test_dry_run_writes_nothing(moved: Callable[..., tuple[Path, str, str]], project: Project,
+                                cli: CLI) -> None:
+    repo, _, _ = moved("Named in [[core.py:12]].\n",
+                       {"src/widgets/core.py": "import os\n" + CORE})
+    content = {p: p.read_bytes() for p in (project.root / "content").rglob("*") if p.is_file()}
+    run = repin(cli, repo, "--dry-run")
+    assert run.code == 0 and "1 references: 1 moved" in run.out
+    assert "Dry run: nothing written." in run.out
+    assert {p: p.read_bytes() for p in (project.root / "content").rglob("*") if p.is_file()} == content
+
+
+def test_base_and_sha_pinned_references_are_left_as_they_are(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, old, _ = moved("Now [[core.py:12]], then [[core.py:12@{old}]].\n",
+                         {"src/widgets/core.py": "import os\n" + CORE})
+    text = page_text(project).replace("{old}", old[:12])
+    (project.root / "content/acme/widgets/12/cache-bug.md").write_text(text)
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    assert f"[[core.py:12@{old[:12]}]]" in page_text(project)
+    assert "[[core.py:13]]" in page_text(project)
+    assert "1 references: 1 moved" in run.out
+
+
+def test_references_in_code_blocks_are_not_items(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, _, _ = moved("```python\nx = [[core.py:12]]\n```\n\nSee [[core.py:12]].\n",
+                       {"src/widgets/core.py": "import os\n" + CORE})
+    run = repin(cli, repo)
+    assert "1 references: 1 moved" in run.out
+    assert "x = [[core.py:12]]" in page_text(project)
+
+
+def test_a_page_of_a_pr_that_moved_says_so_and_check_drift_fails(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, old, new = moved("Named in [[core.py:12]], returns [[core.py:17]], kept [[core.py:1]].\n",
+                           {"src/widgets/core.py": "import os\n" + CORE.replace(
+                               "return 1", "return 2")})
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+    assert f"acme/widgets#12 has moved on: written for {old[:7]}, the PR is now at {new[:7]}" \
+        in built.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    notice = re.search(r'<p class="code-check drift".*?</p>', html, re.S)
+    assert notice is not None
+    text = re.sub(r"<[^>]+>", "", notice[0])
+    assert f"Written for {old[:7]}. The PR is now at {new[:7]}, 1 commit later: of its 3 " \
+           "references, 2 moved, 1 changed. What moved." == " ".join(text.split()).lstrip("↻ ")
+    assert 'href="../#drift"' in notice[0]
+    landing = (project.site / "acme/widgets/12/index.html").read_text()
+    assert 'id="drift"' in landing and "the cited lines were edited" in landing
+    drift = cli("check", "--drift", "--checkout", f"acme/widgets={repo}")
+    assert drift.code == 1
+    assert "changed: src/widgets/core.py L17" in drift.err
+    assert "run 'site-gen repin acme/widgets#12'" in drift.err
+    plain = cli("check", "--checkout", f"acme/widgets={repo}")
+    assert plain.code == 0, plain.err  # a notice, not a failure
+
+
+def test_no_notice_while_the_pr_is_where_the_pages_pin_it(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, old, _ = moved("Named in [[core.py:12]].\n", {"src/widgets/core.py": "x = 1\n" + CORE})
+    git(repo, "update-ref", "refs/pull/12/head", old)
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0 and "moved on" not in built.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert "code-check drift" not in html
+    assert cli("check", "--drift", "--checkout", f"acme/widgets={repo}").code == 0
+
+
+def test_fetch_records_the_current_head_and_repin_fetches_it(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, old, new = moved("Named in [[core.py:12]].\n",
+                           {"src/widgets/core.py": "import os\n" + CORE})
+    mkdocs = project.root / "mkdocs.yml"
+    mkdocs.write_text(mkdocs.read_text() + f"site_gen:\n  sources:\n    acme/widgets: {repo.as_uri()}\n")
+    fetched = cli("fetch")
+    assert fetched.code == 0, fetched.err
+    assert "the current head of 1 PR(s)" in fetched.out
+    built = cli("build", "--no-search")
+    assert "has moved on" in built.err
+    run = cli("repin", "acme/widgets#12")
+    assert run.code == 0, run.out + run.err
+    assert f"{old[:7]} → {new[:7]}" in run.out
+    assert "[[core.py:13]]" in page_text(project)
+    again = cli("build", "--strict", "--no-search")
+    assert again.code == 0 and "moved on" not in again.err
