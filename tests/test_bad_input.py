@@ -110,8 +110,7 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      [f"{R}:6: 'files' must be a list of paths in the repository, like 'src/pkg/module.py'"]),
     ("pr-unknown-field", {R: GOOD_R + "reviewer: ana\n"},
      [f"{R}:8: unknown field 'reviewer' in pr.yml; expected one of: base, code_unavailable, "
-      "files, head, number, "
-      "repo, state, title"]),
+      "files, head, history, number, repo, state, title"]),
     ("pr-wrong-folder", {R: GOOD_R.replace("number: 12", "number: 13")},
      [f"{R}:1: acme/widgets#13 belongs in the folder 'acme/widgets/13', found 'acme/widgets/12'"]),
     ("pr-no-pages", {P: "<delete>"},
