@@ -63,13 +63,18 @@ WORKFLOW = """\
 # On every push and pull request: install site_gen, fetch the code every page pins, build
 # strictly (a page that contradicts its code, or is not checked, fails), and check every
 # page against its snapshot. On the repository's default branch (main, master or any
-# other), publish site/ to GitHub Pages.
+# other), publish site/ to GitHub Pages. Every week (and when run by hand), also see
+# whether a PR has moved on since its pages were written: the site is published again
+# with each page's drift notice, and the drift job fails while a page cites code that
+# changed or is gone at its PR's current head (`site-gen repin` moves the pages).
 name: Publish the review site
 
 on:
   push:
   pull_request:
   workflow_dispatch:
+  schedule:
+    - cron: "17 6 * * 1"  # Mondays, 06:17 UTC
 
 permissions:
   contents: read
@@ -126,6 +131,28 @@ jobs:
     steps:
       - id: deployment
         uses: actions/deploy-pages@v4
+
+  drift:
+    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          persist-credentials: false
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - name: Install site_gen
+        run: python -m pip install "{requirement}"
+      - uses: actions/cache@v4
+        with:
+          path: .cache/site-gen/repos
+          key: pinned-code-${{{{ hashFiles('content/**') }}}}
+          restore-keys: pinned-code-
+      - name: Fetch the pinned commits and each PR's current head
+        run: site-gen fetch
+      - name: Fail while a page cites code that changed or is gone at its PR's head
+        run: site-gen check --drift
 """
 
 PRE_COMMIT_REMOTE = """\

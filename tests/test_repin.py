@@ -356,3 +356,21 @@ def test_fetch_records_the_current_head_and_repin_fetches_it(
     assert "[[core.py:13]]" in page_text(project)
     again = cli("build", "--strict", "--no-search")
     assert again.code == 0 and "moved on" not in again.err
+
+
+def test_excerpts_callouts_and_flow_sources_move_with_their_lines(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    body = ("```excerpt\n[[core.py:11-13]]\nhighlight: 12-13\n```\n\n"
+            "::: review blocking [[core.py:12]]\nThe name alone collides.\n:::\n\n"
+            "```flow\ntitle: Two users\nlane a: Ana\nlane b: Bo\nstep: both log in\n"
+            "outcome a: wrong: same key\noutcome b: wrong: same key\n"
+            "source: [[core.py:13]] hash(name)\n```\n")
+    repo, _, _ = moved(body, {"src/widgets/core.py": "import os\nimport sys\nimport re\n" + CORE})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    text = page_text(project)
+    assert "[[core.py:14-16]]\nhighlight: 15-16\n" in text
+    assert "::: review blocking [[core.py:15]]\n" in text
+    assert "source: [[core.py:16]] hash(name)\n" in text
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err

@@ -46,7 +46,11 @@ def test_init_writes_a_repository_and_refuses_a_full_folder(tmp_path: Path, cli:
                                          "then site-gen serve.")
     assert lint(tmp_path / "new/.github/workflows/publish.yml").returncode == 0
     workflow = yaml.safe_load((tmp_path / "new/.github/workflows/publish.yml").read_text())
-    assert set(workflow[True]) == {"push", "pull_request", "workflow_dispatch"}  # every branch
+    assert set(workflow[True]) == {"push", "pull_request", "workflow_dispatch", "schedule"}
+    assert workflow[True]["schedule"] == [{"cron": "17 6 * * 1"}]  # weekly: has a PR moved on?
+    drift = [step.get("run") for step in workflow["jobs"]["drift"]["steps"] if "run" in step]
+    assert drift[-2:] == ["site-gen fetch", "site-gen check --drift"]
+    assert "schedule" in workflow["jobs"]["drift"]["if"]
     default = "github.ref_name == github.event.repository.default_branch"
     assert workflow["jobs"]["deploy"]["if"] == default  # deployed from main, master, ...
     build = {step.get("name"): step for step in workflow["jobs"]["build"]["steps"]}
