@@ -49,6 +49,8 @@ class PageContext:
     # Files the page publishes beside it (a proposal's .patch): name in its folder → text.
     files: dict[str, str] = field(default_factory=dict)
     code_lines: int = 0  # lines of code the page's excerpts and PR diffs show so far
+    # The page's sections, for its outline: (level 2 or 3, id, title as text).
+    outline: list[tuple[int, str, str]] = field(default_factory=list)
     # What builds before learned from code at a commit (definitions, claims' matches).
     code_store: Kept | None = None
 

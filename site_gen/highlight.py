@@ -21,6 +21,8 @@ from pygments.lexers._mapping import LEXERS
 from pygments.token import STANDARD_TYPES, _TokenType
 from pygments.util import ClassNotFound
 
+from .pygments_styles import ReviewDark, ReviewLight
+
 _HTML_FORMATTER = HtmlFormatter(nowrap=True)
 
 
@@ -88,10 +90,22 @@ def _lexer_by_file_name(file_name: str) -> Lexer:
 
 @functools.cache
 def _css_class(ttype: _TokenType) -> str:
+    """The token's class, or '' when neither of the site's styles colours it (a span that
+    styles nothing only weighs the page: most punctuation and names are plain text)."""
     known: _TokenType | None = ttype
     while known is not None and known not in STANDARD_TYPES:
         known = known.parent
-    return STANDARD_TYPES[known] if known is not None else ""
+    name = STANDARD_TYPES[known] if known is not None else ""
+    return name if name in _styled() else ""
+
+
+@functools.cache
+def _styled() -> frozenset[str]:
+    """The token classes the site's light or dark style gives a look."""
+    return frozenset(STANDARD_TYPES[ttype] for style in (ReviewLight, ReviewDark)
+                     for ttype, spec in style if ttype in STANDARD_TYPES and any(
+                         spec.get(key) for key in ("color", "bold", "italic", "underline",
+                                                   "bgcolor")))
 
 
 def lex_lines(lexer: Lexer, lines: list[str]) -> list[list[tuple[str, str]]]:
@@ -122,10 +136,13 @@ def highlighted_lines(path: str, texts: list[str], languages: dict[str, str]) ->
 
 
 def line_html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> Markup:
-    """Highlighted HTML of one line, each run of characters in `ranges` in one <mark>."""
-    if not ranges:
+    """Highlighted HTML of one line, each run of characters in `ranges` in one <mark>, and
+    a <wbr> wherever the line may wrap besides its spaces (see _WRAP)."""
+    text = "".join(value for _, value in tokens)
+    wraps = {m.end() for m in _WRAP.finditer(text)}
+    if not ranges and not wraps:
         return Markup("".join(_span(css, value) for css, value in tokens))
-    cuts = sorted({p for r in ranges for p in r})
+    cuts = sorted({p for r in ranges for p in r} | wraps)
     pieces: list[tuple[bool, str]] = []
     pos = 0
     for css, value in tokens:
@@ -133,7 +150,8 @@ def line_html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> M
         start = pos
         for point in [p for p in cuts if pos < p < end] + [end]:
             marked = any(a <= start < b for a, b in ranges)
-            pieces.append((marked, _span(css, value[start - pos: point - pos])))
+            wrap = "<wbr>" if point in wraps else ""
+            pieces.append((marked, _span(css, value[start - pos: point - pos]) + wrap))
             start = point
         pos = end
     out = []
@@ -141,6 +159,13 @@ def line_html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> M
         inner = "".join(span for _, span in group)
         out.append(f"<mark>{inner}</mark>" if marked else inner)
     return Markup("".join(out))
+
+
+# Where a line of code may wrap on a narrow screen besides its spaces: after a '.' that a
+# name follows, and after a '(', '[' or ',' that something follows (a <wbr>, which copies
+# as nothing), so a long call wraps between its parts, not inside a name, nor after its
+# indentation alone.
+_WRAP = re.compile(r"(\.(?=[A-Za-z_])|[(\[,](?=[^\s)\],]))")
 
 
 def _span(css: str, text: str) -> str:

@@ -26,7 +26,7 @@ from .blocks import (
     unclosed_bracket_plugin,
 )
 from .config import Config, default_config
-from .context import ENV_KEY, PageContext
+from .context import ENV_KEY, PageContext, context_of
 from .highlight import highlight_code
 from .slugs import slugify
 from .templates import template_env
@@ -68,6 +68,9 @@ def _heading_ids(state: StateCore) -> None:
                 slug = f"{base}-{i}"
             tried[base] = i + 1
         used.add(slug)
+        outline = context_of(state.env).outline
+        if token.type != "heading_open" or token.tag in ("h2", "h3"):
+            outline.append((3 if token.tag != "h2" else 2, slug, title))
         if token.type == "heading_open":
             token.attrSet("id", slug)
             state.tokens[index + 2].meta["anchor"] = slug  # its heading_close: the self-link

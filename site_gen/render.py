@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from markupsafe import Markup
-from pygments.formatters import HtmlFormatter
 
 from .code_check import CodeCheck
 from .code_host import fill
 from .config import Config
 from .content import Page, PullRequest, Site
+from .css import minify, token_rules
 from .errors import Problems
 from .pygments_styles import ReviewDark, ReviewLight
 from .statuses import Status
@@ -25,6 +25,7 @@ from .urls import relative_url, root_path, url_file
 CSS_PATH = "assets/site.css"
 LIGHT_STYLE, DARK_STYLE = ReviewLight, ReviewDark
 SEARCH_JS = "assets/search.js"
+COPY_JS = "assets/copy.js"
 EPOCH = "1970-01-01"
 
 
@@ -156,6 +157,7 @@ class Renderer:
             outputs[name] = keep(name, listed, functools.partial(self.status, status, keeping))
         outputs["search/index.html"] = keep("search/index.html", None, self.search)
         outputs[SEARCH_JS] = keep(SEARCH_JS, None, self.search_js)
+        outputs[COPY_JS] = keep(COPY_JS, None, functools.partial(self._asset, "copy.js"))
         outputs[CSS_PATH] = keep(CSS_PATH, None, self.css)
         if self.config.site_url:
             pages = sorted(name.removesuffix("index.html") for name in outputs
@@ -205,11 +207,12 @@ class Renderer:
                 "description": _plain(page.summary.this_pr or page.summary.status or "")}
 
     def page(self, pr: PullRequest, index: int, body: str,
-             summary: dict[str, str] | None = None) -> str:
+             summary: dict[str, str] | None = None,
+             outline: list[tuple[int, str, str]] | None = None) -> str:
         """`pr`'s page at `index`; `summary` holds its summary fields rendered as inline
-        markdown."""
+        markdown, `outline` its sections (level, id, title)."""
         return self.env.get_template("page.html").render(
-            **self.page_context(pr, index), body=Markup(body),
+            **self.page_context(pr, index), body=Markup(body), outline=outline or [],
             summary={k: Markup(v) for k, v in (summary or {}).items()})
 
     def status(self, status: Status, keeping: Keeping) -> str:
@@ -231,7 +234,11 @@ class Renderer:
             **self._common("search/", "Search", "search/"))
 
     def search_js(self) -> str:
-        return self.env.loader.get_source(self.env, "search.js")[0]  # type: ignore[union-attr]
+        return self._asset("search.js")
+
+    def _asset(self, name: str) -> str:
+        """A file of the templates published as it is."""
+        return self.env.loader.get_source(self.env, name)[0]  # type: ignore[union-attr]
 
     def absolute(self, target: str) -> str:
         """`target` as an absolute URL under site_url (which must be set)."""
@@ -264,10 +271,9 @@ class Renderer:
             **self._common(None, "Page not found", "404.html"))
 
     def css(self) -> str:
+        """templates/site.css and the token colours, light and dark, served compactly."""
         own = self.env.loader.get_source(self.env, "site.css")[0]  # type: ignore[union-attr]
-        light: str = HtmlFormatter(style=LIGHT_STYLE).get_style_defs(".highlight")  # type: ignore[no-untyped-call]
-        dark: str = HtmlFormatter(style=DARK_STYLE).get_style_defs(".highlight")  # type: ignore[no-untyped-call]
-        dark = "\n".join("  " + line for line in dark.splitlines())
-        return (f"{own.rstrip()}\n\n/* Pygments: {LIGHT_STYLE.name} */\n{light}\n\n"
-                f"/* Pygments: {DARK_STYLE.name} */\n"
-                f"@media screen and (prefers-color-scheme: dark) {{\n{dark}\n}}\n")
+        light = token_rules(LIGHT_STYLE, ".highlight")
+        dark = token_rules(DARK_STYLE, ".highlight")
+        return minify(f"{own}\n{light}\n"
+                      f"@media screen and (prefers-color-scheme: dark) {{\n{dark}}}\n")

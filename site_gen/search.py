@@ -25,9 +25,11 @@ from .processes import dying_with_this_process
 BUNDLE = "pagefind"
 PARTS_FILE = "parts.json"
 PART_PAGES = 512  # a part holds about this many pages at most
-# Left out of the index and its excerpts: line numbers, text for screen readers only, icons.
+# Left out of the index and its excerpts: line numbers, text for screen readers only, icons,
+# and what of a diff is not code as it stands (removed lines, elision notes).
 EXCLUDED = (".diff-ln, .excerpt-ln, .visually-hidden, [aria-hidden=true], .header-anchor, "
-            ".print-url, .ref-preview, .ref-peek")
+            ".print-url, .ref-preview, .ref-peek, .diff-del, .diff-elision, .code-missing, "
+            ".toc")
 
 Parts = dict[str, str]  # a part's folder in the site: a digest of what it indexes
 

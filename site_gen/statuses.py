@@ -37,7 +37,7 @@ DEFAULT_STATUSES: dict[str, Status] = {
         # A pull request's state, in the code host's colours.
         _status("open", "Open", "success", "●", "pr"),
         _status("draft", "Draft", "neutral", "◌", "pr"),
-        _status("merged", "Merged", "done", "⬤", "pr"),
+        _status("merged", "Merged", "done", "⎇", "pr"),
         _status("closed", "Closed", "danger", "✕", "pr"),
         # Where a question stands: words of their own, so they never read as a PR's state.
         _status("unresolved", "Unresolved", "danger", "⚑", "page"),
@@ -46,7 +46,7 @@ DEFAULT_STATUSES: dict[str, Status] = {
         _status("wontfix", "Won't fix", "neutral", "–", "page"),
         # A review comment's weight: shaped like neither.
         _status("blocking", "Blocking", "danger", "■", "callout"),
-        _status("suggestion", "Suggestion", "warning", "◇", "callout"),
+        _status("suggestion", "Suggestion", "warning", "✎", "callout"),
         _status("note", "Note", "info", "ℹ", "callout"),
         _status("right", "right", "success", "✓", "verdict"),
         _status("wrong", "wrong", "danger", "✗", "verdict"),

@@ -8,11 +8,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
 import jinja2
+from markupsafe import Markup, escape
 
 from .config import PACKAGE_TEMPLATES, Config
 from .errors import TemplateError
@@ -36,7 +38,18 @@ def _environment(custom_dir: str, compiled: str | None) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["breakable"] = breakable
     return env
+
+
+_NAME_PARTS = re.compile(r"([./])(?=\w)")
+
+
+def breakable(text: str) -> Markup:
+    """`text` escaped, with a line-break opportunity (<wbr>) after each '.' or '/' inside a
+    dotted or slashed name: a title naming `rl.checkpoint.async_save` wraps at its dots on
+    a phone, not inside a word."""
+    return Markup(_NAME_PARTS.sub(r"\1<wbr>", str(escape(text))))
 
 
 def template_env(config: Config, *, keep_compiled: bool = True) -> jinja2.Environment:

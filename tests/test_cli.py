@@ -17,13 +17,13 @@ CLI = Callable[..., Run]
 def test_build_writes_the_site(project: Project, cli: CLI) -> None:
     result = cli("build")
     assert result.code == 0, result.err
-    assert re.fullmatch(r"Built 6 pages \(10 files\) into \S+/site in \d+\.\d\d s; 0 warning\(s\)\.\n",
+    assert re.fullmatch(r"Built 6 pages \(11 files\) into \S+/site in \d+\.\d\d s; 0 warning\(s\)\.\n",
                         result.out)
     files = [f for f in tree(project.site) if not f.startswith("pagefind/")]
     assert (project.root / ".site.site-gen").is_file()  # the record sits beside, unpublished
     assert sorted(files) == [
         "404.html", "acme/widgets/12/cache-bug/index.html",
-        "acme/widgets/12/index.html", "assets/search.js", "assets/site.css", "feed.xml",
+        "acme/widgets/12/index.html", "assets/copy.js", "assets/search.js", "assets/site.css", "feed.xml",
         "index.html", "search/index.html", "sitemap.xml", "status/unresolved/index.html"]
     assert (project.site / "pagefind/pagefind.js").is_file()
     page = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()

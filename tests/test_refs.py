@@ -41,7 +41,7 @@ def test_links_and_ranges_from_the_file_map(project: Project, cli: CLI) -> None:
         (f"{base}/1234567/src/widgets/core.py#L57-L59", "src/widgets/core.py L57-L59 at 1234567",
          "<code>core.py L57-L59</code>"),
         (f"{base}/1234567/docs/speed.md", "docs/speed.md at 1234567", "<code>docs/speed.md</code>"),
-        (f"{base}/abcdef12/src/widgets/core.py#L3", "src/widgets/core.py L3 at abcdef12",
+        (f"{base}/abcdef12/src/widgets/core.py#L3", "src/widgets/core.py L3 at abcdef1",
          "the old line"),
     ]
 

@@ -90,10 +90,10 @@ def test_home_groups_prs_by_repository(series_site: Project, cli: CLI) -> None:
     home = html_of(series_site, "index.html")
     assert re.findall(r'<h2 id="repo-\d">([^<]+)</h2>', home) == ["acme/gears", "acme/widgets"]
     widgets = text_of(home[home.index("#12"):])
-    assert widgets.startswith("#12 Make widgets faster ● Open 3 pages: 1 fixed in this pr, "
+    assert widgets.startswith("#12 Make widgets faster ● Open 3 pages: 1 fixed in this PR, "
                               "2 unresolved · updated 2026-01-07")
     gears = text_of(home[home.index("#3"):home.index("#12")])
-    assert gears.startswith("#3 Gear ratios ⬤ Merged 1 page: 1 proposed, not in the pr · updated "
+    assert gears.startswith("#3 Gear ratios ⎇ Merged 1 page: 1 proposed, not in the PR · updated "
                             "2025-12-30")
 
 

@@ -25,12 +25,13 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
+from ..code_index import enclosing, index_of
 from ..context import PageContext, context_of
 from ..highlight import highlighted_lines, lexer_for
 from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
-from .proposal import render_hunk_lines
+from .proposal import render_hunk_lines, with_context
 from .refs import CodeRef, permalink, resolve
 
 REF_LINE = re.compile(r"^\s*\[\[(?P<ref>[^\]]+)\]\]\s*$")
@@ -135,6 +136,9 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
     after = ctx.source.lines(ref.commit, ref.path) or []
     sections = [s for s in _sections(before, after, line)
                 if ref.start is None or _overlaps(s, ref.start, ref.end or ref.start)]
+    if ref.start is not None:  # only the change within the lines, with its context
+        sections = [cut for s in sections
+                    if (cut := _within(s, ref.start, ref.end or ref.start, line)) is not None]
     shown = sum(len(s.lines) for s in sections)
     if sections and not ctx.show_code(shown, f"the PR's change to {ref.path}", line):
         return None
@@ -143,8 +147,14 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
         ctx.error(f"the PR does not change {ref.path}{where}; expected a file (and lines) its "
                   "change touches", line)
         return None
-    return Proposal(line=line, hunks=[Hunk(ref.path, [], None, None, line, sections,
-                                           file_ref=ref)])
+    hunk = Hunk(ref.path, [], None, None, line, sections, file_ref=ref)
+    if ref.start is not None:  # its lines, and the definition that holds them, at the head
+        hunk.range_refs = [(ref.lines_text, ref)]
+        index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store)
+        holder = enclosing(index.definitions, ref.start, ref.end or ref.start) if index else None
+        hunk.symbol = holder.name if holder else None
+    with_context(ctx, hunk, before, after, base)
+    return Proposal(line=line, hunks=[hunk])
 
 
 def _sections(before: list[str], after: list[str], line: int) -> list[Section]:
@@ -163,6 +173,33 @@ def _sections(before: list[str], after: list[str], line: int) -> list[Section]:
         section.old_count, section.new_count = number_lines(section)
         sections.append(section)
     return sections
+
+
+CONTEXT = 3  # unchanged lines shown around a change, as `git diff` shows them
+
+
+def _within(section: Section, start: int, end: int, line: int) -> Section | None:
+    """The part of `section` that changes head lines `start`-`end` (a removed line counts
+    where it stood, before the next head line), with CONTEXT unchanged lines around it;
+    None when nothing in those lines changes."""
+    lines = section.lines
+    at, places = (section.new_start or 1), []
+    for dl in lines:  # each line's place among the head's lines
+        places.append(dl.new if dl.new is not None else at)
+        if dl.new is not None:
+            at = dl.new + 1
+    changed = [i for i, dl in enumerate(lines) if dl.kind in "+-" and start <= places[i] <= end]
+    if not changed:
+        return None
+    first, last = max(0, changed[0] - CONTEXT), min(len(lines), changed[-1] + CONTEXT + 1)
+    kept = lines[first:last]
+    old = next((dl.old for dl in kept if dl.old is not None), None)
+    new = next((dl.new for dl in kept if dl.new is not None), None)
+    cut = Section(line, old if old is not None else section.old_start, 0,
+                  new if new is not None else places[first], 0,
+                  [DiffLine(dl.kind, dl.text, dl.line) for dl in kept])
+    cut.old_count, cut.new_count = number_lines(cut)
+    return cut
 
 
 def _overlaps(section: Section, start: int, end: int) -> bool:
@@ -188,7 +225,12 @@ def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         hunk = change.hunks[0]
         lexer = lexer_for(hunk.file_ref.path if hunk.file_ref else hunk.path, ctx.config.languages)
         hunks = [(hunk, render_hunk_lines(hunk, lexer))] if hunk.sections else []
+        pr = ctx.pr
+        base = (ctx.source.commit(pr.base) if ctx.source and pr and pr.base else None) or \
+            (pr.base if pr else None)
         return proposal_template.render(proposal=change, hunks=hunks, commit="", pr_diff=True,
+                                        base=base, head=hunk.file_ref.commit if hunk.file_ref
+                                        else (pr.head if pr else None),
                                         missing=MISSING, inline=lambda text, line: text,
                                         line_url=_line_urls(ctx, hunk))
 

@@ -48,6 +48,13 @@ class Hunk:
     # Resolved at parse time: the file at the pinned commit, and each `L` range of the header.
     file_ref: CodeRef | None = None
     range_refs: list[tuple[str, CodeRef | None]] = field(default_factory=list)
+    # The file around it, when the code is there and the hunk stands in it: the old side's
+    # lines (the new side's too, for the PR's own change) and the line lexing starts at
+    # (where the outermost definition holding the first section starts), so a hunk that
+    # starts inside a string or a docstring is coloured as the file is.
+    old_file: list[str] | None = field(default=None, repr=False, compare=False)
+    new_file: list[str] | None = field(default=None, repr=False, compare=False)
+    lex_from: int = 1
 
 
 @dataclass

@@ -29,7 +29,7 @@ from markdown_it.token import Token
 from markupsafe import Markup
 from pygments.lexer import Lexer
 
-from ..code_index import enclosing, language_of, named
+from ..code_index import enclosing, index_of, language_of, named
 from ..context import PageContext, context_of
 from ..highlight import lex_lines, lexer_for, line_html, shared_indent
 from ..statuses import find_status
@@ -83,10 +83,34 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
         _check_symbol(ctx, hunk)
     check_positions(ctx, proposal)
     proposal.applies = check_applies(ctx, proposal)
+    if proposal.applies == "" and ctx.source is not None:
+        for hunk in proposal.hunks:
+            if hunk.file_ref is not None:
+                with_context(ctx, hunk, ctx.source.lines(hunk.file_ref.commit, hunk.file_ref.path))
     patch = to_patch(proposal, ctx.source.lines if ctx.source else None)
     if patch is not None:
         proposal.patch = f"proposal-{len(ctx.files) + 1}.patch"
         ctx.files[proposal.patch] = patch
+
+
+LEX_BACK = 200  # lines lexed before a hunk that no definition holds
+
+
+def with_context(ctx: PageContext, hunk: Hunk, old: list[str] | None,
+                 new: list[str] | None = None, old_commit: str | None = None) -> None:
+    """Keep the file around `hunk` for highlighting (see Hunk.old_file), lexing from the
+    start of the outermost definition that holds its first line at `old_commit` (by
+    default the commit the hunk is pinned to)."""
+    firsts = [s.old_start for s in hunk.sections if s.lines and s.old_start is not None]
+    if old is None or hunk.file_ref is None or not firsts:
+        return
+    first = min(firsts)
+    hunk.old_file, hunk.new_file = old, new
+    assert ctx.source is not None
+    index = index_of(ctx.source, old_commit or hunk.file_ref.commit, hunk.file_ref.path,
+                     ctx.code_store)
+    holding = [d.start for d in (index.definitions if index else ()) if d.start <= first <= d.end]
+    hunk.lex_from = min(holding) if holding else max(1, first - LEX_BACK)
 
 
 def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
@@ -243,14 +267,15 @@ class RenderedLine:
 def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
     """Every line of `hunk`, highlighted on its own side, changed characters marked; the
     indentation every line shares is left out, so the code starts at the left edge."""
-    flat = _dedent([dl for s in hunk.sections for dl in s.lines])
+    originals = [dl for s in hunk.sections for dl in s.lines]
+    shared = shared_indent([dl.text for dl in originals if dl.kind != "…"])
+    flat = _dedent(originals)  # the same lines, in the same order
     starts = {id(s.lines[0]) for s in hunk.sections[1:] if s.lines}
-    old_side = [dl for dl in flat if dl.kind in " -"]
-    new_side = [dl for dl in flat if dl.kind in " +"]
     tokens: dict[tuple[int, str], list[tuple[str, str]]] = {}
-    for side, name in ((old_side, "old"), (new_side, "new")):
-        for dl, toks in zip(side, lex_lines(lexer, [d.text for d in side]), strict=True):
-            tokens[(id(dl), name)] = toks
+    for name, kinds in (("old", " -"), ("new", " +")):
+        side = [i for i, dl in enumerate(originals) if dl.kind in kinds]
+        for i, toks in zip(side, _lex_side(hunk, lexer, name == "new", kinds), strict=True):
+            tokens[(id(flat[i]), name)] = _strip(toks, shared)
     marks = _pair_marks(flat)
     gaps = _gaps(hunk)
     rendered = []
@@ -263,6 +288,42 @@ def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
         toks = tokens[(id(dl), "old" if dl.kind == "-" else "new")]
         rendered.append(RenderedLine(dl.kind, line_html(toks, marks.get(id(dl), [])), dl.old, dl.new))
     return rendered
+
+
+def _lex_side(hunk: Hunk, lexer: Lexer, new: bool, kinds: str) -> list[list[tuple[str, str]]]:
+    """The tokens of one side's lines (`kinds`), lexed as the file reads them when the file
+    is there (from `hunk.lex_from`, the file's own lines between sections), else alone."""
+    sections = [s for s in hunk.sections if s.lines]
+    texts = [[dl.text for dl in s.lines if dl.kind in kinds] for s in sections]
+    file = hunk.new_file if new and hunk.new_file is not None else hunk.old_file
+    by_new = new and hunk.new_file is not None  # the PR's head: its own numbers
+    starts = [s.new_start if by_new else s.old_start for s in sections]
+    if file is None or any(start is None for start in starts):
+        return lex_lines(lexer, [t for side in texts for t in side])
+    text: list[str] = []
+    mine: list[int] = []  # where the side's own lines are in `text`
+    at = hunk.lex_from - 1
+    for section, start, own in zip(sections, starts, texts, strict=True):
+        assert start is not None
+        text += file[at:max(at, start - 1)]
+        mine += range(len(text), len(text) + len(own))
+        text += own
+        count = (section.new_count if by_new else section.old_count) or 0
+        at = max(at, start - 1 + count)
+    lexed = lex_lines(lexer, text)
+    return [lexed[i] for i in mine]
+
+
+def _strip(tokens: list[tuple[str, str]], count: int) -> list[tuple[str, str]]:
+    """A line's tokens with its first `count` characters (shared indentation) left out."""
+    out = []
+    for css, value in tokens:
+        if count >= len(value):
+            count -= len(value)
+            continue
+        out.append((css, value[count:]))
+        count = 0
+    return out
 
 
 def _gaps(hunk: Hunk) -> dict[int, int]:

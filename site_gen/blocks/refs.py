@@ -68,7 +68,7 @@ class CodeRef:
     @property
     def title(self) -> str:
         where = f"{self.path} {self.lines_text}".strip()
-        return f"{where} at {self.commit[:12]}"
+        return f"{where} at {self.commit[:7]}"
 
 
 def resolve(ctx: PageContext, text: str, line: int | None,
