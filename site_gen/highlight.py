@@ -161,11 +161,10 @@ def line_html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> M
     return Markup("".join(out))
 
 
-# Where a line of code may wrap on a narrow screen besides its spaces: after a '.' that a
-# name follows, and after a '(', '[' or ',' that something follows (a <wbr>, which copies
-# as nothing), so a long call wraps between its parts, not inside a name, nor after its
-# indentation alone.
-_WRAP = re.compile(r"(\.(?=[A-Za-z_])|[(\[,](?=[^\s)\],]))")
+# Where a line of code may wrap on a narrow screen besides its spaces: after a '.', '(',
+# '[' or ',' that a name or a string follows (a <wbr>, which copies as nothing), so a long
+# call wraps between its parts, not inside a name, nor after its indentation alone.
+_WRAP = re.compile(r"[.(\[,](?=[A-Za-z_\"'])")
 
 
 def _span(css: str, text: str) -> str:

@@ -94,7 +94,7 @@ def test_rendered_numbers_signs_and_elisions() -> None:
 
 def test_code_is_highlighted_as_its_language() -> None:
     html, _, _ = render(HUNKS)
-    assert '<span class="k">with</span> telemetry(carrier' in html  # names are plain text
+    assert '<span class="k">with</span> telemetry(<wbr>carrier' in html  # names: plain text
     assert '<span class="k">try</span>' in html
 
 

@@ -81,6 +81,7 @@ def test_prose_reads_at_about_75_characters_a_line(browser: Browser, base_url: s
     widths = page.evaluate("""() => {
         const probe = document.createElement('span');
         probe.textContent = '0'.repeat(100);
+        probe.style.whiteSpace = 'nowrap';  // one line, whatever the paragraph wraps
         document.querySelector('.body p').appendChild(probe);
         const ch = probe.getBoundingClientRect().width / 100;
         probe.remove();
