@@ -401,3 +401,12 @@ def test_search_results_read_as_text(browser: Browser, checked: str) -> None:
     abouts = tab.locator(".search-about").all_inner_texts()
     assert "acme/widgets #12 · Merged" in abouts  # the PR's landing page
     tab.context.close()
+
+
+def test_a_summary_card_reads_as_label_then_text_in_search(browser: Browser, base_url: str) -> None:
+    tab = _tab(browser, 1280)
+    tab.goto(base_url + "search/?q=existed")
+    tab.wait_for_selector("#search-results li")
+    excerpt = tab.locator(".search-excerpt").first.inner_text()
+    assert "No finalize span existed" in excerpt and "BeforeNo" not in excerpt, excerpt
+    tab.context.close()
