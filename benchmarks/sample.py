@@ -11,6 +11,23 @@ PAGES_PER_PR = 3
 STATUSES = ("open", "fixed", "proposed", "wontfix")
 
 
+def write_model_copies(project: Path, prs: int, *,
+                       site_url: str = "https://bench.example.org/") -> None:
+    """Write mkdocs.yml and `prs` copies of the model PR (its pr.yml and its page, as they
+    are but for the PR's number), one page each: a real page, not a generated one."""
+    (project / "mkdocs.yml").write_text(
+        f"site_name: Bench\nsite_url: {site_url}\ndocs_dir: content\n", encoding="utf-8")
+    facts = MODEL_PR.read_text(encoding="utf-8")
+    page = MODEL.read_text(encoding="utf-8")
+    for n in range(1, prs + 1):
+        folder = project / "content/NVIDIA-NeMo/RL" / str(n)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "pr.yml").write_text(facts.replace("number: 4607", f"number: {n}")
+                                       + "code_unavailable: a copy of the model PR for benchmarks\n",
+                                       encoding="utf-8")
+        (folder / MODEL.name).write_text(page, encoding="utf-8")
+
+
 def write_site(project: Path, pages: int, *, site_url: str = "https://bench.example.org/") -> None:
     """Write mkdocs.yml and `pages` question pages (three per PR) under `project`."""
     (project / "mkdocs.yml").write_text(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
-import os
 import shutil
 import sys
 import tempfile
@@ -20,7 +19,7 @@ from .config import PACKAGE_TEMPLATES, Config, load_config
 from .errors import BuildFailed, ContentError, ContentWarning, SiteGenError, display_path, sort_key
 from .names import REPO
 from .preview import Preview
-from .processes import Terminated, stop_on_sigterm
+from .processes import Terminated, cores, free_cores, stop_on_sigterm
 
 log = logging.getLogger("site_gen")
 _QUIET = [False]  # -q: summary lines are not printed either, as with MkDocs
@@ -100,12 +99,25 @@ def _common(command: argparse.ArgumentParser) -> None:
                          help="the configuration file (default: mkdocs.yml)")
     command.add_argument("-s", "--strict", action="store_true", default=None,
                          help="fail on warnings")
-    command.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
-                         help="worker processes for rendering pages (default: all cores)")
+    command.add_argument("-j", "--jobs", type=int, default=None,
+                         help="worker processes for rendering pages (default: the cores "
+                              "not busy with other work)")
     command.add_argument("--checkout", action="append", default=[], type=_checkout,
                          metavar="[OWNER/REPO=]PATH",
                          help="a local git clone to check the pages against: for every "
                               "repository, or (OWNER/REPO=PATH, repeatable) for one")
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    """--jobs as given, else as many workers as there are cores free now (one on a busy
+    machine, where a pool would only slow the build down)."""
+    if args.jobs is not None:
+        return max(1, int(args.jobs))
+    jobs = free_cores()
+    if jobs < cores():
+        log.debug("%d of %d cores are busy with other work: rendering on %d worker(s)",
+                  cores() - jobs, cores(), jobs)
+    return jobs
 
 
 def _checkout(value: str) -> tuple[str | None, Path]:
@@ -206,7 +218,7 @@ def _build(args: argparse.Namespace) -> int:
     config = _config(args, args.site_dir)
     progress = Progress()
     try:
-        result = build(config, jobs=max(1, args.jobs), cache=args.cache, search=args.search,
+        result = build(config, jobs=_jobs(args), cache=args.cache, search=args.search,
                        progress=progress)
     finally:
         progress.clear()
@@ -236,7 +248,7 @@ def _check(args: argparse.Namespace) -> int:
         return tuple(w for w in found if not (args.allow_unchecked and w.kind == UNCHECKED))
 
     try:
-        site = render_site(config, jobs=max(1, args.jobs))
+        site = render_site(config, jobs=_jobs(args))
     except BuildFailed as failed:
         raise BuildFailed(failed.errors, apart(failed.warnings), failed.settings_warnings) from None
     counted = apart(site.warnings)
@@ -307,7 +319,7 @@ def _serve(args: argparse.Namespace) -> int:
     site = folder / "site"
     # --strict: the page shows warnings as errors; drafts are shown, marked
     preview = Preview(lambda: dataclasses.replace(_config(args, site), drafts=True), site,
-                      jobs=max(1, args.jobs))
+                      jobs=_jobs(args))
 
     def rebuild(changed: set[Path] | None) -> list[str]:
         started = time.perf_counter()

@@ -44,6 +44,36 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, _terminate)
 
 
+def cores() -> int:
+    """The processors this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _running() -> int | None:
+    """How many tasks are runnable on the machine right now, this one included (Linux's
+    /proc/loadavg), or None where that cannot be read."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as handle:
+            return int(handle.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def free_cores(running: Callable[[], int | None] = _running) -> int:
+    """How many worker processes can win now: the processors not busy with other work
+    (at least one). With both cores of a 2-core machine busy elsewhere, a pool of two
+    would only share them with that work and pay for its start on top."""
+    total = cores()
+    samples = [n for n in (running() for _ in range(3)) if n is not None]
+    if not samples:
+        return total
+    elsewhere = max(0, min(samples) - 1)  # the fewest seen: a short burst is not busy
+    return max(1, min(total, total - elsewhere))
+
+
 def start_worker_process(parent: int | None = None) -> None:
     """In a worker (started by `parent`): die with the parent, and leave Ctrl-C and SIGTERM
     to it (a worker that handled them would print its own traceback)."""

@@ -10,7 +10,9 @@ pages changed, and takes the others as they are. The search page merges the part
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
 import json
 import os
 import shutil
@@ -97,10 +99,28 @@ def index_site(folder: Path, planned: Mapping[str, tuple[str, list[str]]], held:
     return {name: digest for name, (digest, pages) in planned.items() if pages}
 
 
+@functools.cache
+def pagefind_command() -> tuple[str, ...]:
+    """How Pagefind is started: its binary itself, as the `pagefind` package would find it
+    ($PAGEFIND_BINARY_PATH, else the binary of `pagefind[bin]`), so no Python starts (and
+    imports the package's asyncio service) before it; else `python -m pagefind`."""
+    given = os.environ.get("PAGEFIND_BINARY_PATH")
+    if given:
+        return (given,)
+    for module in ("pagefind_bin_extended", "pagefind_bin"):
+        try:
+            found = importlib.import_module(module).get_executable()
+        except (ImportError, AttributeError, OSError):
+            continue
+        if found and Path(found).is_file() and os.access(found, os.X_OK):
+            return (str(found),)
+    return (sys.executable, "-m", "pagefind")
+
+
 def _index(parts: list[tuple[str, list[str]]], folder: Path) -> None:
     """Run Pagefind for each part, at the same time; every failure is an error."""
     running = [subprocess.Popen(
-        [sys.executable, "-m", "pagefind", "--site", str(folder), "--output-subdir", name,
+        [*pagefind_command(), "--site", str(folder), "--output-subdir", name,
          "--glob", "{" + ",".join(pages) + "}", "--exclude-selectors", EXCLUDED, "--silent"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=dying_with_this_process(),
     ) for name, pages in parts]
