@@ -1,11 +1,14 @@
 """Benchmark: site_gen against a fair floor and MkDocs, on synthetic review sites.
 
-Run: scripts/bench [--sizes 150,1000,3000] [--rounds 2]
+Run: scripts/bench [--workload both|model|generated] [--model-sizes 150,300,1000]
+                   [--sizes 150,1000,3000] [--rounds 2]
 
-For each size N it writes N question pages shaped like the model page (prose, pinned
-references, a flow diagram, a proposal of three hunks, a review callout, a summary card;
-three pages per pull request, so 3,000 pages are 1,000 PRs) and measures, each command
-in a fresh process, and prints one table:
+Two workloads, each in a table of its own: the model workload (N copies of the model PR,
+content/NVIDIA-NeMo/RL/4607, its pr.yml and its one page as they are, each with its three
+highlighted hunks, flow diagram and callouts: real pages, N PRs), and the generated one
+(N pages shaped like the model page with their headings and statuses varied, three per
+pull request, so 3,000 pages are 1,000 PRs). For each size it measures, each command in
+a fresh process:
 
 - the fair floor: what any generator of these pages must do, on one core: read each
   page and pr.yml, parse the front matter and pr.yml with the same YAML loader (libyaml),
@@ -20,7 +23,8 @@ in a fresh process, and prints one table:
 - peak memory (resident set of the process and its children);
 
 and the weight of one page (HTML, CSS, JavaScript it needs) beside MkDocs' page of the
-same markdown.
+same markdown; after the model workload's table, each goal it measured and whether it was
+met.
 
 site_gen's modules are compiled to bytecode first, as installing a package does (and as
 MkDocs and the libraries both use are): a development checkout run with
@@ -47,7 +51,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from benchmarks.sample import write_site  # noqa: E402
+from benchmarks.sample import write_model_copies, write_site  # noqa: E402
+
+WORKLOADS: dict[str, Callable[[Path, int], None]] = {
+    # N copies of the model PR as it is (its pr.yml and its one page): real pages
+    "model": write_model_copies,
+    # N pages shaped like the model page, three per PR (headings and statuses varied)
+    "generated": write_site,
+}
 
 MEASURE = textwrap.dedent("""\
     import json, resource, subprocess, sys, time
@@ -110,25 +121,27 @@ def best(runs: list[dict[str, float]]) -> dict[str, float]:
     return min(runs, key=lambda r: r["seconds"])
 
 
-def run_size(n: int, rounds: int) -> dict[str, dict[str, float]]:
+def run_size(n: int, rounds: int, workload: str = "generated") -> dict[str, dict[str, float]]:
     cores = str(os.cpu_count() or 1)
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
-        write_site(project, n)
+        WORKLOADS[workload](project, n)
         write_mkdocs_project(project)
         row: dict[str, dict[str, float]] = {}
         row["fair floor (1 core)"] = measure(sys.executable, "-c", FLOOR,
                                              str(project / "content"), cwd=project)
         row["site_gen clean, 1 worker, no search"] = clean(project, "--jobs", "1", "--no-search")
         ours, theirs = [], []
+        searched: list[dict[str, float]] = []
         for _ in range(rounds):  # alternating, so both see the same machine
             ours.append(clean(project, "--jobs", cores, "--no-search"))
             theirs.append(measure(sys.executable, "-m", "mkdocs", "build", "-q",
                                   "-f", "mkdocs-bench.yml", cwd=project))
+            searched.append(clean(project, "--jobs", cores))
         row[f"site_gen clean, {cores} workers, no search"] = best(ours)
-        row["mkdocs build"] = best(theirs)
-        WEIGHTS[n] = page_weight(project)
-        row[f"site_gen clean, {cores} workers, search"] = clean(project, "--jobs", cores)
+        row["mkdocs build (its search index too)"] = best(theirs)
+        WEIGHTS[(workload, n)] = page_weight(project)
+        row[f"site_gen clean, {cores} workers, search"] = best(searched)
         page = sorted((project / "content").rglob("*.md"))[n // 2]
         for flags, name in ((("--no-search",), "no search"), ((), "search")):
             # as an author works: the same command after each edit (two builds first, so
@@ -191,12 +204,13 @@ def saved_to_served(page: Path, change: Callable[[str], str], url: str, marker: 
     return seconds
 
 
-WEIGHTS: dict[int, dict[str, int]] = {}
+WEIGHTS: dict[tuple[str, int], dict[str, int]] = {}
 
 
 def page_weight(project: Path) -> dict[str, int]:
     """HTML and CSS bytes of one site_gen page and of MkDocs' page of the same markdown."""
-    ours = sorted((project / "site").rglob("p-*/index.html"))[0]
+    ours = sorted(p for p in (project / "site").rglob("*/index.html")
+                  if p.parent.name.startswith(("p-", "async-save-tag")))[0]
     css = project / "site/assets/site.css"
     theirs = project / "mkdocs-site" / ours.relative_to(project / "site")
     mk_assets = sum(p.stat().st_size for p in (project / "mkdocs-site").rglob("*")
@@ -218,11 +232,15 @@ def write_mkdocs_project(project: Path) -> None:
     (docs / "index.md").write_text("# bench\n")
 
 
-def report(results: dict[int, dict[str, dict[str, float]]]) -> None:
+def report(results: dict[int, dict[str, dict[str, float]]], workload: str) -> None:
     sizes = sorted(results)
     cores = os.cpu_count() or 1
+    per_pr = 1 if workload == "model" else 3
+    what = "copies of the model PR" if workload == "model" else "generated pages, three per PR"
+    print(f"\n== {workload} workload ({what})")
     print(f"machine: {cores} cores; python {sys.version.split()[0]}; "
-          f"pages: {', '.join(f'{n:,}' for n in sizes)} ({', '.join(f'{n // 3:,}' for n in sizes)} PRs)")
+          f"pages: {', '.join(f'{n:,}' for n in sizes)} "
+          f"({', '.join(f'{n // per_pr:,}' for n in sizes)} PRs)")
     names = list(results[sizes[0]])
     print(f"\n{'seconds (peak MiB)':44}" + "".join(f"{f'{n:,} pages':>20}" for n in sizes))
     for name in names:
@@ -239,8 +257,12 @@ def report(results: dict[int, dict[str, dict[str, float]]]) -> None:
         return max(0.0, 1 - r[f"{every}, no search"][what] / r[f"{every}, search"][what])
 
     ratios = {
+        "mkdocs / site_gen (every core, search)":
+            lambda r: r["mkdocs build (its search index too)"]["seconds"]
+            / r[f"{every}, search"]["seconds"],
         "mkdocs / site_gen (every core, no search)":
-            lambda r: r["mkdocs build"]["seconds"] / r[f"{every}, no search"]["seconds"],
+            lambda r: r["mkdocs build (its search index too)"]["seconds"]
+            / r[f"{every}, no search"]["seconds"],
         "site_gen 1 worker / fair floor, per page":
             lambda r: r["site_gen clean, 1 worker, no search"]["seconds"]
             / r["fair floor (1 core)"]["seconds"],
@@ -251,21 +273,58 @@ def report(results: dict[int, dict[str, dict[str, float]]]) -> None:
     }
     for label, ratio in ratios.items():
         print(f"{label:44}" + "".join(f"{ratio(results[n]):>20.2f}" for n in sizes))
-    if WEIGHTS:
-        print("\npage weight:", json.dumps(WEIGHTS[min(WEIGHTS)]))
+    mine = sorted(k for k in WEIGHTS if k[0] == workload)
+    if mine:
+        print("\npage weight:", json.dumps(WEIGHTS[mine[0]]))
+    if workload == "model":
+        goals(results, ratios, per_pr)
+
+
+def goals(results: dict[int, dict[str, dict[str, float]]],
+          ratios: dict[str, Callable[[dict[str, dict[str, float]]], float]], per_pr: int) -> None:
+    """Each goal of the model workload that this run measured, and whether it was met."""
+    print("\ngoals (model workload):")
+    search = ratios["mkdocs / site_gen (every core, search)"]
+    floor = ratios["site_gen 1 worker / fair floor, per page"]
+    edit = ratios["one-edit rebuild / clean build (no search)"]
+    checks: list[tuple[str, float, str, bool]] = []
+    for n, r in sorted(results.items()):
+        if n in (150, 1000):
+            want = 2.5 if n == 150 else 5.0
+            checks.append((f"clean build with search at {n:,} pages: mkdocs / site_gen",
+                           search(r), f">= {want}", search(r) >= want))
+        checks.append((f"per page on one worker at {n:,} pages: site_gen / fair floor",
+                       floor(r), "<= 1.5", floor(r) <= 1.5))
+        if n // per_pr in (300, 1000):
+            checks.append((f"one-edit rebuild at {n // per_pr:,} PRs: / clean build", edit(r),
+                           "<= 0.15", edit(r) <= 0.15))
+        if n // per_pr == 1000:
+            body = r["serve: body edit, save to served"]["seconds"] * 1000
+            title = r["serve: title edit, save to served"]["seconds"] * 1000
+            checks.append(("serve body edit at 1,000 PRs (ms)", body, "<= 100", body <= 100))
+            checks.append(("serve title edit at 1,000 PRs (ms)", title, "<= 200", title <= 200))
+    for what, value, want, met in checks:
+        print(f"  {what:58} {value:8.2f}  goal {want:8}  {'met' if met else 'MISSED'}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="150,1000,3000")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--workload", choices=("both", *WORKLOADS), default="both",
+                        help="copies of the model PR, generated pages, or both (default)")
+    parser.add_argument("--model-sizes", default="150,300,1000",
+                        help="sizes of the model workload (pages, one per PR)")
     args = parser.parse_args()
     compileall.compile_dir(ROOT / "site_gen", quiet=1)  # as `pip install` does
-    results = {}
-    for n in (int(s) for s in args.sizes.split(",")):
-        results[n] = run_size(n, args.rounds)
-        print(f"({n} pages measured)", file=sys.stderr, flush=True)
-    report(results)
+    workloads = list(WORKLOADS) if args.workload == "both" else [args.workload]
+    for workload in workloads:
+        sizes = args.model_sizes if workload == "model" else args.sizes
+        results = {}
+        for n in (int(s) for s in sizes.split(",")):
+            results[n] = run_size(n, args.rounds, workload)
+            print(f"({workload}: {n} pages measured)", file=sys.stderr, flush=True)
+        report(results, workload)
 
 
 if __name__ == "__main__":

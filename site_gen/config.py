@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pathspec
-
 from .code_host import FIELD, HOST_FIELDS, WEB_PATTERNS, CodeHost, fill
 from .errors import BuildFailed, ConfigError, ContentError, ContentWarning, SiteGenError
 from .names import CONTROL, REPO, REPO_PATH
@@ -355,7 +353,10 @@ class _Validator:
         patterns: str = self.get(data, "exclude_docs", str, "gitignore-style patterns, one a "
                                  "line (a YAML block: exclude_docs: |)") or ""
         try:
-            pathspec.GitIgnoreSpec.from_lines(patterns.splitlines())
+            if patterns.strip():
+                import pathspec  # only for sites that use it: its import costs 30 ms
+
+                pathspec.GitIgnoreSpec.from_lines(patterns.splitlines())
         except ValueError as exc:
             self.error(data, "exclude_docs", f"'exclude_docs' has a pattern git cannot read: {exc}")
             return ""

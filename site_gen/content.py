@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-import pathspec
-
 from . import urls
 from .config import Config
 from .errors import ContentError, ContentWarning, Problems
@@ -142,6 +140,28 @@ def read_text(path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+class Excluded(Protocol):
+    """What exclude_docs leaves out: pathspec's GitIgnoreSpec, or nothing."""
+
+    def match_file(self, file: str) -> bool: ...
+
+
+class _Nothing:
+    def match_file(self, file: str) -> bool:
+        return False
+
+
+def excluded_by(patterns: str) -> Excluded:
+    """The matcher of exclude_docs' gitignore-style `patterns` (pathspec is imported only
+    for a site that has some)."""
+    if not patterns.strip():
+        return _Nothing()
+    import pathspec
+
+    spec: Excluded = pathspec.GitIgnoreSpec.from_lines(patterns.splitlines())
+    return spec
+
+
 @dataclass
 class DiscoveryMemo:
     """What discover() read, kept by a warm build (the preview) for the next one: each PR
@@ -163,7 +183,7 @@ class DiscoveryMemo:
     _grouped: tuple[list[tuple[str, bool, bool]], dict[str, list[str]], set[str]] | None = None
     changed: set[str] | None = None  # files changed since (relative); None: look at all
 
-    def skipped(self, rel: str, excluded: pathspec.GitIgnoreSpec) -> bool:
+    def skipped(self, rel: str, excluded: Excluded) -> bool:
         """Whether exclude_docs leaves out `rel` (a path in docs_dir; ending in '/' for a
         folder, to be entered)."""
         known = self.left_out.get(rel)
@@ -191,7 +211,7 @@ class DiscoveryMemo:
             changed.add(rel)
         self.changed = changed
 
-    def walk(self, docs: Path, excluded: pathspec.GitIgnoreSpec) -> list[tuple[str, bool, bool]]:
+    def walk(self, docs: Path, excluded: Excluded) -> list[tuple[str, bool, bool]]:
         """The entries of docs_dir: walked again, or (told what changed) brought up to date."""
         if not self.keep or self.entries is None or self.changed is None:
             entries = _entries(docs, excluded, self)
@@ -345,7 +365,7 @@ def discover(config: Config, problems: Problems, memo: DiscoveryMemo | None = No
         problems.error(f"docs_dir '{docs.name}' is not a folder", config.config_file)
         return Site((), ())
     memo = memo or DiscoveryMemo()
-    entries = memo.walk(docs, pathspec.GitIgnoreSpec.from_lines(config.exclude_docs.splitlines()))
+    entries = memo.walk(docs, excluded_by(config.exclude_docs))
     outside = _links_outside([docs / rel for rel, _, link in entries if link], docs)
     for path in sorted(outside):
         problems.errors.append(ContentError("is a link to a file outside docs_dir; expected content to "
@@ -440,7 +460,7 @@ def _check_extra_files(config: Config, problems: Problems) -> None:
                                "a path relative to docs_dir", config.config_file)
 
 
-def _entries(docs: Path, excluded: pathspec.GitIgnoreSpec,
+def _entries(docs: Path, excluded: Excluded,
              memo: DiscoveryMemo) -> list[tuple[str, bool, bool]]:
     """Every entry below `docs` as `docs.rglob("*")` lists them (a linked folder is listed,
     not entered), hidden and excluded ones left out: (relative path, is a folder, is a

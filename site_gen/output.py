@@ -234,25 +234,33 @@ def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[P
         else:
             target.unlink(missing_ok=True)
         _prune(folder, target.parent)
+    made: set[Path] = set()  # folders known to exist: made once, not asked again per file
     for name, content in writes.items():
         target = inside(name)
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)  # a folder of files (now deleted) that becomes a file
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
         tmp = target.with_name(target.name + TMP)
-        tmp.unlink(missing_ok=True)
         if isinstance(content, tuple):
+            tmp.unlink(missing_ok=True)  # a link is made new, never over a leftover
             try:
                 os.link(content[0], tmp)
             except OSError:
                 shutil.copyfile(content[0], tmp)
         elif isinstance(content, Path):
-            shutil.copyfile(content, tmp)
+            shutil.copyfile(content, tmp)  # (these two truncate a leftover)
         else:
             with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(content.read() if isinstance(content, Kept) else content)
-        os.replace(tmp, target)
-        tmp.unlink(missing_ok=True)  # a rename onto a hard link of itself leaves both names
+        try:
+            os.replace(tmp, target)
+        except IsADirectoryError:  # a folder of files (now deleted) that becomes a file
+            if target.is_symlink():
+                raise
+            shutil.rmtree(target)
+            os.replace(tmp, target)
+        if isinstance(content, tuple):
+            tmp.unlink(missing_ok=True)  # a rename onto a hard link of itself leaves both
 
 
 class Inside:
