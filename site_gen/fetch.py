@@ -83,35 +83,47 @@ def fetch(config: Config, site: Site, progress: Progress | None = None) -> list[
     for repo, repo_pins in pins(site).items():
         report = _fetch_repo(config, repo, repo_pins, progress)
         if not report.skipped:
-            for pr in numbers.get(repo, []):
-                head = fetch_head(config, pr)
-                if head is not None:
-                    report.heads[pr.number] = head
+            report.heads = fetch_heads(config, repo, numbers.get(repo, []))
         reports.append(report)
     return reports
 
 
 def fetch_head(config: Config, pr: PullRequest) -> str | None:
-    """The PR's head at its source now (its pull ref), fetched into the repository the
-    code is read from under the same ref name, so builds can say how far the pages are
-    behind; None when the source has no such ref."""
-    source = config.sources.get(pr.repo) or fill(config.code_host.clone, repo=pr.repo)
-    target = fetched_dir(config, pr.repo)
-    ref = fill(config.code_host.pull_ref, number=pr.number)
-    listed = _git(["ls-remote", "--", source, ref])
-    sha = listed.stdout.split()[0] if listed.returncode == 0 and listed.stdout.split() else None
-    if sha is None or not SHA.match(sha):
-        return None
+    """The PR's head at its source now (see fetch_heads), or None."""
+    return fetch_heads(config, pr.repo, [pr]).get(pr.number)
+
+
+def fetch_heads(config: Config, repo: str, prs: list[PullRequest]) -> dict[int, str]:
+    """Each PR's head at its source now (its pull ref, `code_host.pull_ref`), fetched into
+    the repository the code is read from under the same ref name, so builds can say how far
+    the pages are behind: one `ls-remote` for all of them, then a fetch only of the heads
+    that are not here yet. A PR whose source has no such ref is left out."""
+    if not prs:
+        return {}
+    source = config.sources.get(repo) or fill(config.code_host.clone, repo=repo)
+    target = fetched_dir(config, repo)
+    refs = {fill(config.code_host.pull_ref, number=pr.number): pr.number for pr in prs}
+    listed = _git(["ls-remote", "--", source, *sorted(refs)])
+    found: dict[str, str] = {}
+    for line in listed.stdout.splitlines() if listed.returncode == 0 else ():
+        sha, _, ref = line.partition("\t")
+        if ref in refs and SHA.match(sha):
+            found[ref] = sha
     reader = SourceReader(target)
     try:
-        present = reader.commit(sha) is not None
+        missing = [ref for ref, sha in found.items() if reader.commit(sha) is None]
     finally:
         reader.close()
-    if present:
-        _git(["-C", str(target), "update-ref", ref, sha])
-    elif _fetch(target, source, [f"+{ref}:{ref}"], FETCH_DEPTH):
-        return None
-    return sha
+    if missing and _fetch(target, source, [f"+{ref}:{ref}" for ref in missing], FETCH_DEPTH):
+        for ref in missing:  # all at once failed: one by one, to keep those that can be had
+            if _fetch(target, source, [f"+{ref}:{ref}"], FETCH_DEPTH):
+                del found[ref]
+    present = "".join(f"update {ref} {sha}\n" for ref, sha in found.items() if ref not in missing)
+    if present:  # heads already here (fetched as pins): their refs, in one git process
+        env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
+        subprocess.run(["git", "-C", str(target), "update-ref", "--stdin"], input=present,
+                       capture_output=True, text=True, check=False, env=env)
+    return {refs[ref]: sha for ref, sha in found.items()}
 
 
 def fetch_commit(config: Config, repo: str, sha: str) -> str:
