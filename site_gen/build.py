@@ -147,7 +147,7 @@ def render_site(config: Config, *, jobs: int = 1, reuse: Reuse | None = None,
                 outputs.update({result.url + name: text for name, text in result.files})
         check_links(config, results, outputs, problems, reuse.ids)
         _stop_on_errors(config, problems)
-        outputs.update(renderer.other_pages(problems, reuse.keeping))
+        outputs.update(renderer.other_pages(problems, reuse.keeping(config)))
     sources: dict[str, Path | None] = {r.url + "index.html": r.path for r in results}
     sources.update({pr.url + "index.html": pr.path for pr in site.prs})
     _add_assets(site, outputs, sources, problems)

@@ -19,7 +19,7 @@ from .config import PACKAGE_TEMPLATES, Config, load_config
 from .errors import BuildFailed, ContentError, ContentWarning, SiteGenError, display_path, sort_key
 from .names import REPO
 from .preview import Preview
-from .processes import Terminated, cores, free_cores, stop_on_sigterm
+from .processes import Terminated, free_cores, stop_on_sigterm
 
 log = logging.getLogger("site_gen")
 _QUIET = [False]  # -q: summary lines are not printed either, as with MkDocs
@@ -113,11 +113,7 @@ def _jobs(args: argparse.Namespace) -> int:
     machine, where a pool would only slow the build down)."""
     if args.jobs is not None:
         return max(1, int(args.jobs))
-    jobs = free_cores()
-    if jobs < cores():
-        log.debug("%d of %d cores are busy with other work: rendering on %d worker(s)",
-                  cores() - jobs, cores(), jobs)
-    return jobs
+    return free_cores()  # the log line of the question pages says how many ran
 
 
 def _checkout(value: str) -> tuple[str | None, Path]:

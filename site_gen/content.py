@@ -182,6 +182,9 @@ class DiscoveryMemo:
     entries: list[tuple[str, bool, bool]] | None = None  # the last walk's, kept up to date
     _grouped: tuple[list[tuple[str, bool, bool]], dict[str, list[str]], set[str]] | None = None
     changed: set[str] | None = None  # files changed since (relative); None: look at all
+    # a CLI build's store entries, asked for at once (see prefetch)
+    _keys: dict[str, str] = field(default_factory=dict)
+    _fetched: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def skipped(self, rel: str, excluded: Excluded) -> bool:
         """Whether exclude_docs leaves out `rel` (a path in docs_dir; ending in '/' for a
@@ -265,10 +268,16 @@ class DiscoveryMemo:
         return held[2]
 
 
-    def _stored_pr(self, config: Config, folder: str, files: list[str],
-                   problems: Problems) -> PullRequest | None:
-        """The PR of `folder` from the store when its files hold what they held then."""
-        assert self.store is not None
+    def prefetch(self, config: Config, folders: dict[str, list[str]]) -> None:
+        """Ask the store for every PR folder's entry at once (a CLI build with a store):
+        one query for a thousand PRs, not a thousand."""
+        if self.keep or self.store is None:
+            return
+        keys = {folder: self._key(config, folder, files) for folder, files in folders.items()}
+        self._keys = keys
+        self._fetched = self.store.get_many(list(keys.values()))
+
+    def _key(self, config: Config, folder: str, files: list[str]) -> str:
         docs = config.docs_dir
         digest = hashlib.sha256(f"discovery\n{self.salt}\n{docs}\n{folder}\n".encode())
         for name in files:
@@ -279,8 +288,15 @@ class DiscoveryMemo:
                 continue
             with contextlib.suppress(OSError):  # a folder, or unreadable: read as it is
                 digest.update(hashlib.sha256(Path(docs, name).read_bytes()).digest())
-        key = digest.hexdigest()
-        held = self.store.get(key)
+        return digest.hexdigest()
+
+    def _stored_pr(self, config: Config, folder: str, files: list[str],
+                   problems: Problems) -> PullRequest | None:
+        """The PR of `folder` from the store when its files hold what they held then."""
+        assert self.store is not None
+        docs = config.docs_dir
+        key = self._keys.get(folder) or self._key(config, folder, files)
+        held = self._fetched[key] if key in self._fetched else self.store.get(key)
         found = _folder_from_data(held) if held is not None else None
         if found is None:
             own = Problems()
@@ -294,6 +310,8 @@ class Store(Protocol):
     """Where a CLI build keeps what it read (the page cache)."""
 
     def get(self, key: str) -> dict[str, Any] | None: ...
+
+    def get_many(self, keys: list[str]) -> dict[str, dict[str, Any]]: ...
 
     def put(self, key: str, data: dict[str, Any]) -> None: ...
 
@@ -375,7 +393,9 @@ def discover(config: Config, problems: Problems, memo: DiscoveryMemo | None = No
         entries = [e for e in entries if not any(e[0] == c or e[0].startswith(c + "/") for c in cut)]
     by_folder, pr_dirs = memo.folders_of(entries)
     prs, assets = [], []
-    for folder in sorted(pr_dirs, key=lambda rel: rel.split("/")):
+    folders = sorted(pr_dirs, key=lambda rel: rel.split("/"))
+    memo.prefetch(config, {folder: by_folder[folder] for folder in folders})
+    for folder in folders:
         pr = memo.read_pr(config, folder, by_folder[folder], problems)
         if pr:
             prs.append(pr)

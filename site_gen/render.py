@@ -17,6 +17,7 @@ from .config import Config
 from .content import Page, PullRequest, Site
 from .css import minify, token_rules
 from .errors import Problems
+from .output import Kept
 from .pygments_styles import ReviewDark, ReviewLight
 from .statuses import Status
 from .templates import template_env
@@ -73,7 +74,7 @@ class Keeping(Protocol):
     (or part of a page) `name`, which shows `inputs`; a build that keeps results between
     builds may give what it made from equal inputs before instead (see reuse.py)."""
 
-    def output(self, name: str, inputs: object, make: Callable[[], str]) -> str: ...
+    def output(self, name: str, inputs: object, make: Callable[[], str]) -> str | Kept: ...
 
     def fragment(self, name: str, inputs: object, make: Callable[[], str]) -> str: ...
 
@@ -137,7 +138,8 @@ class Renderer:
             "canonical": self.absolute(canonical) if self.config.site_url else None,
         }
 
-    def other_pages(self, problems: Problems, keeping: Keeping | None = None) -> dict[str, str]:
+    def other_pages(self, problems: Problems,
+                    keeping: Keeping | None = None) -> dict[str, str | Kept]:
         """Every output but the question pages: PR pages, home, 404, status and search pages,
         assets, and (with site_url) the sitemap and feed.
 
@@ -146,6 +148,10 @@ class Renderer:
         keeping = keeping or MakeEach()
         keep = keeping.output
         listed = tuple(pr.listed for pr in self.site.prs)
+        prefetch = getattr(keeping, "prefetch", None)  # a keeper that can ask for all at once
+        if prefetch is not None:
+            prefetch((pr.url + "index.html", (listed[n], self.checks.get(pr.key)))
+                     for n, pr in enumerate(self.site.prs))
         outputs = {pr.url + "index.html": keep(pr.url + "index.html",
                                                (listed[n], self.checks.get(pr.key)),
                                                functools.partial(self.pr, pr))

@@ -34,6 +34,7 @@ from .content import DiscoveryMemo, PullRequest, Site
 from .errors import Problems, SiteGenError
 from .output import Kept
 from .outputcheck import Checked
+from .search import searchable
 
 if TYPE_CHECKING:
     from .question_pages import Task
@@ -103,11 +104,25 @@ def _kept(table: dict[str, tuple[object, str]], name: str, inputs: object,
 
 class Stored:
     """A CLI build's keeper: each output and part is kept in the page cache under a digest
-    of the fingerprint, its name and what it is made from."""
+    of the fingerprint, its name and what it is made from. An output the shown site
+    (`shown`: each file's digest; in `site_dir`) holds as it is comes as a Kept output: not
+    read, not checked again, written by linking the shown file."""
 
-    def __init__(self, cache: PageCache, fingerprint: str) -> None:
+    def __init__(self, cache: PageCache, fingerprint: str, shown: Mapping[str, str] | None = None,
+                 site_dir: Path | None = None) -> None:
         self.cache, self.fingerprint = cache, fingerprint
+        self.shown, self.site_dir = shown or {}, site_dir
         self._digests: dict[int, tuple[object, str]] = {}
+        self._light: dict[str, dict[str, Any]] = {}  # entries asked for at once (prefetch)
+
+    def _key(self, name: str, inputs: object) -> str:
+        return hashlib.sha256(f"{self.fingerprint}\n{name}\n{self._digest(inputs)}".encode()).hexdigest()
+
+    def prefetch(self, wanted: Iterable[tuple[str, object]]) -> None:
+        """Ask the cache at once for the outputs about to be asked for one by one (the PR
+        pages: a thousand queries become two)."""
+        keys = [self._key(name, inputs) for name, inputs in wanted if name in self.shown]
+        self._light.update(self.cache.get_many(keys, text=False))
 
     def _digest(self, inputs: object) -> str:
         # the same tuple of every PR is given for each listing page: digested once
@@ -117,13 +132,19 @@ class Stored:
             held = self._digests[id(inputs)] = (inputs, hashlib.sha256(text.encode()).hexdigest())
         return held[1]
 
-    def output(self, name: str, inputs: object, make: Callable[[], str]) -> str:
-        key = hashlib.sha256(f"{self.fingerprint}\n{name}\n{self._digest(inputs)}".encode())
-        data = self.cache.get(key.hexdigest())
+    def output(self, name: str, inputs: object, make: Callable[[], str]) -> str | Kept:
+        key = self._key(name, inputs)
+        shown = self.shown.get(name)
+        if shown is not None and self.site_dir is not None:
+            light = self._light.get(key) or self.cache.get_many([key], text=False).get(key)
+            if light is not None and light.get(TEXT_DIGEST) == shown and "searchable" in light:
+                return kept(self.cache, key, "text", shown, light.get("searchable") is True,
+                            self.site_dir / name)
+        data = self.cache.get(key)
         if data is not None and isinstance(data.get("text"), str):
             return str(data["text"])
         text = make()
-        self.cache.put(key.hexdigest(), {"text": text})
+        self.cache.put(key, {"text": text, "searchable": searchable(text)})
         return text
 
     def fragment(self, name: str, inputs: object, make: Callable[[], str]) -> str:
@@ -163,12 +184,12 @@ class Reuse:
         self.warm.forget_others(site.prs)
         return self.warm.checks
 
-    @property
-    def keeping(self) -> Keeping | None:
+    def keeping(self, config: Config) -> Keeping | None:
         """Where the pages besides the question pages are kept (None: made every time)."""
         if self.warm is not None:
             return self.warm
-        return Stored(self.cache, self.fingerprint) if self.cache else None
+        return Stored(self.cache, self.fingerprint, self.shown,
+                      config.site_dir) if self.cache else None
 
     @property
     def ids(self) -> dict[str, tuple[str, set[str]]] | None:

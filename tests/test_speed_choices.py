@@ -45,7 +45,6 @@ def test_the_cli_uses_the_free_cores_unless_told(monkeypatch: pytest.MonkeyPatch
     from site_gen import cli
 
     monkeypatch.setattr(cli, "free_cores", lambda: 1)
-    monkeypatch.setattr(cli, "cores", lambda: 2)
     args = cli._parser().parse_args(["build"])
     assert cli._jobs(args) == 1
     args = cli._parser().parse_args(["build", "--jobs", "2"])
