@@ -53,9 +53,10 @@ class Page:
     broken: bool = False  # its front matter has errors: rendered only for its body's problems
     draft: bool = False  # left out of the published site; `serve` shows it, marked
 
-    @property
+    @functools.cached_property
     def url(self) -> str:
-        """The page's folder below the site root, with a trailing slash."""
+        """The page's folder below the site root, with a trailing slash (worked out once:
+        every listing asks for it)."""
         return urls.source_url(f"{self.pr_key}/{self.slug}.md")
 
 
@@ -91,7 +92,7 @@ class PullRequest:
         """`owner/repo/number`: the PR's folder in content and in the site."""
         return f"{self.repo}/{self.number}"
 
-    @property
+    @functools.cached_property
     def url(self) -> str:
         """The PR's folder in the site (see urls.source_url), with a trailing slash."""
         return urls.source_url(f"{self.key}/pr.yml")

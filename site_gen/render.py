@@ -169,8 +169,9 @@ class Renderer:
             pages = sorted(name.removesuffix("index.html") for name in outputs
                            if name.endswith("index.html") and not name.startswith("search/"))
             pages = sorted(pages + [page.url for page in self.site.pages if not page.draft])
-            outputs["sitemap.xml"] = keep("sitemap.xml", listed,
-                                          functools.partial(self.sitemap, pages))
+            entries = self.sitemap_entries(pages)  # what it shows: addresses and dates only
+            outputs["sitemap.xml"] = keep("sitemap.xml", entries,
+                                          functools.partial(self.sitemap, entries))
             outputs["feed.xml"] = keep("feed.xml", listed, functools.partial(self.feed, keeping))
         else:
             problems.warn("site_url is not set, so sitemap.xml and feed.xml are skipped; set it "
@@ -264,12 +265,15 @@ class Renderer:
             config=self.config, absolute=self.absolute, entries=entries, updated=self.latest,
             parts=parts)
 
-    def sitemap(self, paths: list[str]) -> str:
+    def sitemap_entries(self, paths: list[str]) -> tuple[tuple[str, str | None], ...]:
+        """Each address of the sitemap with its date (a title edit changes none of them)."""
         dates = {page.url: page.updated.isoformat() for page in self.site.pages if page.updated}
         for pr in self.site.prs:
             if pr.updated:
                 dates[pr.url] = pr.updated.isoformat()
-        entries = [(path, dates.get(path)) for path in paths]
+        return tuple((path, dates.get(path)) for path in paths)
+
+    def sitemap(self, entries: tuple[tuple[str, str | None], ...]) -> str:
         return self.env.get_template("sitemap.xml").render(absolute=self.absolute, entries=entries)
 
     def not_found(self) -> str:
