@@ -149,7 +149,7 @@ def test_a_preview_stays_inside_the_screen(browser: Browser, checked: str, width
     assert box is not None
     assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
     assert box["y"] + box["height"] <= 844, box  # not off the bottom
-    assert "Save a checkpoint" not in preview.inner_text() or True
+    assert "tag = wait_fn is not None" in preview.inner_text()  # the line it cites
     head = tab.locator(".body p .ref-preview-head").first.bounding_box()
     assert head is not None and head["x"] >= 0
     assert tab.evaluate("document.documentElement.scrollWidth") <= width
