@@ -21,6 +21,8 @@ from ..conftest import MKDOCS, front, git
 from .conftest import serve
 
 MODEL = "NVIDIA-NeMo/RL/4607/async-save-tag/"
+# Kept for review with the other page screenshots (CI's "screenshots" artifact).
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PAGE = "acme/widgets/12/the-tag/"
 LONG_TOKEN = "checkpoint_finalize_span_async_save_attribute_name_that_never_breaks_anywhere"
 
@@ -153,6 +155,8 @@ def test_a_preview_stays_inside_the_screen(browser: Browser, checked: str, width
     head = tab.locator(".body p .ref-preview-head").first.bounding_box()
     assert head is not None and head["x"] >= 0
     assert tab.evaluate("document.documentElement.scrollWidth") <= width
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=SCREENSHOTS / f"checked-page-preview-{width}.png")
     tab.context.close()
 
 
@@ -234,6 +238,8 @@ def test_the_prs_own_change_says_what_it_is(browser: Browser, checked: str) -> N
     proposed = tab.locator("section.proposal:not(.pr-diff) .hunk-head").first.evaluate(
         "h => getComputedStyle(h).backgroundColor")
     assert own != proposed
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=SCREENSHOTS / "checked-page-1280.png", full_page=True)
     tab.context.close()
 
 
