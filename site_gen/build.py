@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import PageCache, build_fingerprint, cache_path, input_digest
-from .code_check import check_code
+from .code_check import CodeCheck, check_code
 from .config import Config
 from .content import Site, discover
 from .errors import BuildFailed, ContentWarning, Problems, SiteGenError, display_path, sort_key
@@ -58,6 +58,8 @@ class RenderedSite:
     # The author's file each output was made from (question and PR pages, assets).
     sources: dict[str, Path] = field(default_factory=dict)
     docs_dir: Path | None = None
+    site: Site | None = None  # what was discovered, and each PR's code check
+    checks: dict[str, CodeCheck] = field(default_factory=dict)
 
     @property
     def groups(self) -> dict[str, str]:
@@ -164,7 +166,7 @@ def render_site(config: Config, *, jobs: int = 1, reuse: Reuse | None = None,
     _stop_on_errors(config, problems, strict=config.strict)
     return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)),
                         {name: path for name, path in sources.items() if path is not None},
-                        config.docs_dir)
+                        config.docs_dir, site, renderer.checks)
 
 
 def _add_assets(site: Site, outputs: Outputs, sources: dict[str, Path | None],

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import __version__
-from .build import build, render_site
+from .build import RenderedSite, build, render_site
 from .code_check import UNCHECKED
 from .config import PACKAGE_TEMPLATES, Config, load_config
 from .errors import BuildFailed, ContentError, ContentWarning, SiteGenError, display_path, sort_key
@@ -254,32 +254,27 @@ def _check(args: argparse.Namespace) -> int:
         print(f"Check found {warnings} warning{'' if warnings == 1 else 's'} in {site.pages} pages.",
               file=sys.stderr)
         return 1
-    if args.drift and _drifted(config):
+    if args.drift and _drifted(site):
         return 1
     _say(f"No problems in {site.pages} pages.")
     return 0
 
 
-def _drifted(config: Config) -> bool:
+def _drifted(site: RenderedSite) -> bool:
     """Print each item changed or gone at its PR's current head; whether there was any."""
-    from .code_check import check_code
-    from .content import discover
     from .drift import CHANGED, GONE, summary
-    from .errors import Problems
-    from .repin import Repinned
+    from .repin import describe
 
-    problems = Problems()
-    site = discover(config, problems)
-    checks = check_code(config, site, problems)
     broken = False
-    for pr in site.prs:
-        drift = checks[pr.key].drift
+    for pr in site.site.prs if site.site else ():
+        drift = site.checks[pr.key].drift
         if drift is None or not drift.broken:
             continue
         broken = True
-        for line in Repinned(pr, drift.old, drift.new, drift).lines()[:-1]:
-            if line.split(": ", 2)[1] in (CHANGED, GONE):
-                print(line, file=sys.stderr)
+        for page, placed in drift.placed.items():
+            for item in placed:
+                if item.state in (CHANGED, GONE):
+                    print(describe(page, item), file=sys.stderr)
         print(f"{pr.repo}#{pr.number} is now at {drift.new[:7]}: {summary(drift.counts())}; "
               f"run 'site-gen repin {pr.repo}#{pr.number}' and rewrite what changed",
               file=sys.stderr)
@@ -295,8 +290,8 @@ def _repin(args: argparse.Namespace) -> int:
     problems = Problems()
     site = discover(config, problems)
     if problems.errors:
-        errors: list[ContentError] = sorted(problems.errors, key=sort_key)
-        raise BuildFailed(list[SiteGenError](errors))
+        failed: list[SiteGenError] = [*sorted(problems.errors, key=sort_key)]
+        raise BuildFailed(failed)
     done = repin(config, site, args.target, args.head, dry_run=args.dry_run)
     for line in done.lines():
         print(line)

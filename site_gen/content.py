@@ -296,8 +296,12 @@ class DiscoveryMemo:
         """The PR of `folder` from the store when its files hold what they held then."""
         assert self.store is not None
         docs = config.docs_dir
-        key = self._keys.get(folder) or self._key(config, folder, files)
-        held = self._fetched[key] if key in self._fetched else self.store.get(key)
+        key = self._keys.get(folder)
+        if key is not None:  # asked for already (prefetch): what the store had, or nothing
+            held = self._fetched.get(key)
+        else:
+            key = self._key(config, folder, files)
+            held = self.store.get(key)
         found = _folder_from_data(held) if held is not None else None
         if found is None:
             own = Problems()

@@ -27,15 +27,8 @@ def minify(css: str) -> str:
             return text
         return "" if text.startswith("/*") else " "
 
-    out: list[str] = []
-    at = 0
-    for m in _PIECES.finditer(css):
-        out.append(_squeeze(css[at:m.start()]))
-        out.append(piece(m))
-        at = m.end()
-    out.append(_squeeze(css[at:]))
-    text = "".join(out)
-    # squeeze once more across the pieces, strings left alone
+    text = _PIECES.sub(piece, css)
+    # then the spaces around punctuation, strings left alone
     parts = re.split(r'("(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\')', text)
     text = "".join(p if i % 2 else _squeeze(p) for i, p in enumerate(parts))
     return text.replace(";}", "}").strip() + "\n"

@@ -135,6 +135,12 @@ def highlighted_lines(path: str, texts: list[str], languages: dict[str, str]) ->
     return [line_html(line, []) for line in tokens]
 
 
+# Where a line of code may wrap on a narrow screen besides its spaces: after a '.', '(',
+# '[' or ',' that a name or a string follows (a <wbr>, which copies as nothing), so a long
+# call wraps between its parts, not inside a name, nor after its indentation alone.
+_WRAP = re.compile(r"[.(\[,](?=[A-Za-z_\"'])")
+
+
 def line_html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> Markup:
     """Highlighted HTML of one line, each run of characters in `ranges` in one <mark>, and
     a <wbr> wherever the line may wrap besides its spaces (see _WRAP)."""
@@ -159,12 +165,6 @@ def line_html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> M
         inner = "".join(span for _, span in group)
         out.append(f"<mark>{inner}</mark>" if marked else inner)
     return Markup("".join(out))
-
-
-# Where a line of code may wrap on a narrow screen besides its spaces: after a '.', '(',
-# '[' or ',' that a name or a string follows (a <wbr>, which copies as nothing), so a long
-# call wraps between its parts, not inside a name, nor after its indentation alone.
-_WRAP = re.compile(r"[.(\[,](?=[A-Za-z_\"'])")
 
 
 def _span(css: str, text: str) -> str:

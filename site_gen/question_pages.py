@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .config import Config
 from .content import PullRequest, Site
 from .context import PageContext
 from .git_reader import SourceReader
@@ -34,10 +33,8 @@ PARALLEL_MIN = 24
 
 @dataclass
 class _Worker:
-    """What one worker process keeps between pages: the site, its renderer, git readers."""
+    """What one worker process keeps between pages: the renderer (and its site), git readers."""
 
-    config: Config
-    site: Site
     renderer: Renderer
     code_store: Kept | None = None  # what builds before learned from pinned code
     readers: dict[Path, SourceReader] = field(default_factory=dict)
@@ -52,9 +49,9 @@ class _Worker:
         return self.readers[check.git_dir]
 
     def render(self, task: Task) -> PageResult:
-        pr = self.site.prs[task[0]]
+        pr = self.renderer.site.prs[task[0]]
         page = pr.pages[task[1]]
-        ctx = PageContext(self.config, page.path, pr, page.body_line, self.source(pr),
+        ctx = PageContext(self.renderer.config, page.path, pr, page.body_line, self.source(pr),
                           page_url=page.url, page_dir=pr.key, code_store=self.code_store)
         with template_errors():
             body = render_body(ctx, page.body)
@@ -80,7 +77,7 @@ def _start_worker(renderer: Renderer, code: CodeStore | None, *, in_pool: bool =
     global _worker
     if in_pool:
         start_worker_process(parent)
-    _worker = _Worker(renderer.config, renderer.site, renderer, code() if code else None)
+    _worker = _Worker(renderer, code() if code else None)
     return _worker
 
 

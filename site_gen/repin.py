@@ -17,7 +17,7 @@ from pathlib import Path
 from .code_check import fetched_dir, git_dir
 from .config import Config
 from .content import PullRequest, Site
-from .drift import CHANGED, GONE, MOVED, Drift, Placed, measure, rewrite, summary
+from .drift import MOVED, Drift, Placed, measure, rewrite, summary
 from .errors import SiteGenError, display_path
 from .fetch import fetch_commit, fetch_head
 from .git_reader import SourceReader
@@ -46,7 +46,7 @@ class Repinned:
         for page, placed in self.drift.placed.items():
             for p in placed:
                 if p.state != "same":
-                    out.append(_line(page, p))
+                    out.append(describe(page, p))
         counts = self.drift.counts()
         rewritten = " (rewritten)" if counts[MOVED] and self.written else ""
         text = summary(counts).replace(f"{counts[MOVED]} moved", f"{counts[MOVED]} moved{rewritten}")
@@ -54,12 +54,14 @@ class Repinned:
         return out
 
 
-def _line(page: Path, p: Placed) -> str:
+def describe(page: Path, p: Placed) -> str:
+    """One item that is not the same, at its page's line (with both texts when it changed
+    or is gone)."""
     where = f"{display_path(page)}:{p.item.line}"
     if p.state == MOVED:
         return f"{where}: moved: {p.where} {p.detail}"
     said = f"{where}: {p.state}: {p.where}: {p.detail}"
-    if p.state in (CHANGED, GONE) and (p.old_text or p.new_text):
+    if p.old_text or p.new_text:
         said += "\n    was: " + " ⏎ ".join(t.strip() for t in p.old_text)[:200]
         said += "\n    now: " + (" ⏎ ".join(t.strip() for t in p.new_text)[:200] or "(nothing)")
     return said

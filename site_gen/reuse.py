@@ -114,6 +114,7 @@ class Stored:
         self.shown, self.site_dir = shown or {}, site_dir
         self._digests: dict[int, tuple[object, str]] = {}
         self._light: dict[str, dict[str, Any]] = {}  # entries asked for at once (prefetch)
+        self._asked: set[str] = set()  # the keys prefetch asked for, found or not
 
     def _key(self, name: str, inputs: object) -> str:
         return hashlib.sha256(f"{self.fingerprint}\n{name}\n{self._digest(inputs)}".encode()).hexdigest()
@@ -122,6 +123,7 @@ class Stored:
         """Ask the cache at once for the outputs about to be asked for one by one (the PR
         pages: a thousand queries become two)."""
         keys = [self._key(name, inputs) for name, inputs in wanted if name in self.shown]
+        self._asked.update(keys)
         self._light.update(self.cache.get_many(keys, text=False))
 
     def _digest(self, inputs: object) -> str:
@@ -136,7 +138,8 @@ class Stored:
         key = self._key(name, inputs)
         shown = self.shown.get(name)
         if shown is not None and self.site_dir is not None:
-            light = self._light.get(key) or self.cache.get_many([key], text=False).get(key)
+            light = self._light.get(key) if key in self._asked else \
+                self.cache.get_many([key], text=False).get(key)
             if light is not None and light.get(TEXT_DIGEST) == shown and "searchable" in light:
                 return kept(self.cache, key, "text", shown, light.get("searchable") is True,
                             self.site_dir / name)

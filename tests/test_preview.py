@@ -43,7 +43,7 @@ def rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     original = _Worker.render
 
     def render(self: _Worker, task: tuple[int, int]) -> object:
-        seen.append(self.site.prs[task[0]].pages[task[1]].url)
+        seen.append(self.renderer.site.prs[task[0]].pages[task[1]].url)
         return original(self, task)
 
     monkeypatch.setattr(_Worker, "render", render)
