@@ -66,8 +66,15 @@ class RenderedSite:
         """Each page made from a PR's folder: that folder (a PR's pages index together)."""
         if self.docs_dir is None:
             return {}
-        return {name: os.path.relpath(path.parent, self.docs_dir)
-                for name, path in self.sources.items() if name.endswith(".html")}
+        folders: dict[str, str] = {}  # a PR's pages share their folder: worked out once
+        groups = {}
+        for name, path in self.sources.items():
+            if name.endswith(".html"):
+                parent = os.path.dirname(path)
+                if parent not in folders:
+                    folders[parent] = os.path.relpath(parent, self.docs_dir)
+                groups[name] = folders[parent]
+        return groups
 
     @property
     def pages(self) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 
 from . import __version__
 from .config import PACKAGE_TEMPLATES, Config, output_settings
+from .content import PullRequest
 from .errors import display_path
 from .output import text_digest
 
@@ -114,11 +115,17 @@ def page_key(fingerprint: str, context: Mapping[str, Any], body: str,
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def stable_text(value: Any) -> str:
+    """`value` as the text of a cache key: its repr, but a pull request by its digest,
+    which each PR works out once."""
+    return value.digest if isinstance(value, PullRequest) else repr(value)
+
+
 def _stable(value: Any, reprs: dict[int, tuple[Any, str]] | None = None) -> str:
     """`value` as text for a key (settings by what can change a page); with `reprs`, a value
     shared by many pages (the settings, a PR) is made into text once."""
-    if reprs is None or isinstance(value, (str, int, float, type(None))):
-        return output_settings(value) if isinstance(value, Config) else repr(value)
+    if reprs is None or isinstance(value, (str, int, float, type(None), PullRequest)):
+        return output_settings(value) if isinstance(value, Config) else stable_text(value)
     held = reprs.get(id(value))
     if held is None or held[0] is not value:  # its digest: a key's text stays small however
         text = _stable(value)                  # many pages a shared value (a PR) holds

@@ -88,6 +88,12 @@ class PullRequest:
         return dataclasses.replace(self, pages=pages)
 
     @functools.cached_property
+    def digest(self) -> str:
+        """A digest of every field (of its repr): what a cache key made from this PR holds,
+        worked out once however many keys (its pages, its PR page, each listing) hold it."""
+        return hashlib.sha256(repr(self).encode()).hexdigest()
+
+    @functools.cached_property
     def key(self) -> str:
         """`owner/repo/number`: the PR's folder in content and in the site."""
         return f"{self.repo}/{self.number}"
@@ -345,7 +351,7 @@ def _folder_to_data(pr: PullRequest | None, problems: Problems) -> dict[str, Any
 def _folder_from_data(data: dict[str, Any]) -> tuple[PullRequest | None, Problems] | None:
     """What _folder_to_data wrote; None when the entry is not of that shape."""
     def status(v: list[Any]) -> Status:
-        return Status(str(v[0]), str(v[1]), str(v[2]), str(v[3]), tuple(str(u) for u in v[4]))
+        return _status(str(v[0]), str(v[1]), str(v[2]), str(v[3]), tuple(str(u) for u in v[4]))
 
     def page(v: list[Any]) -> Page:
         return Page(Path(v[0]), str(v[1]), str(v[2]), str(v[3]), int(v[4]), status(v[5]),
@@ -369,6 +375,12 @@ def _folder_from_data(data: dict[str, Any]) -> tuple[PullRequest | None, Problem
         return pr, problems
     except (KeyError, TypeError, ValueError, IndexError):
         return None
+
+
+@functools.lru_cache(maxsize=256)
+def _status(key: str, label: str, tone: str, icon: str, uses: tuple[str, ...]) -> Status:
+    """A status read back from the store: the same few, made once each (they are frozen)."""
+    return Status(key, label, tone, icon, uses)
 
 
 def stamp_of(path: str | Path) -> tuple[int, ...]:

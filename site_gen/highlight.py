@@ -6,13 +6,17 @@ at a time as one text, so strings and comments that span lines are coloured righ
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import functools
+import hashlib
 import html
 import itertools
 import re
+from dataclasses import dataclass
 
 from markupsafe import Markup
+from pygments import __version__ as PYGMENTS
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
@@ -21,6 +25,7 @@ from pygments.lexers._mapping import LEXERS
 from pygments.token import STANDARD_TYPES, _TokenType
 from pygments.util import ClassNotFound
 
+from .code_index import Kept
 from .pygments_styles import ReviewDark, ReviewLight
 
 _HTML_FORMATTER = HtmlFormatter(nowrap=True)
@@ -44,16 +49,45 @@ def _attr(text: str) -> str:
 
 def lexer_for(path: str, languages: dict[str, str]) -> Lexer:
     """The Pygments lexer for `path`: a configured override by ending, else by file name."""
+    return _made(_lexer_name(path, languages))
+
+
+def lexing_for(path: str, languages: dict[str, str], store: Kept | None = None) -> Lexing:
+    """How the lines of `path` are lexed (see Lexing): its lexer made only when needed."""
+    return Lexing(_lexer_name(path, languages), store)
+
+
+def _lexer_name(path: str, languages: dict[str, str]) -> str:
+    """Which lexer reads `path`, without making it: 'name:ALIAS', or 'file:NAME' when
+    Pygments must choose among the lexers that claim the file name."""
     for ending, name in languages.items():
         if path.endswith("." + ending) or path == ending:
-            return _lexer_by_name(name)
-    return _lexer_by_file_name(path.rsplit("/", 1)[-1])
+            return f"name:{name}"
+    return _lexer_name_by_file(path.rsplit("/", 1)[-1])
 
 
 @functools.lru_cache(maxsize=256)
-def _lexer_by_name(name: str) -> Lexer:
-    lexer: Lexer = get_lexer_by_name(name, stripnl=False, ensurenl=False)
-    return lexer
+def _lexer_name_by_file(file_name: str) -> str:
+    # Pygments matches every lexer's file patterns (compiling each, once per process); a
+    # name only one lexer claims is found by its ending, without that.
+    endings, others = _patterns()
+    dot = file_name.rfind(".")
+    claims = set(endings.get(file_name[dot:], [])) if dot >= 0 else set()
+    claims.update(alias for pattern, alias in others if fnmatch.fnmatch(file_name, pattern))
+    return f"name:{claims.pop()}" if len(claims) == 1 else f"file:{file_name}"
+
+
+@functools.lru_cache(maxsize=256)
+def _made(name: str) -> Lexer:
+    """The lexer `name` (see _lexer_name) stands for; plain text when none reads the file."""
+    kind, _, value = name.partition(":")
+    try:
+        lexer: Lexer = (get_lexer_by_name if kind == "name" else get_lexer_for_filename)(
+            value, stripnl=False, ensurenl=False)
+        return lexer
+    except ClassNotFound:
+        plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
+        return plain
 
 
 @functools.lru_cache(maxsize=1)
@@ -70,22 +104,36 @@ def _patterns() -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
     return endings, others
 
 
-@functools.lru_cache(maxsize=256)
-def _lexer_by_file_name(file_name: str) -> Lexer:
-    # Pygments matches every lexer's file patterns (compiling each, once per process); a
-    # name only one lexer claims is found by its ending, without that.
-    endings, others = _patterns()
-    dot = file_name.rfind(".")
-    claims = set(endings.get(file_name[dot:], [])) if dot >= 0 else set()
-    claims.update(alias for pattern, alias in others if fnmatch.fnmatch(file_name, pattern))
-    if len(claims) == 1:
-        return _lexer_by_name(claims.pop())
-    try:
-        lexer: Lexer = get_lexer_for_filename(file_name, stripnl=False, ensurenl=False)
-        return lexer
-    except ClassNotFound:
-        plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
-        return plain
+Tokens = list[list[tuple[str, str]]]  # per line: (css class, text) pairs
+
+
+@dataclass(frozen=True)
+class Lexing:
+    """How lines of one language are lexed: by the lexer `name` (see _lexer_name), made only
+    when a text is not in `store`, which keeps what builds before lexed (under the lexer,
+    Pygments' version and the text's digest: the same text always lexes the same). A page
+    whose code did not change is rendered again without making, or running, any lexer."""
+
+    name: str
+    store: Kept | None = None
+
+    @property
+    def lexer(self) -> Lexer:
+        return _made(self.name)
+
+    def lex(self, lines: list[str]) -> Tokens:
+        """`lines` lexed as one text: tokens per line (see lex_lines)."""
+        if self.store is None:
+            return lex_lines(self.lexer, lines)
+        text = "\n".join(lines)
+        key = f"lexed\n{PYGMENTS}\n{self.name}\n{hashlib.sha256(text.encode()).hexdigest()}"
+        held = self.store.get(key)
+        if isinstance(held, list) and len(held) == len(lines):
+            with contextlib.suppress(TypeError, ValueError):
+                return [[(str(css), str(value)) for css, value in line] for line in held]
+        tokens = lex_lines(self.lexer, lines)
+        self.store.put(key, tokens)
+        return tokens
 
 
 @functools.cache
@@ -108,7 +156,7 @@ def _styled() -> frozenset[str]:
                                                    "bgcolor")))
 
 
-def lex_lines(lexer: Lexer, lines: list[str]) -> list[list[tuple[str, str]]]:
+def lex_lines(lexer: Lexer, lines: list[str]) -> Tokens:
     """Lex `lines` as one text (so strings spanning lines are right); tokens per line."""
     result: list[list[tuple[str, str]]] = [[]]
     for ttype, value in lexer.get_tokens("\n".join(lines) + "\n"):
@@ -127,11 +175,12 @@ def shared_indent(texts: list[str]) -> int:
     return min((len(t) - len(t.lstrip(" ")) for t in texts if t.strip()), default=0)
 
 
-def highlighted_lines(path: str, texts: list[str], languages: dict[str, str]) -> list[Markup]:
+def highlighted_lines(path: str, texts: list[str], languages: dict[str, str],
+                      store: Kept | None = None) -> list[Markup]:
     """`texts` (lines of `path`), their shared indentation left out, highlighted as the
-    file's language: one HTML line each."""
+    file's language: one HTML line each (`store`: see Lexing)."""
     shared = shared_indent(texts)
-    tokens = lex_lines(lexer_for(path, languages), [t[shared:] for t in texts])
+    tokens = lexing_for(path, languages, store).lex([t[shared:] for t in texts])
     return [line_html(line, []) for line in tokens]
 
 

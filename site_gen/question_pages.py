@@ -4,10 +4,8 @@ every page it is given (reuse.py decides which pages need it)."""
 from __future__ import annotations
 
 import functools
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -107,6 +105,9 @@ def render_pages(renderer: Renderer, tasks: list[Task], *, jobs: int = 1,
         finally:
             worker.close()
         return
+    import multiprocessing  # only here: a build rendering on one process never needs it
+    from concurrent.futures import ProcessPoolExecutor
+
     chunk = max(1, min(16, len(tasks) // (jobs * 8)))
     context = multiprocessing.get_context("fork")
     start = functools.partial(_start_worker, parent=os.getpid())

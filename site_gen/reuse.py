@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cache import TEXT_DIGEST, CodeStore, PageCache, code_store_path, page_key
+from .cache import TEXT_DIGEST, CodeStore, PageCache, code_store_path, page_key, stable_text
 from .code_check import CodeCheck
 from .config import Config
 from .content import DiscoveryMemo, PullRequest, Site
@@ -130,7 +130,8 @@ class Stored:
         # the same tuple of every PR is given for each listing page: digested once
         held = self._digests.get(id(inputs))
         if held is None or held[0] is not inputs:
-            text = "\n".join(map(repr, inputs)) if isinstance(inputs, tuple) else repr(inputs)
+            text = "\n".join(map(stable_text, inputs)) if isinstance(inputs, tuple) \
+                else stable_text(inputs)
             held = self._digests[id(inputs)] = (inputs, hashlib.sha256(text.encode()).hexdigest())
         return held[1]
 

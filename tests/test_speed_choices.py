@@ -1,14 +1,21 @@
 """What the build does to be quick, as a user sees it: Pagefind started as its binary (no
-Python wrapper before it), and no worker pool on a machine whose cores are busy."""
+Python wrapper before it), no worker pool on a machine whose cores are busy, and code that
+did not change not lexed again."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from benchmarks.sample import write_model_copies
 from site_gen import processes, search
+
+from .conftest import Project, Run, tree
+
+CLI = Callable[..., Run]
 
 
 def test_pagefind_starts_as_its_own_binary() -> None:
@@ -49,3 +56,46 @@ def test_the_cli_uses_the_free_cores_unless_told(monkeypatch: pytest.MonkeyPatch
     assert cli._jobs(args) == 1
     args = cli._parser().parse_args(["build", "--jobs", "2"])
     assert cli._jobs(args) == 2  # as asked, busy or not
+
+
+def _counting_lexers(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text a Pygments lexer is run on from now on (and no lexer made before counts)."""
+    from site_gen import highlight
+
+    lexed: list[str] = []
+    real = highlight.lex_lines
+
+    def counted(lexer: object, lines: list[str]) -> highlight.Tokens:
+        lexed.append("\n".join(lines))
+        return real(lexer, lines)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(highlight, "lex_lines", counted)
+    highlight._made.cache_clear()
+    return lexed
+
+
+def test_a_page_whose_code_did_not_change_is_rendered_without_a_lexer(
+        project: Project, cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A prose edit renders its page again; the hunks' lines come lexed from the builds
+    before (no lexer made, none run), in the same bytes as a clean build's."""
+    from site_gen import highlight
+
+    write_model_copies(project.root, 2)
+    assert cli("build", "--jobs", "1", "--no-search").code == 0
+    page = project.root / "content/NVIDIA-NeMo/RL/1/async-save-tag.md"
+    page.write_text(page.read_text() + "\nOne more sentence of prose.\n")
+    lexed = _counting_lexers(monkeypatch)
+    edited = cli("build", "--jobs", "1", "--no-search")
+    assert edited.code == 0, edited.err
+    assert lexed == [] and highlight._made.cache_info().currsize == 0
+    assert cli("build", "--no-cache", "--jobs", "1", "--no-search", "--site-dir", "clean").code == 0
+    assert tree(project.site) == tree(project.root / "clean")
+    assert lexed  # the clean build lexed every hunk itself
+
+    lexed.clear()  # a changed line of code is lexed again: its side, and only its hunk's
+    text = page.read_text()
+    old = "+    attrs: dict[str, Any] = dict(attributes)"
+    assert text.count(old) == 1
+    page.write_text(text.replace(old, "+    attrs: dict[str, Any] = dict(attributes or {})"))
+    assert cli("build", "--jobs", "1", "--no-search").code == 0
+    assert len(lexed) == 1 and "attributes or {}" in lexed[0]

@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 from ..code_index import enclosing, index_of
 from ..context import PageContext, context_of
-from ..highlight import highlighted_lines, lexer_for
+from ..highlight import highlighted_lines, lexing_for
 from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
@@ -223,8 +223,9 @@ def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         change: Proposal = token.meta["model"]
         ctx = context_of(env)
         hunk = change.hunks[0]
-        lexer = lexer_for(hunk.file_ref.path if hunk.file_ref else hunk.path, ctx.config.languages)
-        hunks = [(hunk, render_hunk_lines(hunk, lexer))] if hunk.sections else []
+        lexing = lexing_for(hunk.file_ref.path if hunk.file_ref else hunk.path,
+                            ctx.config.languages, ctx.code_store)
+        hunks = [(hunk, render_hunk_lines(hunk, lexing))] if hunk.sections else []
         pr = ctx.pr
         base = (ctx.source.commit(pr.base) if ctx.source and pr and pr.base else None) or \
             (pr.base if pr else None)
@@ -256,5 +257,6 @@ def _line_urls(ctx: PageContext, hunk: Hunk) -> Any:
 def _rows(ctx: PageContext, excerpt: Excerpt) -> list[tuple[int, Markup, bool]]:
     assert excerpt.ref is not None and excerpt.lines is not None
     start = excerpt.ref.start or 1
-    html = highlighted_lines(excerpt.ref.path, excerpt.lines, ctx.config.languages)
+    html = highlighted_lines(excerpt.ref.path, excerpt.lines, ctx.config.languages,
+                             ctx.code_store)
     return [(start + i, line, start + i in excerpt.marked) for i, line in enumerate(html)]

@@ -27,11 +27,10 @@ import jinja2
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
-from pygments.lexer import Lexer
 
 from ..code_index import enclosing, index_of, language_of, named
 from ..context import PageContext, context_of
-from ..highlight import lex_lines, lexer_for, line_html, shared_indent
+from ..highlight import Lexing, Tokens, lexing_for, line_html, shared_indent
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
 from .hunks import DiffLine, Hunk, Proposal, Section, to_patch
@@ -264,7 +263,7 @@ class RenderedLine:
     hidden: int | None = None  # for an elision between positioned sections: lines left out
 
 
-def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
+def render_hunk_lines(hunk: Hunk, lexing: Lexing) -> list[RenderedLine]:
     """Every line of `hunk`, highlighted on its own side, changed characters marked; the
     indentation every line shares is left out, so the code starts at the left edge."""
     originals = [dl for s in hunk.sections for dl in s.lines]
@@ -274,7 +273,7 @@ def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
     tokens: dict[tuple[int, str], list[tuple[str, str]]] = {}
     for name, kinds in (("old", " -"), ("new", " +")):
         side = [i for i, dl in enumerate(originals) if dl.kind in kinds]
-        for i, toks in zip(side, _lex_side(hunk, lexer, name == "new", kinds), strict=True):
+        for i, toks in zip(side, _lex_side(hunk, lexing, name == "new", kinds), strict=True):
             tokens[(id(flat[i]), name)] = _strip(toks, shared)
     marks = _pair_marks(flat)
     gaps = _gaps(hunk)
@@ -290,7 +289,7 @@ def render_hunk_lines(hunk: Hunk, lexer: Lexer) -> list[RenderedLine]:
     return rendered
 
 
-def _lex_side(hunk: Hunk, lexer: Lexer, new: bool, kinds: str) -> list[list[tuple[str, str]]]:
+def _lex_side(hunk: Hunk, lexing: Lexing, new: bool, kinds: str) -> Tokens:
     """The tokens of one side's lines (`kinds`), lexed as the file reads them when the file
     is there (from `hunk.lex_from`, the file's own lines between sections), else alone."""
     sections = [s for s in hunk.sections if s.lines]
@@ -299,7 +298,7 @@ def _lex_side(hunk: Hunk, lexer: Lexer, new: bool, kinds: str) -> list[list[tupl
     by_new = new and hunk.new_file is not None  # the PR's head: its own numbers
     starts = [s.new_start if by_new else s.old_start for s in sections]
     if file is None or any(start is None for start in starts):
-        return lex_lines(lexer, [t for side in texts for t in side])
+        return lexing.lex([t for side in texts for t in side])
     text: list[str] = []
     mine: list[int] = []  # where the side's own lines are in `text`
     at = hunk.lex_from - 1
@@ -310,7 +309,7 @@ def _lex_side(hunk: Hunk, lexer: Lexer, new: bool, kinds: str) -> list[list[tupl
         text += own
         count = (section.new_count if by_new else section.old_count) or 0
         at = max(at, start - 1 + count)
-    lexed = lex_lines(lexer, text)
+    lexed = lexing.lex(text)
     return [lexed[i] for i in mine]
 
 
@@ -382,5 +381,6 @@ def proposal_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     block_renderer(md, "proposal_block", render)
 
 
-def _lexer(ctx: PageContext, hunk: Hunk) -> Lexer:
-    return lexer_for(hunk.file_ref.path if hunk.file_ref else hunk.path, ctx.config.languages)
+def _lexer(ctx: PageContext, hunk: Hunk) -> Lexing:
+    return lexing_for(hunk.file_ref.path if hunk.file_ref else hunk.path, ctx.config.languages,
+                      ctx.code_store)
