@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,3 +52,92 @@ def write_site(project: Path, pages: int, *, site_url: str = "https://bench.exam
         page_body = body.replace("## One tag", f"## Case {n}: one tag", 1)
         (folder / f"p-{n:05d}.md").write_text(f"{page_front}\n---\n{page_body}",
                                               encoding="utf-8")
+
+
+# The lines of the model PR's head that its page cites, quotes or changes, at their line
+# numbers (facts from the model page; the rest of each file is filler of the same shape).
+MODEL_CODE: dict[str, dict[int, str]] = {
+    "nemo_rl/utils/checkpoint.py": {
+        57: "def _finalize_telemetry(",
+        58: "    carrier: Mapping[str, str], step: Optional[int], *, async_save: bool",
+        59: ") -> Iterator[None]:",
+        76: "    with contextlib.ExitStack() as stack:",
+        77: "        stack.enter_context(checkpoint_finalize_span(step, async_save=async_save))",
+        78: "        yield",
+        480: "def begin_finalization(tmp, carrier, step, wait_fn=None):",
+        484: "    def _finalize():",
+        487: "        for _ in range(1):",
+        488: "            try:",
+        489: "                with _finalize_telemetry(carrier, step, async_save=wait_fn is not None):",
+        490: "                    if wait_fn is not None:",
+        491: "                        wait_fn()",
+        492: "            finally:",
+        493: "                pass",
+        494: "    return _finalize",
+    },
+    "nemo_rl/telemetry/instrumentation.py": {
+        101: 'RL_CHECKPOINT_ASYNC_ATTR = "rl.checkpoint.async_save"',
+        970: "def checkpoint_finalize_span(",
+        971: "    iteration: Optional[int],",
+        972: "    *,",
+        973: "    async_save: bool,",
+        974: "    tracer: Optional[Tracer] = None,",
+        975: "    attributes: Mapping[str, Any] = {},",
+        976: ") -> Iterator[None]:",
+        1008: "    attrs: dict[str, Any] = {RL_CHECKPOINT_ASYNC_ATTR: async_save, **attributes}",
+        1009: "    if iteration is not None:",
+        1010: "        attrs['step'] = iteration",
+        1011: "    yield attrs",
+    },
+    "nemo_rl/algorithms/grpo.py": {
+        4125: "            begin_finalization(tmp_step, carrier, step, wait_fn=policy.finalize_async_save)",
+    },
+    "tests/unit/telemetry/test_checkpoint_spans.py": {
+        196: "    begin_finalization(tmp, carrier, 12)()",
+    },
+    "docs/observability/span-groups.md": {
+        130: "The async_save tag tells a slow async write apart from a quick sync rename.",
+    },
+}
+
+
+def model_code_files() -> dict[str, str]:
+    """Each file of MODEL_CODE whole: its cited lines where the page cites them, blank lines
+    between them (valid anywhere in Python)."""
+    return {path: "".join(f"{cited.get(n, '')}\n" for n in range(1, max(cited) + 4))
+            for path, cited in MODEL_CODE.items()}
+
+
+def write_checked_model_copies(project: Path, prs: int, code: Path) -> list[str]:
+    """Like write_model_copies, but checked: a git repository at `code` holds the lines the
+    model page cites; each copy pins a commit of its own there (the same files, so what
+    is learned of one commit's code is never another's), returned in order, and its pull
+    ref points at it (the drift notice is looked for and finds nothing)."""
+    project.mkdir(parents=True, exist_ok=True)
+    write_model_copies(project, prs)
+    env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b",
+           "GIT_COMMITTER_EMAIL": "b@b", "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+           "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z", "PATH": "/usr/bin:/bin"}
+
+    def git(*args: str, given: str | None = None) -> str:
+        return subprocess.run(["git", "-C", str(code), *args], check=True, capture_output=True,
+                              text=True, env=env, input=given).stdout.strip()
+
+    code.mkdir(parents=True)
+    git("init", "-q", "-b", "main")
+    for path, text in model_code_files().items():
+        (code / path).parent.mkdir(parents=True, exist_ok=True)
+        (code / path).write_text(text, encoding="utf-8")
+    git("add", "-A")
+    git("commit", "-q", "-m", "the model PR's head, as far as its page cites it")
+    tree = git("rev-parse", "HEAD^{tree}")
+    heads = [git("commit-tree", tree, "-m", f"the head of copy {n}") for n in range(1, prs + 1)]
+    git("update-ref", "--stdin", given="".join(
+        f"update refs/pull/{n}/head {head}\n" for n, head in enumerate(heads, 1)))
+    for n, head in enumerate(heads, 1):
+        facts = project / "content/NVIDIA-NeMo/RL" / str(n) / "pr.yml"
+        text = facts.read_text(encoding="utf-8")
+        text = text.replace("head: 2f6b955", f"head: {head}").replace(
+            "code_unavailable: a copy of the model PR for benchmarks\n", "")
+        facts.write_text(text, encoding="utf-8")
+    return heads

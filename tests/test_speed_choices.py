@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.sample import write_model_copies
+from benchmarks.sample import write_checked_model_copies, write_model_copies
 from site_gen import processes, search
 
 from .conftest import Project, Run, tree
@@ -99,3 +99,19 @@ def test_a_page_whose_code_did_not_change_is_rendered_without_a_lexer(
     page.write_text(text.replace(old, "+    attrs: dict[str, Any] = dict(attributes or {})"))
     assert cli("build", "--jobs", "1", "--no-search").code == 0
     assert len(lexed) == 1 and "attributes or {}" in lexed[0]
+
+
+def test_the_benchmarks_checked_model_workload_is_checked_against_its_code(
+        project: Project, cli: CLI) -> None:
+    """benchmarks/budgets.py measures the code index and the drift look-up on copies of the
+    model PR checked against a repository holding the lines it cites: each copy builds
+    strictly there, every proposal applies, every reference shows its code."""
+    code = project.root / "code"
+    heads = write_checked_model_copies(project.root / "copies", 2, code)
+    assert len(set(heads)) == 2  # a commit of its own each: nothing learned is shared
+    built = cli("build", "-f", str(project.root / "copies/mkdocs.yml"), "--strict", "--no-search",
+                "--checkout", str(code))
+    assert built.code == 0, built.err
+    html = (project.root / "copies/site/NVIDIA-NeMo/RL/2/async-save-tag/index.html").read_text()
+    assert html.count(f"Applies at {heads[1][:7]}") == 1 and "not checked" not in html
+    assert html.count('class="ref-preview"') == 5  # the five lines the prose cites
