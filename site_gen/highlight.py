@@ -11,8 +11,8 @@ import fnmatch
 import functools
 import hashlib
 import html
-import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from markupsafe import Markup
@@ -158,15 +158,33 @@ def _styled() -> frozenset[str]:
 
 def lex_lines(lexer: Lexer, lines: list[str]) -> Tokens:
     """Lex `lines` as one text (so strings spanning lines are right); tokens per line."""
-    result: list[list[tuple[str, str]]] = [[]]
-    for ttype, value in lexer.get_tokens("\n".join(lines) + "\n"):
-        parts = value.split("\n")
-        for k, part in enumerate(parts):
+    result: Tokens = [[]]
+    line = result[0]
+    for ttype, value in _tokens(lexer, "\n".join(lines) + "\n"):
+        css = _css_class(ttype)
+        if "\n" not in value:
+            line.append((css, value))
+            continue
+        for k, part in enumerate(value.split("\n")):
             if k:
-                result.append([])
+                line = []
+                result.append(line)
             if part:
-                result[-1].append((_css_class(ttype), part))
+                line.append((css, part))
     return result[: len(lines)] + [[] for _ in range(len(lines) - len(result))]
+
+
+def _tokens(lexer: Lexer, text: str) -> Iterator[tuple[_TokenType, str]]:
+    """The lexer's tokens of `text`, as `get_tokens` gives them. For text that its
+    preprocessing would leave as it is (no CR, no BOM, no tabs to expand, nothing to
+    strip) and a lexer without filters, straight from `get_tokens_unprocessed`: the same
+    tokens without the two generators around them."""
+    if (type(lexer).get_tokens is not Lexer.get_tokens or lexer.filters or lexer.stripall
+            or lexer.stripnl or lexer.tabsize > 0 or "\r" in text or text.startswith("\ufeff")):
+        yield from lexer.get_tokens(text)
+        return
+    for _, ttype, value in lexer.get_tokens_unprocessed(text):
+        yield ttype, value
 
 
 def shared_indent(texts: list[str]) -> int:
@@ -194,26 +212,47 @@ def line_html(tokens: list[tuple[str, str]], ranges: list[tuple[int, int]]) -> M
     """Highlighted HTML of one line, each run of characters in `ranges` in one <mark>, and
     a <wbr> wherever the line may wrap besides its spaces (see _WRAP)."""
     text = "".join(value for _, value in tokens)
-    wraps = {m.end() for m in _WRAP.finditer(text)}
+    wraps = [m.end() for m in _WRAP.finditer(text)]
     if not ranges and not wraps:
         return Markup("".join(_span(css, value) for css, value in tokens))
-    cuts = sorted({p for r in ranges for p in r} | wraps)
-    pieces: list[tuple[bool, str]] = []
-    pos = 0
+    # Cut the tokens at every wrap point and range edge, in one pass over both (in order).
+    marked_at = _marked(ranges, len(text))
+    cuts = sorted(set(wraps).union(*ranges)) if ranges else wraps
+    wrap_at = set(wraps)
+    out: list[str] = []
+    marking = False
+    pos, c = 0, 0
     for css, value in tokens:
         end = pos + len(value)
         start = pos
-        for point in [p for p in cuts if pos < p < end] + [end]:
-            marked = any(a <= start < b for a, b in ranges)
-            wrap = "<wbr>" if point in wraps else ""
-            pieces.append((marked, _span(css, value[start - pos: point - pos]) + wrap))
+        while c < len(cuts) and cuts[c] <= pos:
+            c += 1
+        while True:
+            point = cuts[c] if c < len(cuts) and cuts[c] < end else end
+            marked = marked_at[start] if start < len(marked_at) else False
+            if marked != marking:
+                out.append("<mark>" if marked else "</mark>")
+                marking = marked
+            out.append(_span(css, value[start - pos: point - pos]))
+            if point in wrap_at:
+                out.append("<wbr>")
+            if point == end:
+                break
             start = point
+            c += 1
         pos = end
-    out = []
-    for marked, group in itertools.groupby(pieces, key=lambda piece: piece[0]):
-        inner = "".join(span for _, span in group)
-        out.append(f"<mark>{inner}</mark>" if marked else inner)
+    if marking:
+        out.append("</mark>")
     return Markup("".join(out))
+
+
+def _marked(ranges: list[tuple[int, int]], length: int) -> list[bool]:
+    """For each character of a line: whether one of `ranges` holds it."""
+    flags = [False] * length
+    for a, b in ranges:
+        for i in range(max(a, 0), min(b, length)):
+            flags[i] = True
+    return flags
 
 
 def _span(css: str, text: str) -> str:
