@@ -3,6 +3,7 @@ line for any input, never another exception; large inputs stay fast."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -111,3 +112,57 @@ def long_diff(quartets: int) -> str:
 def test_a_long_diff_parses_and_renders_every_line() -> None:
     html, errors, _ = render(long_diff(2_500))
     assert errors == [] and html.count('<tr class="diff-add">') == 2_500
+
+
+LINE_TEXT = st.text(alphabet="ab_.(,[\"' x<&é", min_size=1, max_size=40)
+
+
+@st.composite
+def highlighted_line(draw: st.DrawFn) -> tuple[list[tuple[str, str]], list[tuple[int, int]]]:
+    """A line cut into tokens (each with a class or none), and changed ranges in it as
+    _changed gives them: in order, not overlapping."""
+    text = draw(LINE_TEXT)
+    cuts = sorted(draw(st.sets(st.integers(1, max(1, len(text) - 1)), max_size=6)) - {len(text)})
+    edges = [0, *cuts, len(text)]
+    tokens = [(draw(st.sampled_from(["", "k", "s"])), text[a:b]) for a, b in itertools.pairwise(edges)]
+    points = sorted(draw(st.sets(st.integers(0, len(text)), max_size=4)))
+    ranges = [(a, b) for a, b in zip(points[::2], points[1::2], strict=False) if a < b]
+    return tokens, ranges
+
+
+@given(highlighted_line())
+@SETTINGS
+def test_a_highlighted_line_keeps_its_text_marks_and_wrap_points(
+        line: tuple[list[tuple[str, str]], list[tuple[int, int]]]) -> None:
+    """Whatever its tokens and marks: the line's text, in its tokens' classes, each changed
+    character inside a <mark> and no other, a <wbr> at each wrap point and nowhere else."""
+    import html as html_module
+    import re
+
+    from site_gen.highlight import _WRAP, line_html
+
+    tokens, ranges = line
+    text = "".join(value for _, value in tokens)
+    out = str(line_html(tokens, ranges))
+    seen, marked, wraps, classes = [], set(), [], []
+    in_mark, css = False, ""
+    for piece in re.findall(r"<[^>]+>|[^<]+", out):
+        if piece == "<mark>" or piece == "</mark>":
+            assert in_mark == (piece == "</mark>")  # never nested, always closed
+            in_mark = piece == "<mark>"
+        elif piece == "<wbr>":
+            wraps.append(len(seen))
+        elif piece.startswith("<span"):
+            css = re.fullmatch(r'<span class="(\w+)">', piece).group(1)  # type: ignore[union-attr]
+        elif piece == "</span>":
+            css = ""
+        else:
+            for char in html_module.unescape(piece):
+                if in_mark:
+                    marked.add(len(seen))
+                seen.append(char)
+                classes.append(css)
+    assert not in_mark and "".join(seen) == text
+    assert classes == [c for c, value in tokens for _ in value]
+    assert marked == {i for a, b in ranges for i in range(a, b)}
+    assert wraps == [m.end() for m in _WRAP.finditer(text)]
