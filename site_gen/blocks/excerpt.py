@@ -31,7 +31,7 @@ from ..highlight import highlighted_lines, lexing_for
 from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
-from .proposal import render_hunk_lines, with_context
+from .proposal import diff_rows, render_hunk_lines, with_context
 from .refs import CodeRef, permalink, resolve
 
 REF_LINE = re.compile(r"^\s*\[\[(?P<ref>[^\]]+)\]\]\s*$")
@@ -225,15 +225,15 @@ def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         hunk = change.hunks[0]
         lexing = lexing_for(hunk.file_ref.path if hunk.file_ref else hunk.path,
                             ctx.config.languages, ctx.code_store)
-        hunks = [(hunk, render_hunk_lines(hunk, lexing))] if hunk.sections else []
+        rows = diff_rows(render_hunk_lines(hunk, lexing), _line_urls(ctx, hunk))
+        hunks = [(hunk, rows)] if hunk.sections else []
         pr = ctx.pr
         base = (ctx.source.commit(pr.base) if ctx.source and pr and pr.base else None) or \
             (pr.base if pr else None)
         return proposal_template.render(proposal=change, hunks=hunks, commit="", pr_diff=True,
                                         base=base, head=hunk.file_ref.commit if hunk.file_ref
                                         else (pr.head if pr else None),
-                                        missing=MISSING, inline=lambda text, line: text,
-                                        line_url=_line_urls(ctx, hunk))
+                                        missing=MISSING, inline=lambda text, line: text)
 
     fence_parser(md, "excerpt", "excerpt_block", parse_excerpt)
     block_renderer(md, "excerpt_block", render_excerpt)
