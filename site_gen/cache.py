@@ -317,6 +317,16 @@ class CodeStore:
             if db is not None:
                 db.execute("INSERT OR REPLACE INTO code VALUES (?, ?)", (key, json.dumps(value)))
 
+    def trim(self, prefix: str, keep: int) -> None:
+        """Keep only the `keep` newest entries whose key starts with `prefix` (code lexed
+        for highlighting is kept by its text: each edit of a hunk adds one)."""
+        with contextlib.suppress(sqlite3.Error):
+            db = self._open()
+            if db is not None:
+                db.execute("DELETE FROM code WHERE rowid IN (SELECT rowid FROM code WHERE "
+                           "substr(key, 1, ?) = ? ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
+                           (len(prefix), prefix, keep))
+
     def close(self) -> None:
         if self._db is not None:
             self._db.close()

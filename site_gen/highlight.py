@@ -105,6 +105,8 @@ def _patterns() -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
 
 
 Tokens = list[list[tuple[str, str]]]  # per line: (css class, text) pairs
+LEXED = "lexed\n"  # the keys of lexed code in the code store begin so
+LEXED_KEPT = 20_000  # lexed texts a code store keeps (the newest; a hunk side is 1-3 KB)
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ class Lexing:
         if self.store is None:
             return lex_lines(self.lexer, lines)
         text = "\n".join(lines)
-        key = f"lexed\n{PYGMENTS}\n{self.name}\n{hashlib.sha256(text.encode()).hexdigest()}"
+        key = f"{LEXED}{PYGMENTS}\n{self.name}\n{hashlib.sha256(text.encode()).hexdigest()}"
         held = self.store.get(key)
         if isinstance(held, list) and len(held) == len(lines):
             with contextlib.suppress(TypeError, ValueError):

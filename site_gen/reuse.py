@@ -224,6 +224,7 @@ class Reuse:
         not even read (its HTML comes as a Kept output).
 
         `progress(done, total)` is called as pages are rendered."""
+        from .highlight import LEXED, LEXED_KEPT
         from .question_pages import all_tasks, parallel, render_pages
 
         site = renderer.site
@@ -261,6 +262,10 @@ class Reuse:
                 cache.put(keys[task], result.to_data())
             if progress:
                 progress(done, len(tasks))
+        if code is not None and missing:  # what was lexed for them stays bounded
+            store = code()
+            store.trim(LEXED, LEXED_KEPT)
+            store.close()
         return [results[t] for t in tasks]
 
     def _hits(self, config: Config, cache: PageCache, keys: dict[Task, str],

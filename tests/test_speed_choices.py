@@ -115,3 +115,30 @@ def test_the_benchmarks_checked_model_workload_is_checked_against_its_code(
     html = (project.root / "copies/site/NVIDIA-NeMo/RL/2/async-save-tag/index.html").read_text()
     assert html.count(f"Applies at {heads[1][:7]}") == 1 and "not checked" not in html
     assert html.count('class="ref-preview"') == 5  # the five lines the prose cites
+
+
+def test_lexed_code_kept_between_builds_stays_bounded(
+        project: Project, cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each edit of a hunk keeps one more lexed text: a build keeps only the newest
+    LEXED_KEPT of them (what was learned of pinned code stays), and the pages are the same."""
+    import sqlite3
+
+    from site_gen import highlight
+    from site_gen.cache import CodeStore
+
+    write_model_copies(project.root, 1)
+    store_path = project.root / ".cache/site-gen/code.sqlite"
+    store = CodeStore(store_path)
+    store.put("definitions\n1\nabc\nsrc/a.py", {"defs": [], "broken": None})
+    store.close()
+    monkeypatch.setattr(highlight, "LEXED_KEPT", 4)
+    page = project.root / "content/NVIDIA-NeMo/RL/1/async-save-tag.md"
+    for n in range(3):  # three edits of a hunk line: three more lexed sides each time
+        page.write_text(page.read_text().replace("dict(attributes", f"dict(attributes{n}"))
+        assert cli("build", "--jobs", "1", "--no-search").code == 0
+    with sqlite3.connect(store_path) as db:
+        keys = [k for (k,) in db.execute("SELECT key FROM code ORDER BY rowid")]
+    lexed = [k for k in keys if k.startswith(highlight.LEXED)]
+    assert len(lexed) == 4 and "definitions\n1\nabc\nsrc/a.py" in keys
+    assert cli("build", "--no-cache", "--jobs", "1", "--no-search", "--site-dir", "clean").code == 0
+    assert tree(project.site) == tree(project.root / "clean")
