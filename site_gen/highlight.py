@@ -113,8 +113,9 @@ LEXED_KEPT = 20_000  # lexed texts a code store keeps (the newest; a hunk side i
 class Lexing:
     """How lines of one language are lexed: by the lexer `name` (see _lexer_name), made only
     when a text is not in `store`, which keeps what builds before lexed (under the lexer,
-    Pygments' version and the text's digest: the same text always lexes the same). A page
-    whose code did not change is rendered again without making, or running, any lexer."""
+    Pygments' version, the classes the styles colour and the text's digest: the same text
+    always lexes the same). A page whose code did not change is rendered again without
+    making, or running, any lexer."""
 
     name: str
     store: Kept | None = None
@@ -128,11 +129,14 @@ class Lexing:
         if self.store is None:
             return lex_lines(self.lexer, lines)
         text = "\n".join(lines)
-        key = f"{LEXED}{PYGMENTS}\n{self.name}\n{hashlib.sha256(text.encode()).hexdigest()}"
+        key = f"{LEXED}{_tokens_kind()}\n{self.name}\n{hashlib.sha256(text.encode()).hexdigest()}"
         held = self.store.get(key)
         if isinstance(held, list) and len(held) == len(lines):
             with contextlib.suppress(TypeError, ValueError):
-                return [[(str(css), str(value)) for css, value in line] for line in held]
+                tokens = [[(str(css), str(value)) for css, value in line] for line in held]
+                classes = _styled() | {""}  # a class goes into the page as it is: only ours
+                if all(css in classes for line in tokens for css, _ in line):
+                    return tokens
         tokens = lex_lines(self.lexer, lines)
         self.store.put(key, tokens)
         return tokens
@@ -156,6 +160,13 @@ def _styled() -> frozenset[str]:
                      for ttype, spec in style if ttype in STANDARD_TYPES and any(
                          spec.get(key) for key in ("color", "bold", "italic", "underline",
                                                    "bgcolor")))
+
+
+@functools.cache
+def _tokens_kind() -> str:
+    """What lexed tokens depend on besides the lexer and the text: Pygments' version and
+    the classes the site's styles colour (a token of another class is kept as plain)."""
+    return f"{PYGMENTS} {hashlib.sha256(' '.join(sorted(_styled())).encode()).hexdigest()[:16]}"
 
 
 def lex_lines(lexer: Lexer, lines: list[str]) -> Tokens:

@@ -142,3 +142,29 @@ def test_lexed_code_kept_between_builds_stays_bounded(
     assert len(lexed) == 4 and "definitions\n1\nabc\nsrc/a.py" in keys
     assert cli("build", "--no-cache", "--jobs", "1", "--no-search", "--site-dir", "clean").code == 0
     assert tree(project.site) == tree(project.root / "clean")
+
+
+def test_lexed_code_from_a_tampered_store_is_lexed_again(project: Project, cli: CLI) -> None:
+    """A class taken from the code store goes into the page as it is: one that none of the
+    site's styles has (a store written by someone else) is not used; the code is lexed."""
+    import json
+    import sqlite3
+
+    from site_gen import highlight
+
+    write_model_copies(project.root, 1)
+    assert cli("build", "--jobs", "1", "--no-search").code == 0
+    with sqlite3.connect(project.root / ".cache/site-gen/code.sqlite") as db:
+        rows = db.execute("SELECT key, data FROM code").fetchall()
+        lexed = [(key, json.loads(data)) for key, data in rows if key.startswith(highlight.LEXED)]
+        assert lexed
+        for key, lines in lexed:
+            bad = [[['x" onmouseover="alert(1)', value] for _, value in line] for line in lines]
+            db.execute("UPDATE code SET data = ? WHERE key = ?", (json.dumps(bad), key))
+    page = project.root / "content/NVIDIA-NeMo/RL/1/async-save-tag.md"
+    page.write_text(page.read_text() + "\nOne more sentence.\n")
+    assert cli("build", "--jobs", "1", "--no-search").code == 0
+    html = (project.site / "NVIDIA-NeMo/RL/1/async-save-tag/index.html").read_text()
+    assert "onmouseover" not in html
+    assert cli("build", "--no-cache", "--jobs", "1", "--no-search", "--site-dir", "clean").code == 0
+    assert tree(project.site) == tree(project.root / "clean")
