@@ -320,12 +320,17 @@ class CodeStore:
     def trim(self, prefix: str, keep: int) -> None:
         """Keep only the `keep` newest entries whose key starts with `prefix` (code lexed
         for highlighting is kept by its text: each edit of a hunk adds one)."""
+        within = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))  # the keys' range
         with contextlib.suppress(sqlite3.Error):
             db = self._open()
-            if db is not None:
-                db.execute("DELETE FROM code WHERE rowid IN (SELECT rowid FROM code WHERE "
-                           "substr(key, 1, ?) = ? ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
-                           (len(prefix), prefix, keep))
+            if db is None:
+                return
+            count = db.execute("SELECT count(*) FROM code WHERE key >= ? AND key < ?",
+                               within).fetchone()[0]  # counted on the key's index: quick
+            if count > keep:
+                db.execute("DELETE FROM code WHERE rowid IN (SELECT rowid FROM code WHERE key "
+                           ">= ? AND key < ? ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
+                           (*within, keep))
 
     def close(self) -> None:
         if self._db is not None:
