@@ -134,7 +134,7 @@ class Lexing:
         if isinstance(held, list) and len(held) == len(lines):
             with contextlib.suppress(TypeError, ValueError):
                 tokens = [[(str(css), str(value)) for css, value in line] for line in held]
-                classes = _styled() | {""}  # a class goes into the page as it is: only ours
+                classes = _classes()  # a class goes into the page as it is: only ours
                 if all(css in classes for line in tokens for css, _ in line):
                     return tokens
         tokens = lex_lines(self.lexer, lines)
@@ -163,6 +163,12 @@ def _styled() -> frozenset[str]:
 
 
 @functools.cache
+def _classes() -> frozenset[str]:
+    """Every class a token of a page may have: one the styles colour, or none."""
+    return _styled() | {""}
+
+
+@functools.cache
 def _tokens_kind() -> str:
     """What lexed tokens depend on besides the lexer and the text: Pygments' version and
     the classes the site's styles colour (a token of another class is kept as plain)."""
@@ -173,7 +179,7 @@ def lex_lines(lexer: Lexer, lines: list[str]) -> Tokens:
     """Lex `lines` as one text (so strings spanning lines are right); tokens per line."""
     result: Tokens = [[]]
     line = result[0]
-    for ttype, value in _tokens(lexer, "\n".join(lines) + "\n"):
+    for _, ttype, value in _tokens(lexer, "\n".join(lines) + "\n"):
         css = _css_class(ttype)
         if "\n" not in value:
             line.append((css, value))
@@ -187,17 +193,15 @@ def lex_lines(lexer: Lexer, lines: list[str]) -> Tokens:
     return result[: len(lines)] + [[] for _ in range(len(lines) - len(result))]
 
 
-def _tokens(lexer: Lexer, text: str) -> Iterator[tuple[_TokenType, str]]:
-    """The lexer's tokens of `text`, as `get_tokens` gives them. For text that its
-    preprocessing would leave as it is (no CR, no BOM, no tabs to expand, nothing to
-    strip) and a lexer without filters, straight from `get_tokens_unprocessed`: the same
-    tokens without the two generators around them."""
+def _tokens(lexer: Lexer, text: str) -> Iterator[tuple[int, _TokenType, str]]:
+    """The lexer's tokens of `text` as `get_tokens` gives them, each after a position. For
+    text that its preprocessing would leave as it is (no CR, no BOM, no tabs to expand,
+    nothing to strip) and a lexer without filters: `get_tokens_unprocessed` itself, the
+    same tokens without the two generators `get_tokens` puts around them."""
     if (type(lexer).get_tokens is not Lexer.get_tokens or lexer.filters or lexer.stripall
             or lexer.stripnl or lexer.tabsize > 0 or "\r" in text or text.startswith("\ufeff")):
-        yield from lexer.get_tokens(text)
-        return
-    for _, ttype, value in lexer.get_tokens_unprocessed(text):
-        yield ttype, value
+        return ((0, ttype, value) for ttype, value in lexer.get_tokens(text))
+    return lexer.get_tokens_unprocessed(text)
 
 
 def shared_indent(texts: list[str]) -> int:

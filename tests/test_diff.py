@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from markdown_it.utils import read_fixture_file
@@ -183,3 +184,26 @@ def test_model_page_first_hunk_highlights_with_as_a_keyword() -> None:
     assert '<ins>    <span class="k">with</span>' in first_hunk
     assert page.count('<figure class="hunk">') == 3
     assert "Where the fix lands:</strong> RL only. Nothing below is implemented." in page
+
+
+def test_lexed_lines_are_those_of_pygments_get_tokens() -> None:
+    """lex_lines takes tokens straight from get_tokens_unprocessed when get_tokens would
+    change nothing: the same tokens, line by line, as get_tokens gives (here for a whole
+    module of site_gen's, and for text get_tokens does change: a CR, a tab)."""
+    from site_gen.highlight import _css_class, lex_lines
+
+    def by_get_tokens(lexer: Any, lines: list[str]) -> list[list[tuple[str, str]]]:
+        result: list[list[tuple[str, str]]] = [[]]
+        for ttype, value in lexer.get_tokens("\n".join(lines) + "\n"):
+            for k, part in enumerate(value.split("\n")):
+                if k:
+                    result.append([])
+                if part:
+                    result[-1].append((_css_class(ttype), part))
+        return result[: len(lines)] + [[] for _ in range(len(lines) - len(result))]
+
+    module = (Path(__file__).parent.parent / "site_gen/content.py").read_text().split("\n")
+    python = lexer_for("a.py", {})
+    assert lex_lines(python, module) == by_get_tokens(python, module)
+    odd = ["x = 1\r", "\tif x:  # é", '        s = """a', '  b"""']
+    assert lex_lines(python, odd) == by_get_tokens(python, odd)
