@@ -26,7 +26,8 @@ a fresh process:
 
 and the weight of one page (HTML, CSS, JavaScript it needs) beside MkDocs' page of the
 same markdown; after the model workload's table, each goal it measured and whether it was
-met.
+met (the per-page goal also as the slope between the smallest and largest size: what each
+page adds, with either tool's start-up left out).
 
 site_gen's modules are compiled to bytecode first, as installing a package does (and as
 MkDocs and the libraries both use are): a development checkout run with
@@ -312,6 +313,14 @@ def goals(results: dict[int, dict[str, dict[str, float]]],
             title = r["serve: title edit, save to served"]["seconds"] * 1000
             checks.append(("serve body edit at 1,000 PRs (ms)", body, "<= 100", body <= 100))
             checks.append(("serve title edit at 1,000 PRs (ms)", title, "<= 200", title <= 200))
+    sizes = sorted(results)
+    if len(sizes) > 1:  # what each page adds, start-up left out: the slope between sizes
+        low, high = results[sizes[0]], results[sizes[-1]]
+        slope = ((high["site_gen clean, 1 worker, no search"]["seconds"]
+                  - low["site_gen clean, 1 worker, no search"]["seconds"])
+                 / (high["fair floor (1 core)"]["seconds"] - low["fair floor (1 core)"]["seconds"]))
+        checks.append((f"per added page on one worker, {sizes[0]:,} to {sizes[-1]:,}: / floor",
+                       slope, "<= 1.5", slope <= 1.5))
     for what, value, want, met in checks:
         print(f"  {what:58} {value:8.2f}  goal {want:8}  {'met' if met else 'MISSED'}")
 
