@@ -54,8 +54,10 @@ def write_site(project: Path, pages: int, *, site_url: str = "https://bench.exam
                                               encoding="utf-8")
 
 
-# The lines of the model PR's head that its page cites, quotes or changes, at their line
-# numbers (facts from the model page; the rest of each file is filler of the same shape).
+# A stand-in for the model PR's head, as far as its page needs one: the lines the page
+# quotes (its proposals' context and removed lines, its flow's source) as it quotes them,
+# at their numbers; the other lines it cites, and the definitions around them, are written
+# for this benchmark (not the PR's code), and every other line is blank.
 MODEL_CODE: dict[str, dict[int, str]] = {
     "nemo_rl/utils/checkpoint.py": {
         57: "def _finalize_telemetry(",
@@ -109,10 +111,10 @@ def model_code_files() -> dict[str, str]:
 
 
 def write_checked_model_copies(project: Path, prs: int, code: Path) -> list[str]:
-    """Like write_model_copies, but checked: a git repository at `code` holds the lines the
-    model page cites; each copy pins a commit of its own there (the same files, so what
-    is learned of one commit's code is never another's), returned in order, and its pull
-    ref points at it (the drift notice is looked for and finds nothing)."""
+    """Like write_model_copies, but checked: a git repository at `code` holds MODEL_CODE;
+    each copy pins a commit of its own there (the same files under another commit: what a
+    build learns of code is kept by commit, so no copy's is another's), returned in order,
+    and its pull ref points at it (the drift notice is looked for and finds nothing)."""
     project.mkdir(parents=True, exist_ok=True)
     write_model_copies(project, prs)
     env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b",
