@@ -161,18 +161,16 @@ def render_site(config: Config, *, jobs: int = 1, reuse: Reuse | None = None,
     sources.update({pr.url + "index.html": pr.path for pr in site.prs})
     _add_assets(site, outputs, sources, problems)
     names = frozenset(outputs)
+    made_from = {name: path for name, path in sources.items() if path is not None}
     if not problems.errors:  # a body link to nothing is reported at its line already
-        check_outputs(config, outputs, problems,
-                      {name: path for name, path in sources.items() if path is not None},
-                      reuse.links(names))
+        check_outputs(config, outputs, problems, made_from, reuse.links(names))
     if not reuse.names_checked(names):  # the same names as a sound build: sound
         checked = problems.checkpoint()
         _check_folders(outputs, sources, problems)
         if not checked.failed:
             reuse.names_sound(names)
     _stop_on_errors(config, problems, strict=config.strict)
-    return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)),
-                        {name: path for name, path in sources.items() if path is not None},
+    return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)), made_from,
                         config.docs_dir, site, renderer.checks)
 
 

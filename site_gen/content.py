@@ -89,8 +89,9 @@ class PullRequest:
 
     @functools.cached_property
     def digest(self) -> str:
-        """A digest of every field (of its repr): what a cache key made from this PR holds,
-        worked out once however many keys (its pages, its PR page, each listing) hold it."""
+        """A digest of its repr (every field; its pages' bodies are left out of a Page's
+        repr): what a cache key made from this PR holds, worked out once however many keys
+        (its pages, its PR page, each listing) hold it."""
         return hashlib.sha256(repr(self).encode()).hexdigest()
 
     @functools.cached_property

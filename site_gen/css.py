@@ -44,7 +44,7 @@ def token_rules(style: StyleMeta, scope: str) -> str:
     looks: dict[str, list[str]] = {}
     for ttype, spec in style:
         name = STANDARD_TYPES.get(ttype)
-        declarations = _declarations(spec)
+        declarations = declarations_of(spec)
         if name and declarations:
             looks.setdefault(declarations, []).append(f"{scope} .{name}")
     color = getattr(style, "background_color", None)
@@ -54,7 +54,8 @@ def token_rules(style: StyleMeta, scope: str) -> str:
     return "\n".join(rule for rule in rules if rule) + "\n"
 
 
-def _declarations(spec: Mapping[str, object]) -> str:
+def declarations_of(spec: Mapping[str, object]) -> str:
+    """The CSS of one Pygments style entry ('' when it gives the token no look)."""
     found = []
     if spec.get("color"):
         found.append(f"color:#{spec['color']}")

@@ -315,8 +315,7 @@ class HeadMove:
         first = mapped[start] if start < len(mapped) else None
         if first is not None and tuple(new_lines[first - 1:first - 1 + len(text)]) == text:
             return first
-        places = [i + 1 for i in range(len(new_lines) - len(text) + 1)
-                  if tuple(new_lines[i:i + len(text)]) == text]
+        places = _places(new_lines, text)
         if len(places) == 1:
             return places[0]
         holder = self._holder(path, start, start + len(text) - 1)
@@ -414,10 +413,15 @@ class HeadMove:
                       detail=_moved_how(item, new_path, start, end), shift=shift)
 
 
+def _places(lines: list[str], text: tuple[str, ...]) -> list[int]:
+    """Every line of `lines` where `text` stands whole (1-based)."""
+    return [i + 1 for i in range(len(lines) - len(text) + 1)
+            if tuple(lines[i:i + len(text)]) == text]
+
+
 def _near(lines: list[str], section: tuple[str, ...], hint: int) -> int | None:
     """Where `section` stands in `lines`, the place nearest line `hint` (None: nowhere)."""
-    places = [i + 1 for i in range(len(lines) - len(section) + 1)
-              if tuple(lines[i:i + len(section)]) == section]
+    places = _places(lines, section)
     return min(places, key=lambda p: (abs(p - hint), p)) if places else None
 
 

@@ -88,6 +88,19 @@ def fetch(config: Config, site: Site, progress: Progress | None = None) -> list[
     return reports
 
 
+def source_of(config: Config, repo: str) -> str:
+    """Where `repo` is fetched from: its `site_gen.sources` entry, else the code host's."""
+    return config.sources.get(repo) or fill(config.code_host.clone, repo=repo)
+
+
+def _bare(target: Path) -> Path:
+    """The bare repository `target`, made when it is not there yet."""
+    if not target.is_dir():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _git(["init", "--bare", "--quiet", str(target)])
+    return target
+
+
 def fetch_head(config: Config, pr: PullRequest) -> str | None:
     """The PR's head at its source now (see fetch_heads), or None."""
     return fetch_heads(config, pr.repo, [pr]).get(pr.number)
@@ -100,7 +113,7 @@ def fetch_heads(config: Config, repo: str, prs: list[PullRequest]) -> dict[int, 
     that are not here yet. A PR whose source has no such ref is left out."""
     if not prs:
         return {}
-    source = config.sources.get(repo) or fill(config.code_host.clone, repo=repo)
+    source = source_of(config, repo)
     target = fetched_dir(config, repo)
     refs = {fill(config.code_host.pull_ref, number=pr.number): pr.number for pr in prs}
     listed = _git(["ls-remote", "--", source, *sorted(refs)])
@@ -128,25 +141,19 @@ def fetch_heads(config: Config, repo: str, prs: list[PullRequest]) -> dict[int, 
 
 def fetch_commit(config: Config, repo: str, sha: str) -> str:
     """Fetch one full SHA of `repo` from its source: '' or why it could not be."""
-    source = config.sources.get(repo) or fill(config.code_host.clone, repo=repo)
-    target = fetched_dir(config, repo)
-    if not target.is_dir():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _git(["init", "--bare", "--quiet", str(target)])
+    source = source_of(config, repo)
+    target = _bare(fetched_dir(config, repo))
     return _fetch(target, source, [sha], 1)
 
 
 def _fetch_repo(config: Config, repo: str, repo_pins: list[Pin],
                 progress: Progress | None) -> FetchReport:
-    source = config.sources.get(repo) or fill(config.code_host.clone, repo=repo)
+    source = source_of(config, repo)
     report = FetchReport(repo, source)
     if repo in config.checkouts or config.checkout is not None:
         report.skipped = f"reads the clone {git_dir(config, repo)}"
         return report
-    target = fetched_dir(config, repo)
-    if not target.is_dir():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _git(["init", "--bare", "--quiet", str(target)])
+    target = _bare(fetched_dir(config, repo))
     missing = _missing(target, repo_pins)
     report.present = len(repo_pins) - len(missing)
     errors: dict[str, str] = {}

@@ -26,6 +26,7 @@ from pygments.token import STANDARD_TYPES, _TokenType
 from pygments.util import ClassNotFound
 
 from .code_index import Kept
+from .css import declarations_of
 from .pygments_styles import ReviewDark, ReviewLight
 
 _HTML_FORMATTER = HtmlFormatter(nowrap=True)
@@ -47,13 +48,9 @@ def _attr(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_+-]", "", text)
 
 
-def lexer_for(path: str, languages: dict[str, str]) -> Lexer:
-    """The Pygments lexer for `path`: a configured override by ending, else by file name."""
-    return _made(_lexer_name(path, languages))
-
-
 def lexing_for(path: str, languages: dict[str, str], store: Kept | None = None) -> Lexing:
-    """How the lines of `path` are lexed (see Lexing): its lexer made only when needed."""
+    """How the lines of `path` are lexed (see Lexing): by a configured override for its
+    ending, else by its file name; its lexer made only when needed."""
     return Lexing(_lexer_name(path, languages), store)
 
 
@@ -122,6 +119,7 @@ class Lexing:
 
     @property
     def lexer(self) -> Lexer:
+        """The Pygments lexer itself (made once per process)."""
         return _made(self.name)
 
     def lex(self, lines: list[str]) -> Tokens:
@@ -155,11 +153,10 @@ def _css_class(ttype: _TokenType) -> str:
 
 @functools.cache
 def _styled() -> frozenset[str]:
-    """The token classes the site's light or dark style gives a look."""
+    """The token classes the site's light or dark style gives a look (those the stylesheet
+    has a rule for: see css.token_rules)."""
     return frozenset(STANDARD_TYPES[ttype] for style in (ReviewLight, ReviewDark)
-                     for ttype, spec in style if ttype in STANDARD_TYPES and any(
-                         spec.get(key) for key in ("color", "bold", "italic", "underline",
-                                                   "bgcolor")))
+                     for ttype, spec in style if ttype in STANDARD_TYPES and declarations_of(spec))
 
 
 @functools.cache

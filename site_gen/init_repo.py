@@ -89,23 +89,9 @@ jobs:
   build:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
-        with:
-          persist-credentials: false
-      - uses: actions/setup-python@v5
-        with:
-          python-version: "3.11"
-      - id: pages
+{setup}      - id: pages
         if: github.ref_name == github.event.repository.default_branch
         uses: actions/configure-pages@v5
-      - name: Install site_gen
-        run: python -m pip install "{requirement}"
-      - name: Keep the fetched code between runs (git checks every object by its id)
-        uses: actions/cache@v4
-        with:
-          path: .cache/site-gen/repos
-          key: pinned-code-${{{{ hashFiles('content/**') }}}}
-          restore-keys: pinned-code-
       - name: Fetch the commits every page pins
         run: site-gen fetch
       - name: Build with --strict
@@ -136,6 +122,14 @@ jobs:
     if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'
     runs-on: ubuntu-latest
     steps:
+{setup}      - name: Fetch the pinned commits and each PR's current head
+        run: site-gen fetch
+      - name: Fail while a page cites code that changed or is gone at its PR's head
+        run: site-gen check --drift
+"""
+
+# The steps both jobs start with: the repository, Python, site_gen and the fetched code.
+WORKFLOW_SETUP = """\
       - uses: actions/checkout@v4
         with:
           persist-credentials: false
@@ -144,15 +138,12 @@ jobs:
           python-version: "3.11"
       - name: Install site_gen
         run: python -m pip install "{requirement}"
-      - uses: actions/cache@v4
+      - name: Keep the fetched code between runs (git checks every object by its id)
+        uses: actions/cache@v4
         with:
           path: .cache/site-gen/repos
           key: pinned-code-${{{{ hashFiles('content/**') }}}}
           restore-keys: pinned-code-
-      - name: Fetch the pinned commits and each PR's current head
-        run: site-gen fetch
-      - name: Fail while a page cites code that changed or is gone at its PR's head
-        run: site-gen check --drift
 """
 
 PRE_COMMIT_REMOTE = """\
@@ -248,7 +239,8 @@ def init_repository(folder: Path, *, force: bool = False) -> tuple[list[Path], l
     files = {
         "mkdocs.yml": MKDOCS, ".gitignore": GITIGNORE, "content/.gitkeep": "",
         "pytest.ini": PYTEST_INI, "tests/test_pages.py": TEST_PAGES,
-        ".github/workflows/publish.yml": WORKFLOW.format(requirement=found.requirement),
+        ".github/workflows/publish.yml": WORKFLOW.format(
+            setup=WORKFLOW_SETUP.format(requirement=found.requirement)),
         ".pre-commit-config.yaml": hook,
     }
     root = folder.resolve() if folder.exists() else None

@@ -148,14 +148,14 @@ class Renderer:
         keeping = keeping or MakeEach()
         keep = keeping.output
         listed = tuple(pr.listed for pr in self.site.prs)
+        # each PR page with what it shows, made once: asked for at once, then one by one
+        pr_pages = [(pr.url + "index.html", (listed[n], self.checks.get(pr.key)), pr)
+                    for n, pr in enumerate(self.site.prs)]
         prefetch = getattr(keeping, "prefetch", None)  # a keeper that can ask for all at once
         if prefetch is not None:
-            prefetch((pr.url + "index.html", (listed[n], self.checks.get(pr.key)))
-                     for n, pr in enumerate(self.site.prs))
-        outputs = {pr.url + "index.html": keep(pr.url + "index.html",
-                                               (listed[n], self.checks.get(pr.key)),
-                                               functools.partial(self.pr, pr))
-                   for n, pr in enumerate(self.site.prs)}
+            prefetch((name, inputs) for name, inputs, _ in pr_pages)
+        outputs = {name: keep(name, inputs, functools.partial(self.pr, pr))
+                   for name, inputs, pr in pr_pages}
         outputs["index.html"] = keep("index.html", listed, functools.partial(self.home, keeping))
         outputs["404.html"] = keep("404.html", None, self.not_found)
         for status in self.statuses_used:

@@ -13,7 +13,7 @@ from markdown_it.utils import read_fixture_file
 from site_gen.blocks.proposal import _changed, parse_proposal
 from site_gen.config import default_config
 from site_gen.context import PageContext
-from site_gen.highlight import lexer_for
+from site_gen.highlight import lexing_for
 
 from .blockutil import render
 from .conftest import Project, Run
@@ -100,10 +100,10 @@ def test_code_is_highlighted_as_its_language() -> None:
 
 
 def test_language_from_extension_and_override() -> None:
-    assert lexer_for("src/a.py", {}).name == "Python"
-    assert lexer_for("docs/a.md", {}).name == "Markdown"
-    assert lexer_for("kernels/a.cu", {"cu": "cuda"}).name == "CUDA"
-    assert lexer_for("weird.zzz", {}).name == "Text only"
+    assert lexing_for("src/a.py", {}).lexer.name == "Python"
+    assert lexing_for("docs/a.md", {}).lexer.name == "Markdown"
+    assert lexing_for("kernels/a.cu", {"cu": "cuda"}).lexer.name == "CUDA"
+    assert lexing_for("weird.zzz", {}).lexer.name == "Text only"
 
 
 def test_changed_words_are_marked() -> None:
@@ -203,7 +203,7 @@ def test_lexed_lines_are_those_of_pygments_get_tokens() -> None:
         return result[: len(lines)] + [[] for _ in range(len(lines) - len(result))]
 
     module = (Path(__file__).parent.parent / "site_gen/content.py").read_text().split("\n")
-    python = lexer_for("a.py", {})
+    python = lexing_for("a.py", {}).lexer
     assert lex_lines(python, module) == by_get_tokens(python, module)
     odd = ["x = 1\r", "\tif x:  # é", '        s = """a', '  b"""']
     assert lex_lines(python, odd) == by_get_tokens(python, odd)
