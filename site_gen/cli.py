@@ -7,7 +7,6 @@ import dataclasses
 import logging
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -18,7 +17,6 @@ from .code_check import UNCHECKED
 from .config import PACKAGE_TEMPLATES, Config, load_config
 from .errors import BuildFailed, ContentError, ContentWarning, SiteGenError, display_path, sort_key
 from .names import REPO
-from .preview import Preview
 from .processes import Terminated, free_cores, stop_on_sigterm
 
 log = logging.getLogger("site_gen")
@@ -303,6 +301,9 @@ def _repin(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from .preview import Preview
     from .serve import serve
 
     first = _config(args)

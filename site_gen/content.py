@@ -85,7 +85,11 @@ class PullRequest:
         """The PR as templates see it: its pages' facts without their markdown (a page's
         template gets its own body rendered), so a page's text changes only that page."""
         pages = tuple(dataclasses.replace(p, body="", body_line=0) for p in self.pages)
-        return dataclasses.replace(self, pages=pages)
+        listed = dataclasses.replace(self, pages=pages)
+        # Its digest is the PR's: the same fields but where its pages' bodies start (a key
+        # made from it may change when only those lines move, never stay when it changed).
+        listed.__dict__["digest"] = self.digest
+        return listed
 
     @functools.cached_property
     def digest(self) -> str:

@@ -2,6 +2,9 @@
 
 Fences plug in through markdown-it's `highlight` option; diff lines are lexed one side
 at a time as one text, so strings and comments that span lines are coloured right.
+
+Pygments' lexer registry and formatters are imported when a lexer is looked up or made,
+not with this module: a page whose code comes lexed from the store needs neither.
 """
 
 from __future__ import annotations
@@ -14,34 +17,43 @@ import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 from pygments import __version__ as PYGMENTS
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
-from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
-from pygments.lexers._mapping import LEXERS
 from pygments.token import STANDARD_TYPES, _TokenType
 from pygments.util import ClassNotFound
 
-from .code_index import Kept
 from .css import declarations_of
 from .pygments_styles import ReviewDark, ReviewLight
 
-_HTML_FORMATTER = HtmlFormatter(nowrap=True)
+if TYPE_CHECKING:
+    from pygments.formatters import HtmlFormatter
+
+    from .code_index import Kept
 
 
 def highlight_code(code: str, lang: str, _attrs: str = "") -> str:
     """markdown-it's `highlight` option: Pygments by the fence's language, if it knows it."""
     if not lang:
         return ""
+    from pygments import highlight
+    from pygments.lexers import get_lexer_by_name
+
     try:
         lexer = get_lexer_by_name(lang)
     except ClassNotFound:
         return ""
-    body = highlight(code, lexer, _HTML_FORMATTER)
+    body = highlight(code, lexer, _html_formatter())
     return f'<pre class="highlight"><code class="language-{_attr(lang)}">{body}</code></pre>\n'
+
+
+@functools.cache
+def _html_formatter() -> HtmlFormatter[str]:
+    from pygments.formatters import HtmlFormatter
+
+    return HtmlFormatter(nowrap=True)
 
 
 def _attr(text: str) -> str:
@@ -77,6 +89,8 @@ def _lexer_name_by_file(file_name: str) -> str:
 @functools.lru_cache(maxsize=256)
 def _made(name: str) -> Lexer:
     """The lexer `name` (see _lexer_name) stands for; plain text when none reads the file."""
+    from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
+
     kind, _, value = name.partition(":")
     try:
         lexer: Lexer = (get_lexer_by_name if kind == "name" else get_lexer_for_filename)(
@@ -90,6 +104,8 @@ def _made(name: str) -> Lexer:
 @functools.lru_cache(maxsize=1)
 def _patterns() -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
     """Pygments' file name patterns: plain endings ('*.py') by ending, and the others."""
+    from pygments.lexers._mapping import LEXERS
+
     endings: dict[str, list[str]] = {}
     others: list[tuple[str, str]] = []
     for _module, _name, aliases, patterns, _types in LEXERS.values():

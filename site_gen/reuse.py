@@ -295,11 +295,13 @@ class Reuse:
     def _page_key(self, renderer: Renderer, task: Task, reprs: dict[int, tuple[Any, str]]) -> str:
         pr = renderer.site.prs[task[0]]
         page = pr.pages[task[1]]
-        context = renderer.page_context(pr, task[1])
-        # `page` and `series` are the PR's pages (in `pr`, as listed) seen from this page:
-        # its URL stands for them, and the PR's text is made once for all its pages
-        shared = {name: value for name, value in context.items() if name not in ("page", "series")}
-        return page_key(self.fingerprint, {**shared, "at": page.url}, page.body, reprs)
+        # What Renderer.page_context makes every value of the page's template from: the
+        # settings, the PR (its digest: every field of it and of its pages, the bodies
+        # left out), the page's place in it and the PR's code check; then its text. Each
+        # PR's text is made once for all its pages, and no context is built to be hashed.
+        inputs = {"config": renderer.config, "pr": pr, "at": f"{task[1]} {page.url}",
+                  "check": renderer.checks.get(pr.key)}
+        return page_key(self.fingerprint, inputs, page.body, reprs)
 
 
 def kept(cache: PageCache, key: str, field: str, digest: str, searchable: bool,

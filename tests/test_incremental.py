@@ -213,3 +213,41 @@ def test_a_page_the_site_holds_as_it_is_is_not_read_back(big: Project, cli: CLI,
 
 def _url(project: Project, page: object) -> str:
     return Path(str(page)).relative_to(project.root / "content").with_suffix("").as_posix() + "/index.html"
+
+
+def test_a_page_is_kept_under_what_its_template_receives_is_made_from(big: Project) -> None:
+    """A page's cache key holds what its template's values are made from (the settings,
+    its PR, its place in it, the PR's code check) and its text, not the values themselves:
+    wherever two builds give a page the same key, its template gets the same values."""
+    from site_gen.config import Config, load_config, output_settings
+    from site_gen.content import discover
+    from site_gen.errors import Problems
+    from site_gen.question_pages import all_tasks
+    from site_gen.render import Renderer
+    from site_gen.reuse import Reuse
+
+    def keyed() -> dict[Path, tuple[str, dict[str, object]]]:
+        config = load_config(big.root / "mkdocs.yml")
+        renderer = Renderer(config, discover(config, Problems()))
+        reuse, reprs = Reuse("fingerprint"), {}
+        found = {}
+        for task in all_tasks(renderer.site):
+            pr = renderer.site.prs[task[0]]
+            context = renderer.page_context(pr, task[1])
+            found[pr.pages[task[1]].path] = (reuse._page_key(renderer, task, reprs), {
+                name: output_settings(value) if isinstance(value, Config) else value
+                for name, value in context.items() if not callable(value)})
+        return found
+
+    before = keyed()
+    pages = sorted((big.root / "content").rglob("p-*.md"))
+    retitled, edited = pages[4], pages[9]
+    retitled.write_text(re.sub(r"question: question \d+", "question: renamed", retitled.read_text()))
+    edited.write_text(edited.read_text() + "\nOne more sentence.\n")
+    after = keyed()
+    same = [path for path in before if before[path][0] == after[path][0]]
+    assert same and all(before[path][1] == after[path][1] for path in same)
+    changed = {path for path in before if path not in same}
+    assert {retitled, edited} <= changed  # and the retitled page's siblings, which list it
+    assert {p for p in changed if p.parent == retitled.parent} == \
+        {p for p in pages if p.parent == retitled.parent}
