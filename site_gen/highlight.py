@@ -78,11 +78,15 @@ def _lexer_name(path: str, languages: dict[str, str]) -> str:
 @functools.lru_cache(maxsize=256)
 def _lexer_name_by_file(file_name: str) -> str:
     # Pygments matches every lexer's file patterns (compiling each, once per process); a
-    # name only one lexer claims is found by its ending, without that.
-    endings, others = _patterns()
-    dot = file_name.rfind(".")
-    claims = set(endings.get(file_name[dot:], [])) if dot >= 0 else set()
-    claims.update(alias for pattern, alias in others if fnmatch.fnmatch(file_name, pattern))
+    # name only one lexer claims is found without that: by its ending, by its whole name,
+    # and by the few patterns with wildcards whose fixed ends it has.
+    endings, names, wild = _patterns()
+    claims = {alias for at, c in enumerate(file_name) if c == "."  # '*.py', '*.css.in'
+              for alias in endings.get(file_name[at:], ())}
+    claims.update(names.get(file_name, ()))
+    claims.update(alias for head, tail, pattern, alias in wild
+                  if file_name.startswith(head) and file_name.endswith(tail)
+                  and fnmatch.fnmatch(file_name, pattern))
     return f"name:{claims.pop()}" if len(claims) == 1 else f"file:{file_name}"
 
 
@@ -102,19 +106,27 @@ def _made(name: str) -> Lexer:
 
 
 @functools.lru_cache(maxsize=1)
-def _patterns() -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
-    """Pygments' file name patterns: plain endings ('*.py') by ending, and the others."""
+def _patterns() -> tuple[dict[str, list[str]], dict[str, list[str]],
+                         list[tuple[str, str, str, str]]]:
+    """Pygments' file name patterns: plain endings ('*.py') by ending, whole names
+    ('Makefile') by name, and the others with the text any name they match starts and
+    ends with (before the first of `*?[]`, after the last)."""
     from pygments.lexers._mapping import LEXERS
 
     endings: dict[str, list[str]] = {}
-    others: list[tuple[str, str]] = []
+    names: dict[str, list[str]] = {}
+    wild: list[tuple[str, str, str, str]] = []
     for _module, _name, aliases, patterns, _types in LEXERS.values():
         for pattern in patterns if aliases else ():
-            if pattern.startswith("*.") and not any(c in pattern[2:] for c in "*?["):
+            special = [i for i, c in enumerate(pattern) if c in "*?[]"]
+            if pattern.startswith("*.") and special == [0]:
                 endings.setdefault(pattern[1:], []).append(aliases[0])
+            elif not any(c in pattern for c in "*?["):
+                names.setdefault(pattern, []).append(aliases[0])
             else:
-                others.append((pattern, aliases[0]))
-    return endings, others
+                wild.append((pattern[:special[0]], pattern[special[-1] + 1:], pattern,
+                             aliases[0]))
+    return endings, names, wild
 
 
 Tokens = list[list[tuple[str, str]]]  # per line: (css class, text) pairs

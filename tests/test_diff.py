@@ -106,6 +106,35 @@ def test_language_from_extension_and_override() -> None:
     assert lexing_for("weird.zzz", {}).lexer.name == "Text only"
 
 
+def test_a_file_names_lexer_is_the_one_every_pygments_pattern_agrees_on() -> None:
+    """A file is lexed by the one lexer whose patterns claim its name, found without
+    matching every pattern: the same answer as matching them all, for a name made from
+    each of Pygments' patterns and for names no pattern was written for."""
+    import fnmatch
+
+    from pygments.lexers._mapping import LEXERS
+
+    from site_gen.highlight import _lexer_name_by_file
+
+    claimed = [(pattern, aliases[0]) for _m, _n, aliases, patterns, _t in LEXERS.values()
+               if aliases for pattern in patterns]
+
+    def by_every_pattern(name: str) -> str:
+        claims = {alias for pattern, alias in claimed if fnmatch.fnmatch(name, pattern)}
+        return f"name:{claims.pop()}" if len(claims) == 1 else f"file:{name}"
+
+    def named_by(pattern: str) -> str:  # a name the pattern matches
+        return re.sub(r"\[!?\]?[^\]]*\]", lambda m: m[0].lstrip("[!")[0] if m[0][1] != "!"
+                      else "~", pattern).replace("*", "ab").replace("?", "c")
+
+    names = {named_by(pattern) for pattern, _ in claimed}
+    names |= {"async_save.py", "Makefile", "Makefile.am", "x.PY", "README", ".bashrc.d",
+              "a.tar.gz", "kshrc", "CMakeLists.txt.bak", "id_rsa.pub", "v.x]m", ""}
+    assert len(names) > 700
+    wrong = {n: (_lexer_name_by_file(n), by_every_pattern(n)) for n in sorted(names)
+             if _lexer_name_by_file(n) != by_every_pattern(n)}
+    assert not wrong
+
 def test_changed_words_are_marked() -> None:
     old = "with telemetry(carrier, step, async_save=wait_fn is not None):"
     new = "with telemetry(carrier, step):"
