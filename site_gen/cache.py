@@ -106,9 +106,10 @@ def code_signature(config: Config) -> str:
 
 def page_key(fingerprint: str, context: Mapping[str, Any], body: str,
              reprs: dict[int, tuple[Any, str]] | None = None) -> str:
-    """A page's cache key: the build's fingerprint, every value its template receives
-    (functions are made from the settings, already in the fingerprint), and its text.
-    `reprs` remembers the text of values the pages of one build share (their PR)."""
+    """A page's cache key: the build's fingerprint, the values (by name) everything its
+    template receives is made from (a function is made from the settings, already in the
+    fingerprint: left out), and its text. `reprs` remembers the text of values the pages of
+    one build share (the settings, their PR)."""
     values = [f"{name}={_stable(value, reprs)}" for name, value in sorted(context.items())
               if not callable(value)]
     text = "\n".join([fingerprint, *values, body])
