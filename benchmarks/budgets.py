@@ -11,9 +11,9 @@ its flow's source, its three proposals, its review callout; `benchmarks/sample.p
 each copy's pull ref at that head (the drift notice is looked for and finds nothing).
 Then, each command in a fresh process, alternating, the best of `--rounds`:
 
-- a clean build (no cache, every core, no search) of each: what checking costs in all
-  (the code read, the index of its definitions, the previews of the cited lines, the
-  drift look-up);
+- a clean build (no cache, no site from before, every core, no search) of each: what
+  checking costs in all (the code read, the index of its definitions, the previews of
+  the cited lines, the drift look-up);
 - a clean build of the checked copies on one worker, with the time spent in the code
   index (`code_index.index_of`, each call's own time), in the drift look-up
   (`code_check._drift`) and in claims (`blocks.claim`: the model page has none) added up
@@ -38,6 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from benchmarks.build import remove_site  # noqa: E402
 from benchmarks.sample import write_checked_model_copies, write_model_copies  # noqa: E402
 
 # One build in this process, with the stages' own time added up as they run.
@@ -92,9 +93,12 @@ def measure(n: int, rounds: int) -> dict[str, float]:
         against = ("--checkout", str(code))
         clean = ("--no-cache", "--no-search")
         unchecked, whole, one = [], [], []
-        for _ in range(rounds):  # alternating, so both see the same machine
+        for _ in range(rounds):  # alternating, so both see the same machine; each from
+            remove_site(plain)  # nothing (a site built before is written only where it changed)
             unchecked.append(run(plain, *clean, "--jobs", cores))
+            remove_site(checked)
             whole.append(run(checked, *clean, "--jobs", cores, *against))
+            remove_site(checked)
             one.append(staged(checked, *clean, "--jobs", "1", *against))
         best = min(one, key=lambda r: r["seconds"])
         run(checked, "--no-search", *against)  # the cache and the site, then nothing changed

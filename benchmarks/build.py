@@ -14,10 +14,10 @@ a fresh process:
   page and pr.yml, parse the front matter and pr.yml with the same YAML loader (libyaml),
   render the body with bare markdown-it-py, and lex each proposal hunk's two sides (old
   and new) with Pygments as site_gen does, formatting the tokens as HTML;
-- clean builds (no cache): site_gen on one worker (alternating with the floor) and on
-  every core, without and with the search index, and `mkdocs build` of the same markdown
-  (default theme, codehilite), site_gen and MkDocs alternating, `--rounds` times each (the
-  best of each is kept, the floor's too);
+- clean builds (no cache, no site from before): site_gen on one worker (alternating
+  with the floor) and on every core, without and with the search index, and `mkdocs
+  build` of the same markdown (default theme, codehilite), site_gen and MkDocs
+  alternating, `--rounds` times each (the best of each is kept, the floor's too);
 - a one-edit CLI rebuild (warm cache) without and with search: after two edits that
   bring the cache and both copies of the site to this command, the best of three edits;
 - what starting costs before any page is read, the best of three: Python with the
@@ -194,19 +194,32 @@ def in_turns(tops: list[dict[str, float]], bottoms: list[dict[str, float]]) -> l
 
 
 def clean_beside_cache(project: Path, *args: str) -> dict[str, float]:
-    """A clean build (no cache) with the project's cache set aside, then put back as it was."""
+    """A clean build (no cache, no site) into a folder of its own, with the project's cache
+    set aside, then put back as it was: the project's site and cache are left as they were."""
     kept = project / ".cache-kept"
     (project / ".cache").rename(kept)
     try:
-        return clean(project, *args)
+        return clean(project, *args, site="clean-site")
     finally:
         shutil.rmtree(project / ".cache", ignore_errors=True)
         kept.rename(project / ".cache")
 
 
-def clean(project: Path, *args: str) -> dict[str, float]:
+def clean(project: Path, *args: str, site: str = "site") -> dict[str, float]:
+    """A build from nothing: no cache, and no site from before (a build into a site it made
+    before writes only the files that changed and keeps the search index parts it holds)."""
     shutil.rmtree(project / ".cache", ignore_errors=True)
-    return site_gen(project, "--no-cache", *args)
+    remove_site(project, site)
+    return site_gen(project, "--no-cache", "--site-dir", site, *args)
+
+
+def remove_site(project: Path, site: str = "site") -> None:
+    """The site folder `site` of `project` gone, with its two copies and their record."""
+    for path in (project / site, *project.glob(f".{site}.*")):
+        if path.is_symlink() or path.is_file():
+            path.unlink()
+        elif path.is_dir():
+            shutil.rmtree(path)
 
 
 def serve_latency(project: Path, page: Path) -> dict[str, dict[str, float]]:
