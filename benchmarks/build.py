@@ -20,6 +20,8 @@ a fresh process:
   alternating, `--rounds` times each (the best of each is kept, the floor's too);
 - a one-edit CLI rebuild (warm cache) without and with search: after two edits that
   bring the cache and both copies of the site to this command, the best of three edits;
+- what writing the site costs on the machine: the files of the site just built (its
+  search index too) made again in a new folder, with their folders, by a plain loop;
 - what starting costs before any page is read, the best of three: Python with the
   libraries any one-page build needs (templates, markdown, YAML, Pygments' lexer base,
   SQLite for a cache), and Python with site_gen's modules a one-edit rebuild imports;
@@ -119,6 +121,29 @@ LIBRARIES = "import jinja2, markdown_it, mdit_py_plugins.container, yaml, pygmen
 OWN_MODULES = "import site_gen.cli, site_gen.question_pages"
 
 
+# What writing the site costs on this machine, whatever makes it: every file of a built
+# site (the search index's too) read first, then made again with the same bytes in a new
+# folder, its folders one by one (as any generator writing a site from nothing must).
+WRITE_FLOOR = textwrap.dedent("""\
+    import pathlib, sys, tempfile, time
+    site = pathlib.Path(sys.argv[1]).resolve()
+    files = {p.relative_to(site): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+    with tempfile.TemporaryDirectory(dir=site.parent) as out:
+        started = time.perf_counter()
+        for name, data in files.items():
+            target = pathlib.Path(out, name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        print(time.perf_counter() - started)
+""")
+
+
+def write_floor(project: Path) -> dict[str, float]:
+    out = subprocess.run([sys.executable, "-c", WRITE_FLOOR, str(project / "site")],
+                         cwd=project, capture_output=True, text=True, check=True).stdout
+    return {"seconds": float(out)}
+
+
 def measure(*command: str, cwd: Path) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", MEASURE, *command], cwd=cwd,
                          capture_output=True, text=True, check=True).stdout
@@ -163,6 +188,8 @@ def run_size(n: int, rounds: int, workload: str = "generated") -> dict[str, dict
         row[f"site_gen clean, {cores} workers, no search"] = best(ours)
         row["mkdocs build (its search index too)"] = best(theirs)
         WEIGHTS[(workload, n)] = page_weight(project)
+        row["write floor: the site's files made anew"] = best(
+            [write_floor(project) for _ in range(rounds)])
         row[f"site_gen clean, {cores} workers, search"] = best(searched)
         page = sorted((project / "content").rglob("*.md"))[n // 2]
         for flags, name in ((("--no-search",), "no search"), ((), "search")):
