@@ -187,7 +187,7 @@ def test_a_full_or_read_only_disk_is_one_line(project: Project, cli: CLI,
     before, shown = tree(project.site), read_marker(project.site)
     project.write(P, FM + "Changed.\n")
 
-    def fail(*args: object) -> None:
+    def fail(*args: object, **how: object) -> None:
         raise OSError(code, os.strerror(code), str(project.root / ".site.b/index.html"))
 
     monkeypatch.setattr("site_gen.output.apply_changes", fail)

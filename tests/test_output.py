@@ -50,10 +50,10 @@ def test_the_standby_copy_catches_up_on_two_builds_of_changes(tmp_path: Path) ->
     written: list[str] = []
     real = output.apply_changes
 
-    def spy(folder: Path, writes: dict[str, object], deletes: list[str]) -> None:
+    def spy(folder: Path, writes: dict[str, object], deletes: list[str], **how: bool) -> None:
         written.extend(writes)
         written.extend(f"-{d}" for d in deletes)
-        real(folder, writes, deletes)  # type: ignore[arg-type]
+        real(folder, writes, deletes, **how)  # type: ignore[arg-type]
 
     output.apply_changes = spy  # type: ignore[assignment]
     try:
@@ -76,25 +76,49 @@ def test_a_build_killed_while_writing_is_finished_by_the_next(tmp_path: Path,
     write_site(site, pages(30), search=False)
     old, shown = tree(site), read_marker(site)
     new = pages(30, {i: f"<p>new {i}</p>\n" for i in range(0, 30, 3)})
-    real = os.replace
     count = [0]
 
-    def dying_replace(a: object, b: object) -> None:
+    def dying_open(path: Path, *args: object, **kwargs: object) -> object:
         count[0] += 1
-        if count[0] == 4:
+        if count[0] == 4:  # the fourth file of the new copy half written: killed
+            with open(path, *args, **kwargs) as handle:  # type: ignore[call-overload]
+                handle.write("<p>ne")
             raise Killed
-        real(a, b)  # type: ignore[arg-type]
+        return open(path, *args, **kwargs)  # type: ignore[call-overload]  # noqa: SIM115
 
-    monkeypatch.setattr(output.os, "replace", dying_replace)
+    monkeypatch.setattr(output, "open", dying_open, raising=False)
     with pytest.raises(Killed):
         write_site(site, new, search=False)
-    monkeypatch.setattr(output.os, "replace", real)
+    monkeypatch.delattr(output, "open")
     assert (tree(site), read_marker(site)) == (old, shown)  # the shown site is untouched
     journal = json.loads((tmp_path / ".site.site-gen").read_text())["copies"][".site.b"]
     assert len(journal["pending"]) == 30  # a fresh copy: every name was about to be written
     assert write_site(site, new, search=False)
     assert tree(site) == {n: str(t).encode() for n, t in new.items()}
     assert not list(tmp_path.rglob(f"*{output.TMP}"))  # no temporary file left
+
+
+def test_a_new_copy_makes_each_file_at_its_name_and_replaces_changed_ones_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writing a copy nobody is shown, a file that is not there yet is made at its own name
+    (no temporary name to rename: one directory entry, not two), and a file that is there
+    is replaced by a rename, never written over (it may be a hard link to the shown copy's
+    file)."""
+    site = tmp_path / "site"
+    renamed: list[str] = []
+    real = os.replace
+    monkeypatch.setattr(output.os, "replace", lambda a, b: renamed.append(
+        Path(b).relative_to(tmp_path).as_posix()) or real(a, b))
+    write_site(site, pages(5), search=False)  # .site.a, from nothing
+    assert [n for n in renamed if "/p" in n] == []
+    write_site(site, pages(5, {1: "one"}), search=False)  # .site.b, from nothing: p1 made,
+    assert [n for n in renamed if "/p" in n] == []         # the others linked to .site.a's
+    shown = inodes(tmp_path / ".site.b")
+    write_site(site, pages(5, {1: "one", 2: "two"}), search=False)  # .site.a, where p1 and p2
+    assert sorted(n for n in renamed if "/p" in n) == [".site.a/p1/index.html",  # are there
+                                                       ".site.a/p2/index.html"]
+    assert inodes(tmp_path / ".site.b") == shown  # the copy shown then was not written
+    assert tree(site) == {n: str(t).encode() for n, t in pages(5, {1: "one", 2: "two"}).items()}
 
 
 def test_a_folder_made_by_an_older_site_gen_becomes_the_link(tmp_path: Path) -> None:
