@@ -3,6 +3,7 @@ journal lets the next build finish what a killed one left."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from pathlib import Path
@@ -70,17 +71,18 @@ class Killed(BaseException):
     """Stands for SIGKILL: nothing after it runs, no handler sees it."""
 
 
+@pytest.mark.parametrize("n", [30, 2 * output.MANY_WRITES])  # one writer; WRITERS at once
 def test_a_build_killed_while_writing_is_finished_by_the_next(tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             n: int) -> None:
     site = tmp_path / "site"
-    write_site(site, pages(30), search=False)
+    write_site(site, pages(n), search=False)
     old, shown = tree(site), read_marker(site)
-    new = pages(30, {i: f"<p>new {i}</p>\n" for i in range(0, 30, 3)})
-    count = [0]
+    new = pages(n, {i: f"<p>new {i}</p>\n" for i in range(0, n, 3)})
+    opened = itertools.count(1)  # each number given once, whichever thread asks
 
     def dying_open(path: Path, *args: object, **kwargs: object) -> object:
-        count[0] += 1
-        if count[0] == 4:  # the fourth file of the new copy half written: killed
+        if next(opened) == 4:  # the fourth file of the new copy half written: killed
             with open(path, *args, **kwargs) as handle:  # type: ignore[call-overload]
                 handle.write("<p>ne")
             raise Killed
@@ -92,7 +94,7 @@ def test_a_build_killed_while_writing_is_finished_by_the_next(tmp_path: Path,
     monkeypatch.delattr(output, "open")
     assert (tree(site), read_marker(site)) == (old, shown)  # the shown site is untouched
     journal = json.loads((tmp_path / ".site.site-gen").read_text())["copies"][".site.b"]
-    assert len(journal["pending"]) == 30  # a fresh copy: every name was about to be written
+    assert len(journal["pending"]) == n  # a fresh copy: every name was about to be written
     assert write_site(site, new, search=False)
     assert tree(site) == {n: str(t).encode() for n, t in new.items()}
     assert not list(tmp_path.rglob(f"*{output.TMP}"))  # no temporary file left
