@@ -104,14 +104,12 @@ def code_signature(config: Config) -> str:
     return "\n".join(lines)
 
 
-def page_key(fingerprint: str, context: Mapping[str, Any], body: str,
+def page_key(fingerprint: str, inputs: Mapping[str, Any], body: str,
              reprs: dict[int, tuple[Any, str]] | None = None) -> str:
     """A page's cache key: the build's fingerprint, the values (by name) everything its
-    template receives is made from (a function is made from the settings, already in the
-    fingerprint: left out), and its text. `reprs` remembers the text of values the pages of
-    one build share (the settings, their PR)."""
-    values = [f"{name}={_stable(value, reprs)}" for name, value in sorted(context.items())
-              if not callable(value)]
+    template receives is made from, and its text. `reprs` remembers the text of values the
+    pages of one build share (the settings, their PR)."""
+    values = [f"{name}={_stable(value, reprs)}" for name, value in sorted(inputs.items())]
     text = "\n".join([fingerprint, *values, body])
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -27,11 +27,11 @@ from markupsafe import Markup
 
 from ..code_index import enclosing, index_of
 from ..context import PageContext, context_of
-from ..highlight import highlighted_lines, lexing_for
+from ..highlight import highlighted_lines
 from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
-from .proposal import diff_rows, render_hunk_lines, with_context
+from .proposal import diff_rows, hunk_lexing, render_hunk_lines, with_context
 from .refs import CodeRef, permalink, resolve
 
 REF_LINE = re.compile(r"^\s*\[\[(?P<ref>[^\]]+)\]\]\s*$")
@@ -223,10 +223,8 @@ def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         change: Proposal = token.meta["model"]
         ctx = context_of(env)
         hunk = change.hunks[0]
-        lexing = lexing_for(hunk.file_ref.path if hunk.file_ref else hunk.path,
-                            ctx.config.languages, ctx.code_store)
-        rows = diff_rows(render_hunk_lines(hunk, lexing), _line_urls(ctx, hunk))
-        hunks = [(hunk, rows)] if hunk.sections else []
+        hunks = [(hunk, diff_rows(render_hunk_lines(hunk, hunk_lexing(ctx, hunk)),
+                                  _line_urls(ctx, hunk)))] if hunk.sections else []
         pr = ctx.pr
         base = (ctx.source.commit(pr.base) if ctx.source and pr and pr.base else None) or \
             (pr.base if pr else None)

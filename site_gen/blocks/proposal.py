@@ -400,7 +400,7 @@ def proposal_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     def render(token: Token, env: dict[str, Any]) -> str:
         proposal: Proposal = token.meta["model"]
         ctx = context_of(env)
-        hunks = [(hunk, diff_rows(render_hunk_lines(hunk, _lexer(ctx, hunk))))
+        hunks = [(hunk, diff_rows(render_hunk_lines(hunk, hunk_lexing(ctx, hunk))))
                  for hunk in proposal.hunks]
         commit = ctx.pr.head[:7] if ctx.pr else ""
         return template.render(
@@ -412,6 +412,7 @@ def proposal_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     block_renderer(md, "proposal_block", render)
 
 
-def _lexer(ctx: PageContext, hunk: Hunk) -> Lexing:
+def hunk_lexing(ctx: PageContext, hunk: Hunk) -> Lexing:
+    """How the lines of `hunk` are lexed: as its file's language, from the page's code store."""
     return lexing_for(hunk.file_ref.path if hunk.file_ref else hunk.path, ctx.config.languages,
                       ctx.code_store)
