@@ -35,6 +35,7 @@ from .reuse import Reuse
 from .templates import template_errors
 
 if TYPE_CHECKING:
+    from .render import Keeping, Renderer
     from .results import PageResult
 
 Progress = Callable[[int, int], None]
@@ -147,7 +148,9 @@ def render_site(config: Config, *, jobs: int = 1, reuse: Reuse | None = None,
         log.debug("Read %d pull request(s) and %d page(s) from %s", len(site.prs),
                   sum(len(pr.pages) for pr in site.prs), display_path(config.docs_dir))
         renderer = Renderer(config, site, check_code(config, site, problems, reuse.checks(site)))
-        results = reuse.question_pages(renderer, jobs=jobs, progress=progress)
+        others = OtherPages(renderer, reuse.keeping(config))
+        results = reuse.question_pages(renderer, jobs=jobs, progress=progress,
+                                       meanwhile=others.make)
         outputs: Outputs = {}
         for result in results:
             problems.extend(result.errors, result.warnings)
@@ -156,7 +159,7 @@ def render_site(config: Config, *, jobs: int = 1, reuse: Reuse | None = None,
                 outputs.update({result.url + name: text for name, text in result.files})
         check_links(config, results, outputs, problems, reuse.ids)
         _stop_on_errors(config, problems)
-        outputs.update(renderer.other_pages(problems, reuse.keeping(config)))
+        outputs.update(others.made(problems))
     sources: dict[str, Path | None] = {r.url + "index.html": r.path for r in results}
     sources.update({pr.url + "index.html": pr.path for pr in site.prs})
     _add_assets(site, outputs, sources, problems)
@@ -172,6 +175,36 @@ def render_site(config: Config, *, jobs: int = 1, reuse: Reuse | None = None,
     _stop_on_errors(config, problems, strict=config.strict)
     return RenderedSite(outputs, tuple(sorted(problems.warnings, key=sort_key)), made_from,
                         config.docs_dir, site, renderer.checks)
+
+
+class OtherPages:
+    """The outputs besides the question pages (Renderer.other_pages), made while worker
+    processes render the question pages, when they do (this process would only wait for
+    them), else after them. Either way they count only once the question pages passed:
+    what making them raised or found is told then, as if they had been made then."""
+
+    def __init__(self, renderer: Renderer, keeping: Keeping | None) -> None:
+        self.renderer, self.keeping = renderer, keeping
+        self.problems = Problems()
+        self.outputs: dict[str, str | Kept] | None = None
+        self.failed: Exception | None = None
+
+    def make(self) -> None:
+        if self.outputs is not None or self.failed is not None:
+            return
+        try:
+            self.outputs = self.renderer.other_pages(self.problems, self.keeping)
+        except Exception as exc:  # raised by made(), in its turn
+            self.failed = exc
+
+    def made(self, problems: Problems) -> dict[str, str | Kept]:
+        """The outputs, their warnings added to `problems`; raises what making them raised."""
+        self.make()
+        if self.failed is not None:
+            raise self.failed
+        assert self.outputs is not None
+        problems.extend(self.problems.errors, self.problems.warnings)
+        return self.outputs
 
 
 def _add_assets(site: Site, outputs: Outputs, sources: dict[str, Path | None],

@@ -217,13 +217,16 @@ class Reuse:
             self.warm.names = names
 
     def question_pages(self, renderer: Renderer, *, jobs: int = 1,
-                       progress: Progress | None = None) -> list[PageResult]:
+                       progress: Progress | None = None,
+                       meanwhile: Callable[[], None] | None = None) -> list[PageResult]:
         """Every question page, in site order, rendered by question_pages.render_pages but
         for those kept: in the preview's memory when its inputs are those of the last
         build, else in the page cache. A cached page the shown site holds byte for byte is
         not even read (its HTML comes as a Kept output).
 
-        `progress(done, total)` is called as pages are rendered."""
+        `progress(done, total)` is called as pages are rendered. `meanwhile` is run while
+        worker processes render them, if they do (once the first is in: this process would
+        only wait for the others)."""
         from .highlight import LEXED, LEXED_KEPT
         from .question_pages import all_tasks, parallel, render_pages
 
@@ -248,13 +251,17 @@ class Reuse:
                 if warm is not None:
                     warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], hit)
         missing = [t for t in tasks if t not in results]
+        pooled = parallel(jobs, len(missing))
         log.debug("Question pages: %d in all, %d kept from the last build, %d to render%s",
                   len(tasks), len(results), len(missing),
-                  f" on {jobs} worker processes" if parallel(jobs, len(missing)) else "")
+                  f" on {jobs} worker processes" if pooled else "")
         code = functools.partial(CodeStore, code_store_path(renderer.config)) if cache else None
         rendered = render_pages(renderer, missing, jobs=jobs, code=code)
         for done, (task, result) in enumerate(zip(missing, rendered, strict=True),
                                               len(results) + 1):
+            if meanwhile is not None and pooled:  # the workers go on with the other pages
+                meanwhile()
+                meanwhile = None
             results[task] = result
             if warm is not None:
                 warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], result)

@@ -168,3 +168,66 @@ def test_lexed_code_from_a_tampered_store_is_lexed_again(project: Project, cli: 
     assert "onmouseover" not in html
     assert cli("build", "--no-cache", "--jobs", "1", "--no-search", "--site-dir", "clean").code == 0
     assert tree(project.site) == tree(project.root / "clean")
+
+
+def _order_of_rendering(project: Project, monkeypatch: pytest.MonkeyPatch,
+                        jobs: int) -> list[str]:
+    """What a build made in turn: 'other' for the pages besides the question pages (once),
+    'page' for each question page as this process took it from the renderers."""
+    from site_gen.build import build
+    from site_gen.config import load_config
+    from site_gen.render import Renderer
+
+    events: list[str] = []
+    real = Renderer.other_pages
+
+    def other_pages(self: Renderer, *args: object, **kwargs: object) -> object:
+        events.append("other")
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Renderer, "other_pages", other_pages)
+    config = load_config(project.root / "mkdocs.yml", site_dir=project.root / f"site-{jobs}")
+    build(config, jobs=jobs, cache=False, search=False,
+          progress=lambda done, total: events.append("page"))
+    return events
+
+
+def test_the_other_pages_are_made_while_the_workers_render(
+        project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With worker processes rendering the question pages, this process makes the PR pages,
+    home and the rest meanwhile (it would only wait); on one process, after them. The
+    bytes are the same either way."""
+    from site_gen.question_pages import PARALLEL_MIN
+
+    write_model_copies(project.root, PARALLEL_MIN + 2)
+    pages = PARALLEL_MIN + 3  # and the project's own page
+    assert _order_of_rendering(project, monkeypatch, 2) == ["other"] + ["page"] * pages
+    assert _order_of_rendering(project, monkeypatch, 1) == ["page"] * pages + ["other"]
+    assert tree(project.root / "site-2") == tree(project.root / "site-1")
+
+
+def test_errors_of_the_other_pages_count_after_the_question_pages(
+        project: Project, cli: CLI) -> None:
+    """The other pages are made early, but what making them raised is told only once the
+    question pages passed, as in a build on one process: a page's error first, then (the
+    page mended) the broken template at its line."""
+    from site_gen.question_pages import PARALLEL_MIN
+
+    write_model_copies(project.root, PARALLEL_MIN + 2)
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
+                  + "theme:\n  custom_dir: templates\n")
+    project.write("templates/pr.html", "{% extends 'base.html' %}\n{% block main %}\n"
+                  "{{ pr.nope() }}\n{% endblock %}\n")
+    page = project.root / "content/NVIDIA-NeMo/RL/3/async-save-tag.md"
+    text = page.read_text()
+    page.write_text(text.replace("status: ", "status: opne #", 1))
+    for jobs in ("2", "1"):
+        failed = cli("build", "--no-search", "--no-cache", "--jobs", jobs)
+        assert failed.code == 1
+        assert failed.err.startswith("content/NVIDIA-NeMo/RL/3/async-save-tag.md:")
+        assert "unknown status" in failed.err and "templates/pr.html" not in failed.err
+    page.write_text(text)
+    for jobs in ("2", "1"):
+        failed = cli("build", "--no-search", "--no-cache", "--jobs", jobs)
+        assert failed.code == 1
+        assert failed.err.startswith("templates/pr.html:3: template error: "), failed.err
