@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import itertools
 import json
 import os
 import re
@@ -128,18 +129,18 @@ WRITE_FLOOR = textwrap.dedent("""\
     import pathlib, sys, tempfile, time
     site = pathlib.Path(sys.argv[1]).resolve()
     files = {p.relative_to(site): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
-    with tempfile.TemporaryDirectory(dir=site.parent) as out:
-        started = time.perf_counter()
-        for name, data in files.items():
-            target = pathlib.Path(out, name)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        print(time.perf_counter() - started)
+    out = tempfile.mkdtemp(dir=site.parent)  # kept, as every site of the run (see FOLDERS)
+    started = time.perf_counter()
+    for name, data in files.items():
+        target = pathlib.Path(out, name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    print(time.perf_counter() - started)
 """)
 
 
 def write_floor(project: Path) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", WRITE_FLOOR, str(project / "site")],
+    out = subprocess.run([sys.executable, "-c", WRITE_FLOOR, str(project / LAST[project, "site"])],
                          cwd=project, capture_output=True, text=True, check=True).stdout
     return {"seconds": float(out)}
 
@@ -160,59 +161,77 @@ def best(runs: list[dict[str, float]]) -> dict[str, float]:
 
 PAIRS: dict[tuple[str, int], dict[str, list[float]]] = {}  # each goal's ratio, pair by pair
 
+# Every clean build, either tool's, goes into a folder no build used before, and nothing
+# built is deleted before the run ends (each project is a folder of KEPT). On this
+# machine's file system (ext4 without a journal) a file made within a minute or so of
+# deleting many is slow to make: the kernel passes over the inodes freed lately, one by
+# one. Deleting one build's site before the next slowed that build's writes, the more the
+# more files a tool writes, and a build from a fresh clone deletes nothing
+# (`scripts/bench churn` shows it on the machine at hand).
+FOLDERS = itertools.count(1)
+KEPT: list[Path] = []
+LAST: dict[tuple[Path, str], str] = {}  # the folder each project's last build of a kind made
+
+
+def fresh(project: Path, kind: str) -> str:
+    """A folder of `project` no build used before, for a build of `kind` (its last)."""
+    name = LAST[project, kind] = f"{kind}-{next(FOLDERS)}"
+    return name
+
 
 def run_size(n: int, rounds: int, workload: str = "generated") -> dict[str, dict[str, float]]:
     cores = str(os.cpu_count() or 1)
-    with tempfile.TemporaryDirectory() as tmp:
-        project = Path(tmp)
-        WORKLOADS[workload](project, n)
-        write_mkdocs_project(project)
-        row: dict[str, dict[str, float]] = {}
-        pairs = PAIRS[(workload, n)] = {}
-        floors, singles = [], []
-        for _ in range(rounds):  # alternating too: the ratio of the two is a goal
-            floors.append(measure(sys.executable, "-c", FLOOR, str(project / "content"),
-                                  cwd=project))
-            singles.append(clean(project, "--jobs", "1", "--no-search"))
-        pairs["floor"] = in_turns(singles, floors)
-        row["fair floor (1 core)"] = best(floors)
-        row["site_gen clean, 1 worker, no search"] = best(singles)
-        ours, theirs = [], []
-        searched: list[dict[str, float]] = []
-        for _ in range(rounds):  # alternating, so both see the same machine
-            ours.append(clean(project, "--jobs", cores, "--no-search"))
-            theirs.append(measure(sys.executable, "-m", "mkdocs", "build", "-q",
-                                  "-f", "mkdocs-bench.yml", cwd=project))
-            searched.append(clean(project, "--jobs", cores))
-        pairs["mkdocs"] = in_turns(theirs, searched)
-        row[f"site_gen clean, {cores} workers, no search"] = best(ours)
-        row["mkdocs build (its search index too)"] = best(theirs)
-        WEIGHTS[(workload, n)] = page_weight(project)
-        row["write floor: the site's files made anew"] = best(
-            [write_floor(project) for _ in range(rounds)])
-        row[f"site_gen clean, {cores} workers, search"] = best(searched)
-        page = sorted((project / "content").rglob("*.md"))[n // 2]
-        for flags, name in ((("--no-search",), "no search"), ((), "search")):
-            # as an author works: the same command after each edit (two builds first, so
-            # both copies of the site and the cache are those of this command), then more
-            # edits, each measured: the best, as for the clean builds. Without search, each
-            # of those edits follows a clean build of the same moment (the cache set aside
-            # for it): the one-edit goal is their ratio, pair by pair.
-            edits, cleans = [], []
-            for k in range(2 + max(3, rounds)):
-                if k >= 2 and name == "no search":
-                    cleans.append(clean_beside_cache(project, "--jobs", cores, *flags))
-                page.write_text(page.read_text() + f"\nAn edit, {name} {k}.\n")
-                edits.append(site_gen(project, *flags))
-            row[f"one-edit rebuild, {name}"] = best(edits[2:])
-            if cleans:
-                pairs["edit"] = in_turns(edits[2:], cleans)
-        for label, imports in (("start-up floor: Python, the libraries", LIBRARIES),
-                               ("start-up: Python, site_gen's modules", OWN_MODULES)):
-            row[label] = best([measure(sys.executable, "-c", imports, cwd=project)
-                               for _ in range(3)])
-        row.update(serve_latency(project, page))
-        return row
+    project = Path(tempfile.mkdtemp(prefix=f"site-gen-bench-{workload}-{n}-"))
+    KEPT.append(project)
+    WORKLOADS[workload](project, n)
+    write_mkdocs_project(project)
+    row: dict[str, dict[str, float]] = {}
+    pairs = PAIRS[(workload, n)] = {}
+    floors, singles = [], []
+    for _ in range(rounds):  # alternating too: the ratio of the two is a goal
+        floors.append(measure(sys.executable, "-c", FLOOR, str(project / "content"),
+                              cwd=project))
+        singles.append(clean(project, "--jobs", "1", "--no-search"))
+    pairs["floor"] = in_turns(singles, floors)
+    row["fair floor (1 core)"] = best(floors)
+    row["site_gen clean, 1 worker, no search"] = best(singles)
+    ours, theirs = [], []
+    searched: list[dict[str, float]] = []
+    for _ in range(rounds):  # alternating, so both see the same machine
+        ours.append(clean(project, "--jobs", cores, "--no-search"))
+        theirs.append(measure(sys.executable, "-m", "mkdocs", "build", "-q",
+                              "-f", "mkdocs-bench.yml", "-d", fresh(project, "mkdocs-site"),
+                              cwd=project))
+        searched.append(clean(project, "--jobs", cores))
+    pairs["mkdocs"] = in_turns(theirs, searched)
+    row[f"site_gen clean, {cores} workers, no search"] = best(ours)
+    row["mkdocs build (its search index too)"] = best(theirs)
+    WEIGHTS[(workload, n)] = page_weight(project)
+    row["write floor: the site's files made anew"] = best(
+        [write_floor(project) for _ in range(rounds)])
+    row[f"site_gen clean, {cores} workers, search"] = best(searched)
+    page = sorted((project / "content").rglob("*.md"))[n // 2]
+    for flags, name in ((("--no-search",), "no search"), ((), "search")):
+        # as an author works: the same command after each edit (two builds first, so
+        # both copies of the site and the cache are those of this command), then more
+        # edits, each measured: the best, as for the clean builds. Without search, each
+        # of those edits follows a clean build of the same moment (the cache set aside
+        # for it): the one-edit goal is their ratio, pair by pair.
+        edits, cleans = [], []
+        for k in range(2 + max(3, rounds)):
+            if k >= 2 and name == "no search":
+                cleans.append(clean_beside_cache(project, "--jobs", cores, *flags))
+            page.write_text(page.read_text() + f"\nAn edit, {name} {k}.\n")
+            edits.append(site_gen(project, *flags))
+        row[f"one-edit rebuild, {name}"] = best(edits[2:])
+        if cleans:
+            pairs["edit"] = in_turns(edits[2:], cleans)
+    for label, imports in (("start-up floor: Python, the libraries", LIBRARIES),
+                           ("start-up: Python, site_gen's modules", OWN_MODULES)):
+        row[label] = best([measure(sys.executable, "-c", imports, cwd=project)
+                           for _ in range(3)])
+    row.update(serve_latency(project, page))
+    return row
 
 
 def in_turns(tops: list[dict[str, float]], bottoms: list[dict[str, float]]) -> list[float]:
@@ -226,18 +245,18 @@ def clean_beside_cache(project: Path, *args: str) -> dict[str, float]:
     kept = project / ".cache-kept"
     (project / ".cache").rename(kept)
     try:
-        return clean(project, *args, site="clean-site")
+        return clean(project, *args, kind="clean-site")
     finally:
         shutil.rmtree(project / ".cache", ignore_errors=True)
         kept.rename(project / ".cache")
 
 
-def clean(project: Path, *args: str, site: str = "site") -> dict[str, float]:
+def clean(project: Path, *args: str, kind: str = "site") -> dict[str, float]:
     """A build from nothing: no cache, and no site from before (a build into a site it made
-    before writes only the files that changed and keeps the search index parts it holds)."""
+    before writes only the files that changed and keeps the search index parts it holds),
+    into a folder no build used before (see FOLDERS)."""
     shutil.rmtree(project / ".cache", ignore_errors=True)
-    remove_site(project, site)
-    return site_gen(project, "--no-cache", "--site-dir", site, *args)
+    return site_gen(project, "--no-cache", "--site-dir", fresh(project, kind), *args)
 
 
 def remove_site(project: Path, site: str = "site") -> None:
@@ -300,11 +319,12 @@ WEIGHTS: dict[tuple[str, int], dict[str, int]] = {}
 
 def page_weight(project: Path) -> dict[str, int]:
     """HTML and CSS bytes of one site_gen page and of MkDocs' page of the same markdown."""
-    ours = sorted(p for p in (project / "site").rglob("*/index.html")
+    site, mkdocs_site = project / LAST[project, "site"], project / LAST[project, "mkdocs-site"]
+    ours = sorted(p for p in site.rglob("*/index.html")
                   if p.parent.name.startswith(("p-", "async-save-tag")))[0]
-    css = project / "site/assets/site.css"
-    theirs = project / "mkdocs-site" / ours.relative_to(project / "site")
-    mk_assets = sum(p.stat().st_size for p in (project / "mkdocs-site").rglob("*")
+    css = site / "assets/site.css"
+    theirs = mkdocs_site / ours.relative_to(site)
+    mk_assets = sum(p.stat().st_size for p in mkdocs_site.rglob("*")
                     if p.suffix in (".css", ".js") and "search" not in p.parts)
     return {"site_gen_html": ours.stat().st_size, "site_gen_css": css.stat().st_size,
             "site_gen_js_needed": 0, "mkdocs_html": theirs.stat().st_size,
@@ -431,13 +451,17 @@ def main() -> None:
     args = parser.parse_args()
     compileall.compile_dir(ROOT / "site_gen", quiet=1)  # as `pip install` does
     workloads = list(WORKLOADS) if args.workload == "both" else [args.workload]
-    for workload in workloads:
-        sizes = args.model_sizes if workload == "model" else args.sizes
-        results = {}
-        for n in (int(s) for s in sizes.split(",")):
-            results[n] = run_size(n, args.rounds, workload)
-            print(f"({workload}: {n} pages measured)", file=sys.stderr, flush=True)
-        report(results, workload)
+    try:
+        for workload in workloads:
+            sizes = args.model_sizes if workload == "model" else args.sizes
+            results = {}
+            for n in (int(s) for s in sizes.split(",")):
+                results[n] = run_size(n, args.rounds, workload)
+                print(f"({workload}: {n} pages measured)", file=sys.stderr, flush=True)
+            report(results, workload)
+    finally:  # every project, with the sites its builds made, only now (see FOLDERS)
+        for project in KEPT:
+            shutil.rmtree(project, ignore_errors=True)
 
 
 if __name__ == "__main__":
