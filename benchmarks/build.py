@@ -14,10 +14,11 @@ a fresh process:
   page and pr.yml, parse the front matter and pr.yml with the same YAML loader (libyaml),
   render the body with bare markdown-it-py, and lex each proposal hunk's two sides (old
   and new) with Pygments as site_gen does, formatting the tokens as HTML;
-- clean builds (no cache, no site from before): site_gen on one worker (alternating
-  with the floor) and on every core, without and with the search index, and `mkdocs
-  build` of the same markdown (default theme, codehilite), site_gen and MkDocs
-  alternating, `--rounds` times each (the best of each is kept, the floor's too);
+- clean builds (no cache, no site from before, each in a folder no build used: see
+  FOLDERS): site_gen on one worker (alternating with the floor) and on every core,
+  without and with the search index, and `mkdocs build` of the same markdown (default
+  theme, codehilite), site_gen and MkDocs alternating, `--rounds` times each (the best
+  of each is kept, the floor's too);
 - a one-edit CLI rebuild (warm cache) without and with search: after two edits that
   bring the cache and both copies of the site to this command, the best of three edits;
 - what writing the site costs on the machine: the files of the site just built (its
@@ -163,9 +164,9 @@ PAIRS: dict[tuple[str, int], dict[str, list[float]]] = {}  # each goal's ratio, 
 
 # Every clean build, either tool's, goes into a folder no build used before, and nothing
 # built is deleted before the run ends (each project is a folder of KEPT). On this
-# machine's file system (ext4 without a journal) a file made within a minute or so of
-# deleting many is slow to make: the kernel passes over the inodes freed lately, one by
-# one. Deleting one build's site before the next slowed that build's writes, the more the
+# machine's file system (ext4 without a journal) a file made within minutes of deleting
+# many is slow to make: the kernel passes over the inodes freed lately, one by one.
+# Deleting one build's site before the next slowed that build's writes, the more the
 # more files a tool writes, and a build from a fresh clone deletes nothing
 # (`scripts/bench churn` shows it on the machine at hand).
 FOLDERS = itertools.count(1)
