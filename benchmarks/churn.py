@@ -65,8 +65,8 @@ def main() -> None:
     parser.add_argument("--prs", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    root = Path(tempfile.mkdtemp(prefix="site-gen-bench-churn-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="site-gen-bench-churn-") as tmp:
+        root = Path(tmp)
         files = args.prs * 5 + 1
         print(f"{args.prs:,} PRs: {files:,} files and {args.prs * 2 + 3:,} folders each time, "
               f"on {file_system(root)} ({os.cpu_count()} cores)")
@@ -80,8 +80,6 @@ def main() -> None:
             shown = ", ".join(f"{t:.3f}" for t in times)
             print(f"  {label:28} {shown} s ({min(times) / files * 1e6:.0f} µs a file at best)")
         print(f"  after / before (best of each): {min(after) / min(before):.2f}")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":

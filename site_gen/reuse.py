@@ -257,9 +257,10 @@ class Reuse:
                   f" on {jobs} worker processes" if pooled else "")
         code = functools.partial(CodeStore, code_store_path(renderer.config)) if cache else None
         rendered = render_pages(renderer, missing, jobs=jobs, code=code)
+        meanwhile = meanwhile if pooled else None  # on one process, the caller's, after
         for done, (task, result) in enumerate(zip(missing, rendered, strict=True),
                                               len(results) + 1):
-            if meanwhile is not None and pooled:  # the workers go on with the other pages
+            if meanwhile is not None:  # the workers go on with the other pages
                 meanwhile()
                 meanwhile = None
             results[task] = result
