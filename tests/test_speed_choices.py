@@ -231,3 +231,32 @@ def test_errors_of_the_other_pages_count_after_the_question_pages(
         failed = cli("build", "--no-search", "--no-cache", "--jobs", jobs)
         assert failed.code == 1
         assert failed.err.startswith("templates/pr.html:3: template error: "), failed.err
+
+
+def test_the_command_ends_without_freeing_what_it_made(project: Project) -> None:
+    """The console command ends its process at once when it is done (os._exit, not the
+    interpreter's clean-up, which frees every object the build made one by one): with its
+    exit code, and what it printed all out, through a pipe too, where Python buffers it.
+    An object whose finalizer would run in that clean-up shows it was skipped."""
+    import subprocess
+    import sys
+
+    write_model_copies(project.root, 3)
+    script = ("import sys\n"
+              "class Made:\n"
+              "    def __del__(self): print('freed', file=sys.stderr)\n"
+              "made = Made()\n"
+              "from site_gen.cli import run\n"
+              "run()\n")
+    for args, code in ((["build", "--no-search"], 0), (["build", "--no-search", "-d", "/"], 1)):
+        done = subprocess.run([sys.executable, "-c", script, *args], cwd=project.root,
+                              capture_output=True, text=True)
+        assert done.returncode == code, done.stderr
+        assert "freed" not in done.stderr
+        if code == 0:
+            assert done.stdout.startswith("Built 12 pages") and done.stdout.endswith("warning(s).\n")
+        else:
+            assert done.stderr.strip(), "the error is printed before the process ends"
+    plain = subprocess.run([sys.executable, "-c", script.replace("run()", "sys.exit(0)")],
+                           capture_output=True, text=True)
+    assert "freed" in plain.stderr  # the test's own check: a normal exit frees it
