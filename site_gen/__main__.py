@@ -1,5 +1,5 @@
 """`python -m site_gen` runs the command line."""
 
-from .cli import run
+from .console import run
 
 run()

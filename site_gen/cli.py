@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import logging
-import os
 import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import NoReturn
 
 from . import __version__
 from .build import RenderedSite, build, render_site
@@ -20,7 +17,7 @@ from .code_check import UNCHECKED
 from .config import PACKAGE_TEMPLATES, Config, load_config
 from .errors import BuildFailed, ContentError, ContentWarning, SiteGenError, display_path, sort_key
 from .names import REPO
-from .processes import Terminated, free_cores, stop_on_sigterm
+from .processes import Terminated, free_cores
 
 log = logging.getLogger("site_gen")
 _QUIET = [False]  # -q: summary lines are not printed either, as with MkDocs
@@ -412,26 +409,3 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "build": _build, "check": _check, "serve": _serve, "fetch": _fetch, "init": _init,
     "new": _new, "repin": _repin,
 }
-
-
-def run() -> None:
-    """Console-script entry point. Once the command is done, the process ends at once
-    (see exit_now)."""
-    stop_on_sigterm()
-    exit_now(main())
-
-
-def exit_now(code: int) -> NoReturn:
-    """End the process with `code` once what it printed is out, without the interpreter's
-    clean-up: freeing every object the command made, one by one (a one-edit build at
-    1,000 PRs holds the site's discovery, its cache entries and its record: 70-80 ms of
-    freeing after the work is done). As mypy ends its runs. Nothing is left to clean up
-    by then: every file, lock, pool and connection is closed by the command itself. Under
-    a profiler or a tracer (coverage), which write what they found in that clean-up, the
-    process ends as usual."""
-    if sys.getprofile() is not None or sys.gettrace() is not None:
-        sys.exit(code)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing to flush to
-            stream.flush()
-    os._exit(code)

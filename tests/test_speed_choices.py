@@ -246,7 +246,7 @@ def test_the_command_ends_without_freeing_what_it_made(project: Project) -> None
               "class Made:\n"
               "    def __del__(self): print('freed', file=sys.stderr)\n"
               "made = Made()\n"
-              "from site_gen.cli import run\n"
+              "from site_gen.console import run\n"
               "run()\n")
     for args, code in ((["build", "--no-search"], 0), (["build", "--no-search", "-d", "/"], 1)):
         done = subprocess.run([sys.executable, "-c", script, *args], cwd=project.root,
@@ -260,3 +260,30 @@ def test_the_command_ends_without_freeing_what_it_made(project: Project) -> None
     plain = subprocess.run([sys.executable, "-c", script.replace("run()", "sys.exit(0)")],
                            capture_output=True, text=True)
     assert "freed" in plain.stderr  # the test's own check: a normal exit frees it
+
+
+def test_the_command_runs_with_the_collector_set_to_run_seldom(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The console command sets the garbage collector's thresholds before it imports the
+    command line (whose imports make objects by the thousand), and keeps them while the
+    command runs; its worker processes inherit them."""
+    import gc
+
+    from site_gen import cli, console
+
+    seen: list[object] = []
+    monkeypatch.setattr(cli, "main", lambda: seen.append(gc.get_threshold()) or 0)
+    monkeypatch.setattr(processes, "stop_on_sigterm", lambda: None)
+
+    def ended(code: int) -> None:
+        raise SystemExit(code)
+
+    monkeypatch.setattr(os, "_exit", ended)
+    before = gc.get_threshold()
+    try:
+        with pytest.raises(SystemExit) as stop:
+            console.run()
+    finally:
+        gc.set_threshold(*before)
+    assert seen == [console.GC_THRESHOLDS] and stop.value.code == 0
+    assert console.GC_THRESHOLDS[0] > before[0]
