@@ -350,6 +350,7 @@ def _folder_to_data(pr: PullRequest | None, problems: Problems) -> dict[str, Any
         data["pr"] = [str(pr.path), pr.repo, pr.number, pr.title, pr.head, pr.base,
                       status(pr.state), list(pr.files), [page(p) for p in pr.pages],
                       pr.code_unavailable, [list(f) for f in pr.field_lines]]
+        data["digest"] = pr.digest  # kept: the PR read back need not be made into text again
     return data
 
 
@@ -377,6 +378,8 @@ def _folder_from_data(data: dict[str, Any]) -> tuple[PullRequest | None, Problem
         pr = PullRequest(Path(v[0]), str(v[1]), int(v[2]), str(v[3]), str(v[4]), v[5],
                          status(v[6]), tuple(str(f) for f in v[7]), tuple(page(p) for p in v[8]),
                          v[9], tuple((str(k), int(n)) for k, n in v[10]))
+        if isinstance(data.get("digest"), str):  # the digest of the PR it was read as
+            pr.__dict__["digest"] = data["digest"]
         return pr, problems
     except (KeyError, TypeError, ValueError, IndexError):
         return None

@@ -146,6 +146,28 @@ def test_a_rebuild_reads_only_the_folders_whose_files_changed(big: Project, cli:
     assert_same_as_clean(big, cli, "--no-search")
 
 
+def test_a_pr_read_back_from_the_cache_is_not_made_into_text_again(
+        big: Project, cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PR folder's entry keeps the PR's digest (what every cache key holding the PR is
+    made from): a rebuild digests only the PRs it read from their files, and keys each
+    page as a build that read them all does (the same pages taken from the cache)."""
+    from site_gen.content import PullRequest
+
+    page = sorted((big.root / "content").rglob("p-*.md"))[5]
+    assert cli("build", "--no-search").code == 0
+    texts: list[str] = []
+    original = PullRequest.__repr__
+    monkeypatch.setattr(PullRequest, "__repr__", lambda pr: texts.append(pr.path.parent.name)
+                        or original(pr))
+    page.write_text(page.read_text() + "\nAn edit.\n")
+    again = cli("build", "--no-search", "-v")
+    assert again.code == 0, again.err
+    assert set(texts) == {page.parent.name}
+    pages = sum(1 for _ in (big.root / "content").rglob("*.md"))
+    assert f"{pages} in all, {pages - 1} kept from the last build, 1 to render" in again.err
+    assert_same_as_clean(big, cli, "--no-search")
+
+
 def test_an_edit_indexes_again_only_the_part_of_the_index_it_is_in(
         big: Project, cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
     """The search index comes in parts: an edited page's part is indexed again, the others
