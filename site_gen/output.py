@@ -33,7 +33,7 @@ from typing import Any
 
 from .config import Config
 from .errors import BuildFailed, ConfigError, SiteGenError
-from .search import index_site, plan
+from .search import Indexing, plan
 
 log = logging.getLogger("site_gen")
 
@@ -55,6 +55,7 @@ def text_digest(text: str) -> str:
 
 # relative path in the site: HTML text, a file to copy, or a file the shown copy holds
 Outputs = dict[str, str | Path | Kept]
+Writes = dict[str, str | Path | Kept | tuple[Path]]  # what to write at a name (apply_changes)
 LEGACY_MARKER = ".site-gen"  # inside site_dir, as builds before 0.2 left it
 COPIES = ("a", "b")
 TMP = ".site-gen-tmp"  # a file being written in a copy: `<name>.site-gen-tmp`
@@ -181,10 +182,12 @@ def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]
         return False
     standby = _copy_name(site_dir, "b" if current == _copy_name(site_dir, "a") else "a")
     held = (record["copies"].get(standby) or {}).get("parts") or {}
-    _prepare(site_dir, record, standby, manifest, outputs)
-    folder = site_dir.parent / standby
-    parts = index_site(folder, plan(outputs, manifest, groups) if search else {}, held,
-                       (site_dir.parent / current, shown.get("parts") or {}) if current else None)
+    folder, writes, deletes = _prepare(site_dir, record, standby, manifest, outputs)
+    with Indexing(folder, plan(outputs, manifest, groups) if search else {}, held,
+                  (site_dir.parent / current, shown.get("parts") or {}) if current else None
+                  ) as index:
+        _fill(folder, writes, deletes, index)
+        parts = index.finish()
     record["copies"][standby] = {"inode": folder.stat().st_ino, "files": manifest,
                                  "search": search, "parts": parts, **extra}
     record["shown"] = standby
@@ -194,8 +197,10 @@ def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]
 
 
 def _prepare(site_dir: Path, record: dict[str, Any], standby: str, manifest: dict[str, str],
-             outputs: Outputs) -> None:
-    """Bring the standby copy to `outputs`: journal the names that change, then change them."""
+             outputs: Outputs) -> tuple[Path, Writes, list[str]]:
+    """Journal the names of the standby copy that change to bring it to `outputs` (until
+    they are written, they are not to be trusted), and say how: the copy, what to write
+    in each of those names (see apply_changes), what to delete (see _fill)."""
     folder = site_dir.parent / standby
     held = record["copies"].get(standby)
     if not held or not folder.is_dir() or folder.is_symlink() or \
@@ -216,10 +221,23 @@ def _prepare(site_dir: Path, record: dict[str, Any], standby: str, manifest: dic
     _save(site_dir, record)  # the journal: these names are not to be trusted until done
     shown = site_dir.parent / _copy_name(site_dir, "a" if standby.endswith(".b") else "b")
     same = (record["copies"].get(shown.name) or {}).get("files") or {}
-    sources: dict[str, str | Path | Kept | tuple[Path]] = {}
+    sources: Writes = {}
     for name in writes:  # a file the shown copy holds alike is linked, not written again
         sources[name] = (shown / name,) if same.get(name) == manifest[name] else outputs[name]
-    apply_changes(folder, sources, deletes, unseen=True)  # the journal holds these names
+    return folder, sources, deletes
+
+
+def _fill(folder: Path, writes: Writes, deletes: list[str], index: Indexing) -> None:
+    """Make the journaled changes to the standby copy `folder` (see _prepare): first the
+    pages of each part of the search index to make again, each part indexed as soon as
+    its pages are written (`index`), then the rest of the site."""
+    rest = dict(writes)
+    for part, pages in index.todo.items():
+        apply_changes(folder, {n: rest.pop(n) for n in pages if n in rest}, deletes,
+                      unseen=True)
+        deletes = []
+        index.ready(part)
+    apply_changes(folder, rest, deletes, unseen=True)
 
 
 def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[Path]],

@@ -68,35 +68,79 @@ def plan(outputs: Mapping[str, object], manifest: Mapping[str, str],
     return planned
 
 
-def index_site(folder: Path, planned: Mapping[str, tuple[str, list[str]]], held: Parts,
-               shown: tuple[Path, Parts] | None = None, *,
-               jobs: int = os.cpu_count() or 1) -> Parts:
-    """Bring the search index of the copy `folder` to `planned`: a part `folder` holds as
-    planned (`held`) stays, one the shown copy holds is linked from it, the others are
-    indexed again (`jobs` at a time). Returns the parts `folder` now holds."""
-    for leftover in folder.glob(f"{BUNDLE}*"):
-        if leftover.name not in planned or held.get(leftover.name) != planned[leftover.name][0]:
-            shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
-    todo = []
-    for name, (digest, pages) in sorted(planned.items()):
-        if (folder / name).is_dir() or not pages:
-            continue
-        if shown and shown[1].get(name) == digest and (shown[0] / name).is_dir():
-            shutil.copytree(shown[0] / name, folder / name, copy_function=os.link)
-        else:
-            todo.append((name, pages))
-    for start in range(0, len(todo), max(1, jobs)):
-        _index([*todo[start:start + max(1, jobs)]], folder)
-    if not planned:  # no search index at all
-        return {}
-    parts = sorted((name for name, (_, pages) in planned.items() if pages),
-                   key=lambda name: int(name.rpartition("-")[2]) if "-" in name else 0)
-    (folder / BUNDLE).mkdir(exist_ok=True)
-    listing = folder / BUNDLE / PARTS_FILE
-    tmp = listing.with_name(listing.name + ".tmp")  # never written in place: it may be a link
-    tmp.write_text(json.dumps({"parts": parts}), encoding="utf-8")
-    os.replace(tmp, listing)
-    return {name: digest for name, (digest, pages) in planned.items() if pages}
+class Indexing:
+    """Bringing the search index of the copy `folder` to `planned`: a part `folder` holds
+    as planned (`held`) stays, one the shown copy holds is linked from it, and the others
+    (`todo`) are indexed again, each as soon as its pages are written (`ready`), `jobs` at
+    a time, while the rest of the site is written (Pagefind reads only its part's pages,
+    and passes over files that come and go). finish() waits for them and returns the parts
+    `folder` then holds; a `with` block left early stops those running."""
+
+    def __init__(self, folder: Path, planned: Mapping[str, tuple[str, list[str]]],
+                 held: Parts, shown: tuple[Path, Parts] | None = None, *,
+                 jobs: int = os.cpu_count() or 1) -> None:
+        self.folder, self.planned, self.jobs = folder, planned, max(1, jobs)
+        for leftover in folder.glob(f"{BUNDLE}*"):
+            if leftover.name not in planned or held.get(leftover.name) != planned[leftover.name][0]:
+                shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+        self.todo: dict[str, list[str]] = {}
+        for name, (digest, pages) in sorted(planned.items()):
+            if (folder / name).is_dir() or not pages:
+                continue
+            if shown and shown[1].get(name) == digest and (shown[0] / name).is_dir():
+                shutil.copytree(shown[0] / name, folder / name, copy_function=os.link)
+            else:
+                self.todo[name] = pages
+        self._waiting: list[str] = []
+        self._running: list[subprocess.Popen[str]] = []
+
+    def __enter__(self) -> Indexing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for process in self._running:  # left early (a write failed): nothing to wait for
+            process.kill()
+            process.communicate()
+        self._running.clear()
+
+    def ready(self, name: str) -> None:
+        """The pages of part `name` (one of `todo`) are written: index it as soon as fewer
+        than `jobs` parts are being indexed."""
+        self._waiting.append(name)
+        self._start()
+
+    def finish(self) -> Parts:
+        """Wait for every part (a failure raises), list them for the search page, and
+        return the parts `folder` holds: each one's digest."""
+        while self._running or self._waiting:
+            self._ended(self._running[0])
+            self._start()
+        if not self.planned:  # no search index at all
+            return {}
+        parts = sorted((name for name, (_, pages) in self.planned.items() if pages),
+                       key=lambda name: int(name.rpartition("-")[2]) if "-" in name else 0)
+        (self.folder / BUNDLE).mkdir(exist_ok=True)
+        listing = self.folder / BUNDLE / PARTS_FILE
+        tmp = listing.with_name(listing.name + ".tmp")  # never written in place: it may be a link
+        tmp.write_text(json.dumps({"parts": parts}), encoding="utf-8")
+        os.replace(tmp, listing)
+        return {name: digest for name, (digest, pages) in self.planned.items() if pages}
+
+    def _start(self) -> None:
+        for process in [p for p in self._running if p.poll() is not None]:
+            self._ended(process)
+        while self._waiting and len(self._running) < self.jobs:
+            name = self._waiting.pop(0)
+            self._running.append(_pagefind(name, self.todo[name], self.folder))
+
+    def _ended(self, process: subprocess.Popen[str]) -> None:
+        """Wait for `process` to end; its failure is an error."""
+        self._running.remove(process)
+        out, err = process.communicate()
+        if process.returncode != 0:
+            detail = (err or out).strip().splitlines()
+            raise SiteGenError(f"search index failed (pagefind exit {process.returncode}): "
+                               f"{detail[-1] if detail else 'no output'}")
 
 
 @functools.cache
@@ -117,16 +161,10 @@ def pagefind_command() -> tuple[str, ...]:
     return (sys.executable, "-m", "pagefind")
 
 
-def _index(parts: list[tuple[str, list[str]]], folder: Path) -> None:
-    """Run Pagefind for each part, at the same time; every failure is an error."""
-    running = [subprocess.Popen(
+def _pagefind(name: str, pages: list[str], folder: Path) -> subprocess.Popen[str]:
+    """Pagefind started on the part `name` of the copy `folder`: its pages (names in it)."""
+    return subprocess.Popen(
         [*pagefind_command(), "--site", str(folder), "--output-subdir", name,
          "--glob", "{" + ",".join(pages) + "}", "--exclude-selectors", EXCLUDED, "--silent"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=dying_with_this_process(),
-    ) for name, pages in parts]
-    for process in running:
-        out, err = process.communicate()
-        if process.returncode != 0:
-            detail = (err or out).strip().splitlines()
-            raise SiteGenError(f"search index failed (pagefind exit {process.returncode}): "
-                               f"{detail[-1] if detail else 'no output'}")
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=dying_with_this_process())

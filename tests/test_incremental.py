@@ -176,9 +176,9 @@ def test_an_edit_indexes_again_only_the_part_of_the_index_it_is_in(
 
     monkeypatch.setattr(search, "PART_PAGES", 8)
     indexed: list[str] = []
-    original = search._index
-    monkeypatch.setattr(search, "_index", lambda parts, folder: indexed.extend(
-        name for name, _ in parts) or original(parts, folder))
+    original = search._pagefind
+    monkeypatch.setattr(search, "_pagefind", lambda name, pages, folder: indexed.append(
+        name) or original(name, pages, folder))
     first = assert_same_as_clean(big, cli)
     parts = json.loads(first["pagefind/parts.json"])["parts"]
     assert len(parts) > 2

@@ -4,6 +4,7 @@ did not change not lexed again."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -287,3 +288,34 @@ def test_the_command_runs_with_the_collector_set_to_run_seldom(
         gc.set_threshold(*before)
     assert seen == [console.GC_THRESHOLDS] and stop.value.code == 0
     assert console.GC_THRESHOLDS[0] > before[0]
+
+
+def test_each_part_of_the_index_is_indexed_once_its_pages_are_written(
+        project: Project, cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pagefind starts on a part of the search index as soon as that part's pages are in the
+    new copy, while the rest of the site is written (not once every file is), at most one
+    per core at a time; the site is a build's that indexes at the end, bytes and all."""
+    write_model_copies(project.root, 12)
+    monkeypatch.setattr(search, "PART_PAGES", 4)  # 25 searchable pages in 8 parts, or 7
+    seen: list[tuple[str, bool, bool, int]] = []
+    running: list[object] = []
+    original = search._pagefind
+
+    def started(name: str, pages: list[str], folder: Path) -> object:
+        live = sum(1 for p in running if p.poll() is None)  # type: ignore[attr-defined]
+        seen.append((name, all((folder / p).is_file() for p in pages),
+                     (folder / "assets/site.css").is_file(), live))
+        process = original(name, pages, folder)
+        running.append(process)
+        return process
+
+    monkeypatch.setattr(search, "_pagefind", started)
+    assert cli("build", "--no-cache").code == 0
+    parts = json.loads((project.site / "pagefind/parts.json").read_text())["parts"]
+    assert [name for name, *_ in seen] == parts and len(parts) > 2  # those with pages
+    assert all(written for _, written, _, _ in seen)
+    assert not seen[0][2]  # the first part started before the rest of the site was written
+    assert max(live for *_, live in seen) < (os.cpu_count() or 1)
+    monkeypatch.setattr(search, "_pagefind", original)
+    assert cli("build", "--no-cache", "--site-dir", "again").code == 0
+    assert tree(project.site) == tree(project.root / "again")
