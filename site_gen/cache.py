@@ -266,9 +266,20 @@ LOCK_WAIT = 1.0  # seconds a build waits for another holding the cache, then goe
 
 def _connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=LOCK_WAIT)
+    # A commit appends to the write-ahead log, and nothing waits for the disk (SQLite's
+    # default, a rollback journal made, synced and deleted at every commit, made a body
+    # edit in `serve` at 1,000 PRs take 40 to 530 ms instead of 32 to 53). A cache may
+    # lose its last entries when the machine itself goes down: every row is bound to its
+    # key by a digest, and a file that is no database is started again (see PageCache).
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=OFF")
     db.execute("CREATE TABLE IF NOT EXISTS pages "
                "(key TEXT PRIMARY KEY, data TEXT, text TEXT, digest TEXT)")
     db.execute("SELECT key, data, text, digest FROM pages LIMIT 0")  # a table of another shape
+    # The right to write, taken now for the whole build (committed by close()): with the
+    # log, another build's readers never wait, so a cache another process writes is found
+    # here, once (LOCK_WAIT), not at each page this build would keep.
+    db.execute("BEGIN IMMEDIATE")
     return db
 
 

@@ -4,6 +4,7 @@ did not change not lexed again."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable
@@ -319,3 +320,25 @@ def test_each_part_of_the_index_is_indexed_once_its_pages_are_written(
     monkeypatch.setattr(search, "_pagefind", original)
     assert cli("build", "--no-cache", "--site-dir", "again").code == 0
     assert tree(project.site) == tree(project.root / "again")
+
+
+def test_the_page_cache_never_waits_for_the_disk(project: Project, cli: CLI) -> None:
+    """The page cache commits to SQLite's write-ahead log without syncing: no rollback
+    journal made, synced and deleted at every commit (which made a `serve` edit wait on
+    the disk). Its writes are taken once for the whole build."""
+    import sqlite3
+
+    from site_gen.cache import PageCache, cache_path
+    from site_gen.config import load_config
+
+    assert cli("build", "--no-search").code == 0
+    path = cache_path(load_config(project.root / "mkdocs.yml"))
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    cache = PageCache(path)
+    try:
+        db = cache._open()
+        assert db.execute("PRAGMA synchronous").fetchone() == (0,)
+        assert db.in_transaction  # the right to write, held from the start
+    finally:
+        cache.close()
