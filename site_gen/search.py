@@ -113,7 +113,8 @@ class Indexing:
         """Wait for every part (a failure raises), list them for the search page, and
         return the parts `folder` holds: each one's digest."""
         while self._running or self._waiting:
-            self._ended(self._running[0])
+            if self._running:  # the oldest first: parts take about as long as each other
+                self._ended(self._running[0])
             self._start()
         if not self.planned:  # no search index at all
             return {}
