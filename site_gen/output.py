@@ -183,9 +183,9 @@ def _write(site_dir: Path, outputs: Outputs, search: bool, extra: dict[str, Any]
     standby = _copy_name(site_dir, "b" if current == _copy_name(site_dir, "a") else "a")
     held = (record["copies"].get(standby) or {}).get("parts") or {}
     folder, writes, deletes = _prepare(site_dir, record, standby, manifest, outputs)
-    with Indexing(folder, plan(outputs, manifest, groups) if search else {}, held,
-                  (site_dir.parent / current, shown.get("parts") or {}) if current else None
-                  ) as index:
+    planned = plan(outputs, manifest, groups) if search else {}
+    shown_parts = (site_dir.parent / current, shown.get("parts") or {}) if current else None
+    with Indexing(folder, planned, held, shown_parts) as index:
         _fill(folder, writes, deletes, index)
         parts = index.finish()
     record["copies"][standby] = {"inode": folder.stat().st_ino, "files": manifest,
