@@ -31,9 +31,11 @@ a fresh process:
 - peak memory (resident set of the process and its children);
 
 and the weight of one page (HTML, CSS, JavaScript it needs) beside MkDocs' page of the
-same markdown; after the model workload's table, each goal it measured and whether it was
-met (the per-page goal also as the slope between the smallest and largest size: what each
-page adds, with either tool's start-up left out).
+same markdown; on Linux, what share of each workload's run some task waited for the disk,
+and for a processor (/proc/pressure: a run whose disk stalled measures the disk); after
+the model workload's table, each goal it measured and whether it was met (the per-page
+goal also as the slope between the smallest and largest size: what each page adds, with
+either tool's start-up left out).
 
 site_gen's modules are compiled to bytecode first, as installing a package does (and as
 MkDocs and the libraries both use are): a development checkout run with
@@ -344,7 +346,33 @@ def write_mkdocs_project(project: Path) -> None:
     (docs / "index.md").write_text("# bench\n")
 
 
-def report(results: dict[int, dict[str, dict[str, float]]], workload: str) -> None:
+def pressure() -> dict[str, int]:
+    """Linux's pressure stall information: the microseconds since boot in which some task
+    waited for the disk (io) or for a processor (cpu); {} where the kernel keeps none."""
+    found = {}
+    for kind in ("io", "cpu"):
+        try:
+            some = Path(f"/proc/pressure/{kind}").read_text().splitlines()[0]
+        except (OSError, IndexError):
+            continue
+        found[kind] = int(some.rpartition("total=")[2])
+    return found
+
+
+def stalls(before: dict[str, int], after: dict[str, int], seconds: float) -> str:
+    """What share of `seconds` some task waited for the disk, and for a processor: a run
+    whose disk stalled most of the time measures the disk more than either tool."""
+    shares = {kind: (after[kind] - before[kind]) / 1e6 / seconds
+              for kind in before if kind in after and seconds > 0}
+    if not shares:
+        return ""
+    return ("; while measuring, some task waited " + ", ".join(
+        f"{'for the disk' if kind == 'io' else 'for a processor'} {share:.0%}"
+        for kind, share in shares.items()) + " of the time (/proc/pressure)")
+
+
+def report(results: dict[int, dict[str, dict[str, float]]], workload: str,
+           stalled: str = "") -> None:
     sizes = sorted(results)
     cores = os.cpu_count() or 1
     per_pr = 1 if workload == "model" else 3
@@ -352,7 +380,7 @@ def report(results: dict[int, dict[str, dict[str, float]]], workload: str) -> No
     print(f"\n== {workload} workload ({what})")
     print(f"machine: {cores} cores; python {sys.version.split()[0]}; "
           f"pages: {', '.join(f'{n:,}' for n in sizes)} "
-          f"({', '.join(f'{n // per_pr:,}' for n in sizes)} PRs)")
+          f"({', '.join(f'{n // per_pr:,}' for n in sizes)} PRs){stalled}")
     names = list(results[sizes[0]])
     print(f"\n{'seconds (peak MiB)':44}" + "".join(f"{f'{n:,} pages':>20}" for n in sizes))
     for name in names:
@@ -456,10 +484,11 @@ def main() -> None:
         for workload in workloads:
             sizes = args.model_sizes if workload == "model" else args.sizes
             results = {}
+            before, started = pressure(), time.monotonic()
             for n in (int(s) for s in sizes.split(",")):
                 results[n] = run_size(n, args.rounds, workload)
                 print(f"({workload}: {n} pages measured)", file=sys.stderr, flush=True)
-            report(results, workload)
+            report(results, workload, stalls(before, pressure(), time.monotonic() - started))
     finally:  # every project, with the sites its builds made, only now (see FOLDERS)
         for project in KEPT:
             shutil.rmtree(project, ignore_errors=True)

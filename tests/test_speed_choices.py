@@ -342,3 +342,15 @@ def test_the_page_cache_never_waits_for_the_disk(project: Project, cli: CLI) -> 
         assert db.in_transaction  # the right to write, held from the start
     finally:
         cache.close()
+
+
+def test_the_benchmark_says_how_long_the_disk_stalled_while_it_measured() -> None:
+    """A run on a disk that stalled most of the time measures the disk: the benchmark's
+    table says what share of the run some task waited for it (and for a processor), from
+    Linux's pressure stall figures, and says nothing where the kernel keeps none."""
+    from benchmarks.build import pressure, stalls
+
+    said = stalls({"io": 1_000_000, "cpu": 0}, {"io": 7_000_000, "cpu": 500_000}, 10.0)
+    assert "waited for the disk 60%" in said and "for a processor 5%" in said
+    assert stalls({}, {}, 10.0) == ""
+    assert set(pressure()) <= {"io", "cpu"}
