@@ -25,6 +25,7 @@ import logging
 import os
 import re
 import shutil
+import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -271,6 +272,8 @@ def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[P
     for target, content in here:
         _put(folder, target, content, unseen, made)
     if pooled:
+        for target, _ in sorted(pooled, key=lambda item: item[0].parent):
+            _make_folder(folder, target.parent, made)  # here, not raced for by the writers
         with ThreadPoolExecutor(WRITERS) as pool:
             done = [pool.submit(_put, folder, target, content, unseen, made)
                     for target, content in pooled]
@@ -289,10 +292,7 @@ WRITERS = 4  # (1,200 files made in new folders: 0.66 of the time one thread tak
 def _put(folder: Path, target: Path, content: str | Path | Kept | tuple[Path], unseen: bool,
          made: set[Path]) -> None:
     """Write one file of `folder` (see apply_changes); `made`: the folders known to exist."""
-    if target.parent not in made:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        made.update(itertools.takewhile(lambda p: p != folder, [target.parent,
-                                                               *target.parent.parents]))
+    _make_folder(folder, target.parent, made)
     if unseen and not isinstance(content, Path) and _made_new(target, content):
         return
     tmp = target.with_name(target.name + TMP)
@@ -305,8 +305,7 @@ def _put(folder: Path, target: Path, content: str | Path | Kept | tuple[Path], u
     elif isinstance(content, Path):
         shutil.copyfile(content, tmp)  # (these two truncate a leftover)
     else:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(content.read() if isinstance(content, Kept) else content)
+        _write_new(tmp, content, os.O_TRUNC)
     try:
         os.replace(tmp, target)
     except IsADirectoryError:  # a folder of files (now deleted) that becomes a file
@@ -318,6 +317,16 @@ def _put(folder: Path, target: Path, content: str | Path | Kept | tuple[Path], u
         tmp.unlink(missing_ok=True)  # a rename onto a hard link of itself leaves both
 
 
+def _make_folder(folder: Path, path: Path, made: set[Path]) -> None:
+    """Make the folder `path` of `folder` and those above it, unless `made` knows they are
+    there (it then does). The writer threads find every folder made already: when they
+    made them, several at once, a site of 1,000 PRs took 5,200 mkdir calls (3,200 failing)
+    where 2,000 make it."""
+    if path not in made:
+        path.mkdir(parents=True, exist_ok=True)
+        made.update(itertools.takewhile(lambda p: p != folder, [path, *path.parents]))
+
+
 def _made_new(target: Path, content: str | Kept | tuple[Path]) -> bool:
     """Make `target` at its own name when nothing is there (False when something is: a file,
     a folder or a link, which only a rename may replace)."""
@@ -325,8 +334,7 @@ def _made_new(target: Path, content: str | Kept | tuple[Path]) -> bool:
         if isinstance(content, tuple):
             os.link(content[0], target)
             return True
-        with open(target, "x", encoding="utf-8", newline="\n") as handle:
-            handle.write(content.read() if isinstance(content, Kept) else content)
+        _write_new(target, content, os.O_EXCL)
     except FileExistsError:
         return False
     except OSError:
@@ -336,26 +344,58 @@ def _made_new(target: Path, content: str | Kept | tuple[Path]) -> bool:
     return True
 
 
+def _write_new(path: Path, content: str | Kept, how: int) -> None:
+    """Write `content` as UTF-8 at `path`, made anew (`how`: os.O_EXCL, none may be there;
+    os.O_TRUNC, a file there is emptied first; a link there is never written through). The
+    bytes go straight to the file: no text layer, whose set-up makes four more system calls
+    per file (an fstat, isatty's ioctl, two seeks)."""
+    data = (content.read() if isinstance(content, Kept) else content).encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | how, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
 class Inside:
     """Names of the site as paths in `folder`, each refused unless it is a plain name whose
     folders, links resolved, lie inside `folder` (a link in a copy never leads a write or
-    a removal out of it). Each folder is resolved once."""
+    a removal out of it). Each folder is looked at once, below the folders known sound: a
+    link is resolved in full, a folder that is none is sound when the one holding it is."""
 
     def __init__(self, folder: Path) -> None:
         self.folder, self.root = folder, folder.resolve()
-        self.sound: set[Path] = set()
+        self.sound: set[Path] = {folder}
 
     def __call__(self, name: str) -> Path:
         target = self.folder / name
         if not SAFE_NAME.match(name):
             raise SiteGenError(f"refusing to write or remove {name!r}: it is not a plain name "
                                "inside the site")
-        if target.parent not in self.sound:
-            if not target.parent.resolve().is_relative_to(self.root):
-                raise SiteGenError(f"refusing to write or remove {name!r}: a link takes it out "
-                                   f"of {self.folder}")
-            self.sound.add(target.parent)
+        if not self._inside(target.parent):
+            raise SiteGenError(f"refusing to write or remove {name!r}: a link takes it out "
+                               f"of {self.folder}")
         return target
+
+    def _inside(self, path: Path) -> bool:
+        """Whether the folder `path` of the copy (there or not yet made) lies inside it, its
+        links resolved; each folder is asked about once (an lstat), not each of its parents."""
+        if path in self.sound:
+            return True
+        if path.parent == path or not self._inside(path.parent):
+            return False
+        try:
+            link = stat.S_ISLNK(os.lstat(path).st_mode)
+        except FileNotFoundError:  # made later, as a folder, by this copy's writer
+            link = False
+        except OSError:  # a file where a folder should be, say: as resolving sees it
+            link = True
+        if link and not path.resolve().is_relative_to(self.root):
+            return False
+        self.sound.add(path)
+        return True
 
 
 def _prune(folder: Path, parent: Path) -> None:

@@ -61,16 +61,33 @@ def test_a_forged_record_cannot_remove_anything_outside_the_site(project: Projec
     assert tree(project.site) == tree(project.root / "clean")
 
 
-def test_a_link_inside_a_copy_never_leads_a_write_out(project: Project, cli: CLI) -> None:
-    victim = project.root.parent / "victim-link"
+@pytest.mark.parametrize("folder", ["acme", "acme/widgets/12/cache-bug"])
+def test_a_link_inside_a_copy_never_leads_a_write_out(project: Project, cli: CLI,
+                                                      folder: str) -> None:
+    """A link where the copy had a folder, at its top or as deep as a page's own folder
+    (each folder is looked at below the ones known sound, not resolved from the top)."""
+    victim = project.root.parent / f"victim-link-{folder.count('/')}"
     victim.mkdir()
     standby = two_copies(project, cli)
-    os.rename(standby / "acme", project.root / "acme-moved")
-    os.symlink(victim, standby / "acme")  # a link where the copy had a folder
+    os.rename(standby / folder, project.root / "moved")
+    os.symlink(victim, standby / folder)
     edit(project, "More.")
     built = cli("build", "--no-search")
     assert list(victim.iterdir()) == []
     assert built.code == 1 and "a link takes it out of" in built.err, built.err
+
+
+def test_a_link_that_stays_inside_the_copy_is_written_through(project: Project, cli: CLI) -> None:
+    """A link in the copy to a folder of the same copy leads nowhere outside: the build
+    writes through it, and the site shows the same pages as a clean build."""
+    standby = two_copies(project, cli)
+    os.rename(standby / "acme/widgets", standby / "widgets-elsewhere")
+    os.symlink("../widgets-elsewhere", standby / "acme/widgets")
+    edit(project, "More.")
+    built = cli("build", "--no-search")
+    assert built.code == 0, built.err
+    page = project.site / "acme/widgets/12/cache-bug/index.html"
+    assert "More." in page.read_text()
 
 
 def test_init_force_never_writes_through_a_link_out_of_the_folder(tmp_path: Path, cli: CLI) -> None:
@@ -332,3 +349,21 @@ def test_a_cache_entry_naming_a_file_outside_its_page_is_not_used(project: Proje
     assert "0 kept from the last build, 1 to render" in built.err  # the forged entry: not used
     assert tree(project.root / "again") == clean
     assert not list(project.root.parent.rglob("escaped.txt"))
+
+
+def test_a_link_left_at_a_temporary_name_is_never_written_through(project: Project,
+                                                                  cli: CLI) -> None:
+    """A page of the copy not shown is written as a temporary file renamed over it: a link
+    found at that temporary name (left there by anyone) is not followed out of the site."""
+    from site_gen.output import TMP
+
+    victim = project.root.parent / "victim-tmp.txt"
+    victim.write_text("mine")
+    standby = two_copies(project, cli)
+    page = standby / "acme/widgets/12/cache-bug/index.html"
+    assert page.is_file()
+    os.symlink(victim, page.with_name(page.name + TMP))
+    edit(project, "More.")
+    built = cli("build", "--no-search")
+    assert victim.read_text() == "mine"
+    assert "Traceback" not in built.err

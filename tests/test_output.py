@@ -81,17 +81,18 @@ def test_a_build_killed_while_writing_is_finished_by_the_next(tmp_path: Path,
     new = pages(n, {i: f"<p>new {i}</p>\n" for i in range(0, n, 3)})
     opened = itertools.count(1)  # each number given once, whichever thread asks
 
-    def dying_open(path: Path, *args: object, **kwargs: object) -> object:
-        if next(opened) == 4:  # the fourth file of the new copy half written: killed
-            with open(path, *args, **kwargs) as handle:  # type: ignore[call-overload]
-                handle.write("<p>ne")
-            raise Killed
-        return open(path, *args, **kwargs)  # type: ignore[call-overload]  # noqa: SIM115
+    written = output._write_new
 
-    monkeypatch.setattr(output, "open", dying_open, raising=False)
+    def dying_write(path: Path, content: str, how: int) -> None:
+        if next(opened) == 4:  # the fourth file of the new copy half written: killed
+            written(path, "<p>ne", how)
+            raise Killed
+        written(path, content, how)
+
+    monkeypatch.setattr(output, "_write_new", dying_write)
     with pytest.raises(Killed):
         write_site(site, new, search=False)
-    monkeypatch.delattr(output, "open")
+    monkeypatch.setattr(output, "_write_new", written)
     assert (tree(site), read_marker(site)) == (old, shown)  # the shown site is untouched
     journal = json.loads((tmp_path / ".site.site-gen").read_text())["copies"][".site.b"]
     assert len(journal["pending"]) == n  # a fresh copy: every name was about to be written
