@@ -31,8 +31,8 @@ a fresh process:
 - peak memory (resident set of the process and its children);
 
 and the weight of one page (HTML, CSS, JavaScript it needs) beside MkDocs' page of the
-same markdown; on Linux, what share of each workload's run some task waited for the disk,
-and for a processor (/proc/pressure: a run whose disk stalled measures the disk); after
+same markdown; on Linux, what share of each size's run some task waited for the disk, and
+for a processor (/proc/pressure: a size measured while the disk stalled measures it); after
 the model workload's table, each goal it measured and whether it was met (the per-page
 goal also as the slope between the smallest and largest size: what each page adds, with
 either tool's start-up left out).
@@ -359,20 +359,17 @@ def pressure() -> dict[str, int]:
     return found
 
 
-def stalls(before: dict[str, int], after: dict[str, int], seconds: float) -> str:
-    """What share of `seconds` some task waited for the disk, and for a processor: a run
-    whose disk stalled most of the time measures the disk more than either tool."""
-    shares = {kind: (after[kind] - before[kind]) / 1e6 / seconds
-              for kind in before if kind in after and seconds > 0}
-    if not shares:
-        return ""
-    return ("; while measuring, some task waited " + ", ".join(
-        f"{'for the disk' if kind == 'io' else 'for a processor'} {share:.0%}"
-        for kind, share in shares.items()) + " of the time (/proc/pressure)")
+def stalls(before: dict[str, int], after: dict[str, int], seconds: float) -> dict[str, float]:
+    """What share of `seconds` some task waited for the disk (io), and for a processor
+    (cpu): a size measured while the disk stalled measures the disk more than either tool."""
+    return {kind: (after[kind] - before[kind]) / 1e6 / seconds
+            for kind in before if kind in after and seconds > 0}
 
 
-def report(results: dict[int, dict[str, dict[str, float]]], workload: str,
-           stalled: str = "") -> None:
+STALLED: dict[tuple[str, int], dict[str, float]] = {}  # each size's stalls, while measured
+
+
+def report(results: dict[int, dict[str, dict[str, float]]], workload: str) -> None:
     sizes = sorted(results)
     cores = os.cpu_count() or 1
     per_pr = 1 if workload == "model" else 3
@@ -380,7 +377,7 @@ def report(results: dict[int, dict[str, dict[str, float]]], workload: str,
     print(f"\n== {workload} workload ({what})")
     print(f"machine: {cores} cores; python {sys.version.split()[0]}; "
           f"pages: {', '.join(f'{n:,}' for n in sizes)} "
-          f"({', '.join(f'{n // per_pr:,}' for n in sizes)} PRs){stalled}")
+          f"({', '.join(f'{n // per_pr:,}' for n in sizes)} PRs)")
     names = list(results[sizes[0]])
     print(f"\n{'seconds (peak MiB)':44}" + "".join(f"{f'{n:,} pages':>20}" for n in sizes))
     for name in names:
@@ -422,6 +419,14 @@ def report(results: dict[int, dict[str, dict[str, float]]], workload: str,
     for label, ratio in ratios.items():
         print(f"{label:44}" + "".join(f"{ratio(n):>20.2f}" for n in sizes))
     print("* the median of the ratios of runs taken in turns; the others: of the best times")
+    for kind, label in (("io", "the disk"), ("cpu", "a processor")):
+        shares = [STALLED.get((workload, n), {}).get(kind) for n in sizes]
+        if all(share is not None for share in shares):
+            print(f"{f'time some task waited for {label}':44}"
+                  + "".join(f"{share:>20.0%}" for share in shares))
+    if any(STALLED.get((workload, n)) for n in sizes):
+        print("  (while each size was measured: Linux's /proc/pressure; a size measured on a "
+              "stalling disk measures the disk)")
     mine = sorted(k for k in WEIGHTS if k[0] == workload)
     if mine:
         print("\npage weight:", json.dumps(WEIGHTS[mine[0]]))
@@ -484,11 +489,12 @@ def main() -> None:
         for workload in workloads:
             sizes = args.model_sizes if workload == "model" else args.sizes
             results = {}
-            before, started = pressure(), time.monotonic()
             for n in (int(s) for s in sizes.split(",")):
+                before, started = pressure(), time.monotonic()
                 results[n] = run_size(n, args.rounds, workload)
+                STALLED[workload, n] = stalls(before, pressure(), time.monotonic() - started)
                 print(f"({workload}: {n} pages measured)", file=sys.stderr, flush=True)
-            report(results, workload, stalls(before, pressure(), time.monotonic() - started))
+            report(results, workload)
     finally:  # every project, with the sites its builds made, only now (see FOLDERS)
         for project in KEPT:
             shutil.rmtree(project, ignore_errors=True)

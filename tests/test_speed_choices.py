@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -344,13 +345,30 @@ def test_the_page_cache_never_waits_for_the_disk(project: Project, cli: CLI) -> 
         cache.close()
 
 
-def test_the_benchmark_says_how_long_the_disk_stalled_while_it_measured() -> None:
-    """A run on a disk that stalled most of the time measures the disk: the benchmark's
-    table says what share of the run some task waited for it (and for a processor), from
-    Linux's pressure stall figures, and says nothing where the kernel keeps none."""
-    from benchmarks.build import pressure, stalls
+def test_the_benchmark_says_how_long_the_disk_stalled_while_it_measured(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A size measured on a disk that stalled most of the time measures the disk: the
+    benchmark's table says, for each size, what share of its run some task waited for it
+    (and for a processor), from Linux's pressure stall figures; nothing where the kernel
+    keeps none."""
+    from benchmarks import build as bench
 
-    said = stalls({"io": 1_000_000, "cpu": 0}, {"io": 7_000_000, "cpu": 500_000}, 10.0)
-    assert "waited for the disk 60%" in said and "for a processor 5%" in said
-    assert stalls({}, {}, 10.0) == ""
-    assert set(pressure()) <= {"io", "cpu"}
+    shares = bench.stalls({"io": 1_000_000, "cpu": 0}, {"io": 7_000_000, "cpu": 500_000}, 10.0)
+    assert shares == pytest.approx({"io": 0.6, "cpu": 0.05})
+    assert bench.stalls({}, {}, 10.0) == {}
+    assert set(bench.pressure()) <= {"io", "cpu"}
+    row = {"seconds": 1.0, "peak_mib": 10.0}
+    names = ["fair floor (1 core)", "site_gen clean, 1 worker, no search",
+             "mkdocs build (its search index too)", "one-edit rebuild, no search",
+             "start-up floor: Python, the libraries", "start-up: Python, site_gen's modules"]
+    cores = os.cpu_count() or 1
+    names += [f"site_gen clean, {cores} workers, {s}" for s in ("no search", "search")]
+    results = {n: {name: dict(row) for name in names} for n in (150, 1000)}
+    pairs = {"mkdocs": [2.0], "floor": [1.5], "edit": [0.1]}
+    monkeypatch.setattr(bench, "PAIRS", {("generated", 150): pairs, ("generated", 1000): pairs})
+    monkeypatch.setattr(bench, "STALLED", {("generated", 150): shares,
+                                           ("generated", 1000): {"io": 0.01, "cpu": 0.0}})
+    bench.report(results, "generated")
+    table = capsys.readouterr().out
+    assert re.search(r"time some task waited for the disk\s+60%\s+1%", table), table
+    assert re.search(r"time some task waited for a processor\s+5%\s+0%", table), table
