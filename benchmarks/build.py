@@ -471,7 +471,8 @@ def goals(results: dict[int, dict[str, dict[str, float]]],
                        slope, "<= 1.5", slope <= 1.5))
     for what, value, want, met in checks:
         verdict = f"  goal {want:8}  {'met' if met else 'MISSED'}" if want else ""
-        print(f"  {what:58} {value:8.2f}{verdict}")
+        shown = f"{value:8.3f}" if value < 10 else f"{value:8.1f}"  # 2.499 is not 2.50
+        print(f"  {what:58} {shown}{verdict}")
 
 
 def main() -> None:

@@ -372,3 +372,20 @@ def test_the_benchmark_says_how_long_the_disk_stalled_while_it_measured(
     table = capsys.readouterr().out
     assert re.search(r"time some task waited for the disk\s+60%\s+1%", table), table
     assert re.search(r"time some task waited for a processor\s+5%\s+0%", table), table
+
+
+def test_a_goal_missed_by_a_hair_is_not_shown_as_met(capsys: pytest.CaptureFixture[str]) -> None:
+    """The benchmark's goal lines show three decimals: a ratio of 2.499 against a goal of
+    2.5 reads 2.499 MISSED, not 2.50 MISSED."""
+    from benchmarks import build as bench
+
+    row = {"seconds": 1.0}
+    results = {150: {"site_gen clean, 1 worker, no search": row, "fair floor (1 core)": row}}
+    ratios = {"mkdocs / site_gen (every core, search) *": lambda n: 2.499,
+              "site_gen 1 worker / fair floor, per page *": lambda n: 1.5,
+              "one-edit rebuild / clean build (no search) *": lambda n: 0.1}
+    bench.goals(results, ratios, 1)
+    lines = {line.split(":")[0].strip(): line.split()[-5:]
+             for line in capsys.readouterr().out.splitlines() if "goal" in line}
+    assert lines["clean build with search at 150 pages"] == ["2.499", "goal", ">=", "2.5", "MISSED"]
+    assert lines["per page on one worker at 150 pages"] == ["1.500", "goal", "<=", "1.5", "met"]
