@@ -296,16 +296,16 @@ def _put(folder: Path, target: Path, content: str | Path | Kept | tuple[Path], u
     if unseen and not isinstance(content, Path) and _made_new(target, content):
         return
     tmp = target.with_name(target.name + TMP)
+    tmp.unlink(missing_ok=True)  # a leftover at this name, a link too, is replaced, not used
     if isinstance(content, tuple):
-        tmp.unlink(missing_ok=True)  # a link is made new, never over a leftover
         try:
             os.link(content[0], tmp)
         except OSError:
             shutil.copyfile(content[0], tmp)
     elif isinstance(content, Path):
-        shutil.copyfile(content, tmp)  # (these two truncate a leftover)
+        shutil.copyfile(content, tmp)
     else:
-        _write_new(tmp, content, os.O_TRUNC)
+        _write_new(tmp, content)
     try:
         os.replace(tmp, target)
     except IsADirectoryError:  # a folder of files (now deleted) that becomes a file
@@ -334,7 +334,7 @@ def _made_new(target: Path, content: str | Kept | tuple[Path]) -> bool:
         if isinstance(content, tuple):
             os.link(content[0], target)
             return True
-        _write_new(target, content, os.O_EXCL)
+        _write_new(target, content)
     except FileExistsError:
         return False
     except OSError:
@@ -344,13 +344,13 @@ def _made_new(target: Path, content: str | Kept | tuple[Path]) -> bool:
     return True
 
 
-def _write_new(path: Path, content: str | Kept, how: int) -> None:
-    """Write `content` as UTF-8 at `path`, made anew (`how`: os.O_EXCL, none may be there;
-    os.O_TRUNC, a file there is emptied first; a link there is never written through). The
-    bytes go straight to the file: no text layer, whose set-up makes four more system calls
-    per file (an fstat, isatty's ioctl, two seeks)."""
+def _write_new(path: Path, content: str | Kept) -> None:
+    """Make the file `path` holding `content` as UTF-8; FileExistsError when anything is
+    at that name (a link too: it is never written through). The bytes go straight to the
+    file: no text layer, whose set-up makes four more system calls per file (an fstat,
+    isatty's ioctl, two seeks)."""
     data = (content.read() if isinstance(content, Kept) else content).encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | how, 0o666)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
     try:
         view = memoryview(data)
         while view:

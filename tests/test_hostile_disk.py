@@ -351,19 +351,30 @@ def test_a_cache_entry_naming_a_file_outside_its_page_is_not_used(project: Proje
     assert not list(project.root.parent.rglob("escaped.txt"))
 
 
-def test_a_link_left_at_a_temporary_name_is_never_written_through(project: Project,
-                                                                  cli: CLI) -> None:
-    """A page of the copy not shown is written as a temporary file renamed over it: a link
-    found at that temporary name (left there by anyone) is not followed out of the site."""
+@pytest.mark.parametrize("changed", ["a page", "a file copied as it is"])
+def test_a_link_left_at_a_temporary_name_is_never_written_through(project: Project, cli: CLI,
+                                                                  changed: str) -> None:
+    """A file of the copy not shown that changes is written as a temporary file renamed
+    over it: a link found at that temporary name (left there by anyone) is replaced, never
+    followed out of the site, and the build goes on."""
     from site_gen.output import TMP
 
-    victim = project.root.parent / "victim-tmp.txt"
+    victim = project.root.parent / f"victim-tmp-{changed.replace(' ', '-')}.txt"
     victim.write_text("mine")
+    asset = project.root / "content/acme/widgets/12/notes.txt"
+    asset.write_text("first\n")
     standby = two_copies(project, cli)
-    page = standby / "acme/widgets/12/cache-bug/index.html"
-    assert page.is_file()
-    os.symlink(victim, page.with_name(page.name + TMP))
-    edit(project, "More.")
+    name = ("acme/widgets/12/cache-bug/index.html" if changed == "a page"
+            else "acme/widgets/12/notes.txt")
+    assert (standby / name).is_file()
+    os.symlink(victim, standby / (name + TMP))
+    if changed == "a page":
+        edit(project, "More.")
+    else:
+        asset.write_text("second\n")
     built = cli("build", "--no-search")
     assert victim.read_text() == "mine"
-    assert "Traceback" not in built.err
+    assert built.code == 0, built.err
+    shown = (project.site / name).read_text()
+    assert ("More." in shown) if changed == "a page" else shown == "second\n"
+    assert not list(standby.rglob(f"*{TMP}"))

@@ -83,11 +83,11 @@ def test_a_build_killed_while_writing_is_finished_by_the_next(tmp_path: Path,
 
     written = output._write_new
 
-    def dying_write(path: Path, content: str, how: int) -> None:
+    def dying_write(path: Path, content: str) -> None:
         if next(opened) == 4:  # the fourth file of the new copy half written: killed
-            written(path, "<p>ne", how)
+            written(path, "<p>ne")
             raise Killed
-        written(path, content, how)
+        written(path, content)
 
     monkeypatch.setattr(output, "_write_new", dying_write)
     with pytest.raises(Killed):
