@@ -272,8 +272,8 @@ def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[P
     for target, content in here:
         _put(folder, target, content, unseen, made)
     if pooled:
-        for target, _ in sorted(pooled, key=lambda item: item[0].parent):
-            _make_folder(folder, target.parent, made)  # here, not raced for by the writers
+        for parent in sorted({target.parent for target, _ in pooled}):
+            _make_folder(folder, parent, made)  # here, not raced for by the writers
         with ThreadPoolExecutor(WRITERS) as pool:
             done = [pool.submit(_put, folder, target, content, unseen, made)
                     for target, content in pooled]
