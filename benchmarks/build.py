@@ -39,7 +39,9 @@ either tool's start-up left out).
 
 site_gen's modules are compiled to bytecode first, as installing a package does (and as
 MkDocs and the libraries both use are): a development checkout run with
-PYTHONDONTWRITEBYTECODE would otherwise compile them from source in every process.
+PYTHONDONTWRITEBYTECODE would otherwise compile them from source in every process. So are
+its templates, as building its wheel does (site_gen/compiled.py): a checkout holds only
+their source.
 """
 
 from __future__ import annotations
@@ -64,6 +66,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from benchmarks.sample import write_model_copies, write_site  # noqa: E402
+from site_gen.compiled import compile_own  # noqa: E402
+from site_gen.config import PACKAGE_TEMPLATES  # noqa: E402
 
 WORKLOADS: dict[str, Callable[[Path, int], None]] = {
     # N copies of the model PR as it is (its pr.yml and its one page): real pages
@@ -485,6 +489,7 @@ def main() -> None:
                         help="sizes of the model workload (pages, one per PR)")
     args = parser.parse_args()
     compileall.compile_dir(ROOT / "site_gen", quiet=1)  # as `pip install` does
+    compile_own(PACKAGE_TEMPLATES)  # as building the wheel does
     workloads = list(WORKLOADS) if args.workload == "both" else [args.workload]
     try:
         for workload in workloads:

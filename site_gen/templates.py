@@ -8,14 +8,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
 import jinja2
-from markupsafe import Markup, escape
 
+from .compiled import CompiledTemplates, environment
 from .config import PACKAGE_TEMPLATES, Config
 from .errors import TemplateError
 
@@ -28,28 +27,10 @@ def _environment(custom_dir: str, compiled: str | None) -> jinja2.Environment:
             os.makedirs(compiled, exist_ok=True)
         except OSError:  # the cache folder cannot be made (a file in its place): compile anew
             compiled = None
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(search),
-        # compiled templates kept between runs (checked against each template's source)
-        bytecode_cache=jinja2.FileSystemBytecodeCache(compiled) if compiled else None,
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.filters["breakable"] = breakable
-    return env
-
-
-_NAME_PARTS = re.compile(r"([./])(?=\w)")
-
-
-def breakable(text: str) -> Markup:
-    """`text` escaped, with a line-break opportunity (<wbr>) after each '.' or '/' inside a
-    dotted or slashed name: a title naming `rl.checkpoint.async_save` wraps at its dots on
-    a phone, not inside a word."""
-    return Markup(_NAME_PARTS.sub(r"\1<wbr>", str(escape(text))))
+    # compiled templates kept between runs: site_gen's own beside them, compiled with its
+    # wheel; what is compiled anew, in the cache folder (see compiled.py)
+    kept = CompiledTemplates(PACKAGE_TEMPLATES, Path(compiled) if compiled else None)
+    return environment(jinja2.FileSystemLoader(search), kept)
 
 
 def template_env(config: Config, *, keep_compiled: bool = True) -> jinja2.Environment:

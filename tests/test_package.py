@@ -60,3 +60,27 @@ def test_the_wheel_builds_a_site_outside_the_repository(installed: Path, tmp_pat
     assert (project / "site/acme/widgets/7" / page.stem / "index.html").is_file()
     assert "Faster widgets" in (project / "site/acme/widgets/7/index.html").read_text()
     assert (project / "site/assets/site.css").read_text().startswith(":root{")  # served compact
+
+
+COMPILES = """\
+from site_gen.compiled import FOLDER, TEMPLATES
+from site_gen.config import PACKAGE_TEMPLATES
+from site_gen.templates import _environment
+env = _environment(str(PACKAGE_TEMPLATES), None)
+compiled = []
+compile_ = env.compile
+def compile(source, name=None, filename=None):
+    compiled.append(name)
+    return compile_(source, name, filename)
+env.compile = compile
+names = [n for n in env.list_templates() if n.endswith(TEMPLATES) and FOLDER not in n]
+wrong = [n for n in names if env.get_template(n).filename != str(PACKAGE_TEMPLATES / n)]
+print(len(names), compiled, wrong)
+"""
+
+
+def test_the_wheel_carries_its_templates_compiled(installed: Path) -> None:
+    """Installed, site_gen loads its own templates without compiling any (each named by
+    its file where it is installed): the wheel carries them compiled."""
+    count, compiled, wrong = run(str(installed / "bin" / "python"), "-c", COMPILES).split(" ", 2)
+    assert int(count) > 15 and compiled == "[]" and wrong == "[]"
