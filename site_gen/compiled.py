@@ -95,12 +95,6 @@ class CompiledTemplates(jinja2.BytecodeCache):
         if place is not None:
             _save(bucket, place)
 
-    def load_bytecode(self, bucket: Bucket) -> None:  # get_bucket does it, by place
-        raise NotImplementedError
-
-    def dump_bytecode(self, bucket: Bucket) -> None:  # set_bucket does it, by place
-        raise NotImplementedError
-
 
 def _load(bucket: Bucket, place: Path) -> None:
     """`bucket` filled from `place` if it holds code for its source (else left empty)."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
@@ -22,13 +21,9 @@ from .errors import TemplateError
 @functools.lru_cache(maxsize=4)
 def _environment(custom_dir: str, compiled: str | None) -> jinja2.Environment:
     search = [custom_dir] if custom_dir == str(PACKAGE_TEMPLATES) else [custom_dir, str(PACKAGE_TEMPLATES)]
-    if compiled:
-        try:
-            os.makedirs(compiled, exist_ok=True)
-        except OSError:  # the cache folder cannot be made (a file in its place): compile anew
-            compiled = None
     # compiled templates kept between runs: site_gen's own beside them, compiled with its
-    # wheel; what is compiled anew, in the cache folder (see compiled.py)
+    # wheel; what is compiled anew, in the cache folder, made when a template is first
+    # kept there (one that cannot be made only costs a compile: see compiled.py)
     kept = CompiledTemplates(PACKAGE_TEMPLATES, Path(compiled) if compiled else None)
     return environment(jinja2.FileSystemLoader(search), kept)
 
