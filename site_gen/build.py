@@ -67,13 +67,16 @@ class RenderedSite:
         """Each page made from a PR's folder: that folder (a PR's pages index together)."""
         if self.docs_dir is None:
             return {}
+        docs = os.fspath(self.docs_dir)
+        inside = docs.rstrip(os.sep) + os.sep
         folders: dict[str, str] = {}  # a PR's pages share their folder: worked out once
         groups = {}
         for name, path in self.sources.items():
             if name.endswith(".html"):
                 parent = os.path.dirname(path)
-                if parent not in folders:
-                    folders[parent] = os.path.relpath(parent, self.docs_dir)
+                if parent not in folders:  # the sources lie in docs_dir: cut, not relpath
+                    folders[parent] = parent[len(inside):] if parent.startswith(inside) \
+                        else os.path.relpath(parent, docs)
                 groups[name] = folders[parent]
         return groups
 
@@ -117,7 +120,7 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
         record = {"inputs": inputs, "pages": site.pages,
                   "warnings": _recorded(config, site.warnings)}
         changed = write_site(config.site_dir, site.outputs, search=search, extra=record,
-                             groups=site.groups)
+                             groups=site.groups if search else None)
         log.debug("Wrote the files that changed into the copy not shown, and switched %s to it"
                   if changed else "Every file was already as built: %s was left as it was",
                   display_path(config.site_dir))

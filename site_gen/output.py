@@ -27,7 +27,6 @@ import re
 import shutil
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -274,6 +273,9 @@ def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[P
     if pooled:
         for parent in sorted({target.parent for target, _ in pooled}):
             _make_folder(folder, parent, made)  # here, not raced for by the writers
+        # Imported here: a build that writes a few files (an edit) needs no threads.
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(WRITERS) as pool:
             done = [pool.submit(_put, folder, target, content, unseen, made)
                     for target, content in pooled]
