@@ -20,7 +20,12 @@ clean build, so they bound how small that share can get.
 
 What it does not count: the kernel's work (making the site's files, reading the pages),
 and how fast the processor runs each instruction (a process holding more memory waits
-longer on it). The wall-time ratio is the counted one with those added.
+longer on it). The wall-time ratio is the counted one with those added. What it counts
+high: under valgrind, SHA-256 runs in software, about 28 instructions a byte, where a
+processor with SHA extensions (most x86 and ARM ones since 2017) takes a small share of
+that. A clean build at 150 PRs hashes about 4.7 MB (some 130 million of its count), a
+one-edit rebuild at 300 PRs about 6 MB (some 170 million: the content files, the cache
+entries it reads, the page keys).
 
 Needs valgrind (Debian's package `valgrind`); each count takes about fifty times the
 command's own time, the counts run `--jobs` at a time.

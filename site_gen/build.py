@@ -103,7 +103,8 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
            progress: Progress | None) -> BuildResult:
     fingerprint = build_fingerprint(config)
     files: dict[str, bytes] = {}  # each content file's digest: discovery need not read it again
-    inputs = input_digest(config, fingerprint, search, files) if cache else None
+    listing: list[tuple[str, bool, bool]] = []  # docs_dir's entries: nor walk it again
+    inputs = input_digest(config, fingerprint, search, files, listing) if cache else None
     previous = read_marker(config.site_dir)
     if inputs and previous.get("inputs") == inputs:
         log.debug("Nothing changed since the last build (settings, templates, content, code "
@@ -113,7 +114,8 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
               "The inputs changed since the last build: rendering what they changed")
     page_cache = PageCache(cache_path(config)) if cache else None
     try:
-        reuse = Reuse(fingerprint, page_cache, digests=files, shown=previous.get("files") or {})
+        reuse = Reuse(fingerprint, page_cache, digests=files, listing=listing if cache else None,
+                      shown=previous.get("files") or {})
         site = render_site(config, jobs=jobs, reuse=reuse, progress=progress)
         if page_cache:
             page_cache.prune()

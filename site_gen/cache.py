@@ -41,17 +41,21 @@ def build_fingerprint(config: Config) -> str:
 
 
 def input_digest(config: Config, fingerprint: str, search: bool,
-                 files: dict[str, bytes] | None = None) -> str:
+                 files: dict[str, bytes] | None = None,
+                 listing: list[tuple[str, bool, bool]] | None = None) -> str:
     """A digest of everything a build reads: the fingerprint, what the code stores hold,
-    and every content file (each file's own digest goes into `files`, by path)."""
+    and every content file (each file's own digest goes into `files`, by path; every entry
+    of docs_dir into `listing`, for discovery: see DiscoveryMemo.listing)."""
     digest = hashlib.sha256(f"{fingerprint}\nsearch={search}\n{code_signature(config)}\n".encode())
     docs = config.docs_dir
     for rel, entry in _tree(str(docs)) if docs.is_dir() else ():
         # Every entry counts, not only readable files: a folder or a broken link where a
         # page was must make the next build look (and fail) again.
         digest.update(f"{rel}\n".encode())
-        if entry.is_symlink():
+        link = entry.is_symlink()
+        if link:
             digest.update(b"link:" + os.fsencode(os.readlink(entry.path)))
+        folder = False
         if _is(entry.is_file):
             with open(entry.path, "rb") as handle:
                 own = hashlib.sha256(handle.read()).digest()
@@ -60,6 +64,9 @@ def input_digest(config: Config, fingerprint: str, search: bool,
                 files[entry.path] = own
         elif _is(entry.is_dir):
             digest.update(b"folder")
+            folder = True
+        if listing is not None:
+            listing.append((rel, folder, link))
     return digest.hexdigest()
 
 
@@ -212,8 +219,8 @@ class PageCache:
         rest = json.dumps({**{k: v for k, v in data.items() if k != longest}, LONG: longest,
                            TEXT_DIGEST: text_digest(text)}, sort_keys=True, ensure_ascii=False)
         with contextlib.suppress(sqlite3.Error):  # a cache that cannot be written is no cache
-            self._open().execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)",
-                                 (key, rest, text, _entry_digest(key, rest)))
+            self._open().execute("INSERT OR REPLACE INTO pages (key, data, digest, text) "
+                                 "VALUES (?, ?, ?, ?)", (key, rest, _entry_digest(key, rest), text))
 
     def prune(self) -> None:
         """Forget entries the last build did not ask for (deleted or changed pages)."""
@@ -273,14 +280,23 @@ def _connect(path: Path) -> sqlite3.Connection:
     # key by a digest, and a file that is no database is started again (see PageCache).
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=OFF")
-    db.execute("CREATE TABLE IF NOT EXISTS pages "
-               "(key TEXT PRIMARY KEY, data TEXT, text TEXT, digest TEXT)")
-    db.execute("SELECT key, data, text, digest FROM pages LIMIT 0")  # a table of another shape
     # The right to write, taken now for the whole build (committed by close()): with the
     # log, another build's readers never wait, so a cache another process writes is found
     # here, once (LOCK_WAIT), not at each page this build would keep.
     db.execute("BEGIN IMMEDIATE")
+    if db.execute("PRAGMA user_version").fetchone()[0] != LAYOUT:
+        db.execute("DROP TABLE IF EXISTS pages")  # an older site_gen's: a cache, made anew
+        db.execute(f"PRAGMA user_version = {LAYOUT}")
+    # The long text last: SQLite reads a row's columns in their order, through the pages a
+    # long value overflows into, so a row's digest is read without reading its page's HTML
+    # (as a cached page the shown site holds is: see get_many's `text`).
+    db.execute("CREATE TABLE IF NOT EXISTS pages "
+               "(key TEXT PRIMARY KEY, data TEXT, digest TEXT, text TEXT)")
+    db.execute("SELECT key, data, digest, text FROM pages LIMIT 0")  # a table of another shape
     return db
+
+
+LAYOUT = 2  # the page cache's PRAGMA user_version: its table's columns, in their order
 
 
 def _entry_digest(key: str, data: str) -> str:

@@ -188,6 +188,9 @@ class DiscoveryMemo:
     store: Store | None = None  # a CLI build's page cache: folders kept by their content
     salt: str = ""  # what else a folder's result depends on (the settings), for the store
     digests: dict[str, bytes] = field(default_factory=dict)  # files' digests already taken
+    # every entry of docs_dir, walked already (cache.input_digest): (relative path, is a
+    # folder, is a link) in path order, hidden and excluded ones too; None: walk it here
+    listing: list[tuple[str, bool, bool]] | None = None
     folders: dict[str, tuple[tuple[str, ...], object, PullRequest | None, Problems]] = \
         field(default_factory=dict)
     left_out: dict[str, bool] = field(default_factory=dict)
@@ -228,7 +231,9 @@ class DiscoveryMemo:
 
     def walk(self, docs: Path, excluded: Excluded) -> list[tuple[str, bool, bool]]:
         """The entries of docs_dir: walked again, or (told what changed) brought up to date."""
-        if not self.keep or self.entries is None or self.changed is None:
+        if not self.keep and self.listing is not None:
+            entries = _listed(self.listing, excluded, self)
+        elif not self.keep or self.entries is None or self.changed is None:
             entries = _entries(docs, excluded, self)
         else:
             listed = {rel for rel, _, _ in self.entries}
@@ -529,6 +534,26 @@ def _entries(docs: Path, excluded: Excluded,
             if folder and not link and not memo.skipped(rel + "/", excluded):
                 stack.append(rel)
     found.sort(key=lambda entry: entry[0].split("/"))
+    return found
+
+
+def _listed(listing: list[tuple[str, bool, bool]], excluded: Excluded,
+            memo: DiscoveryMemo) -> list[tuple[str, bool, bool]]:
+    """What _entries would find, taken from every entry of docs_dir (see
+    DiscoveryMemo.listing): hidden and excluded entries left out, with what lies below a
+    folder _entries would not enter (one left out, or excluded as a folder)."""
+    found: list[tuple[str, bool, bool]] = []
+    below = "\0"  # the folder whose entries are left out, with its '/' (path order: next)
+    for rel, folder, link in listing:
+        if rel.startswith(below):
+            continue
+        name = rel.rpartition("/")[2]
+        if (name.startswith(".") and hidden(rel, folder)) or memo.skipped(rel, excluded):
+            below = rel + "/"
+            continue
+        found.append((rel, folder, link))
+        if folder and not link and memo.skipped(rel + "/", excluded):
+            below = rel + "/"
     return found
 
 

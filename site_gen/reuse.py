@@ -161,7 +161,8 @@ class Reuse:
     """What one build may take from those before it: the preview's memory (`warm`), the
     page cache (`cache`), or neither (every stage makes everything).
 
-    `digests` holds each content file's digest, when the build worked them out already;
+    `digests` holds each content file's digest, when the build worked them out already,
+    and `listing` the entries of docs_dir they were found in (see DiscoveryMemo);
     `shown`, the digest of each file of the site as it is shown now (a page kept in the
     cache whose file the shown site holds as it is need not be read)."""
 
@@ -169,6 +170,7 @@ class Reuse:
     cache: PageCache | None = None
     warm: Warm | None = None
     digests: dict[str, bytes] = field(default_factory=dict)
+    listing: list[tuple[str, bool, bool]] | None = None
     shown: Mapping[str, str] = field(default_factory=dict)
 
     def discovery(self, config: Config) -> DiscoveryMemo | None:
@@ -178,7 +180,7 @@ class Reuse:
         if self.cache is None:
             return None
         return DiscoveryMemo(store=self.cache, salt=f"{self.fingerprint}\ndrafts={config.drafts}",
-                             digests=self.digests)
+                             digests=self.digests, listing=self.listing)
 
     def checks(self, site: Site) -> dict[str, tuple[PullRequest, CodeCheck, Problems]] | None:
         """The code checks the preview keeps (a PR read again is checked again); what

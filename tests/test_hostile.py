@@ -256,6 +256,31 @@ def test_the_cache_reads_many_entries_at_once_and_only_sound_ones(tmp_path: Path
     cache.close()
 
 
+def test_a_cache_an_older_site_gen_laid_out_is_made_anew_with_the_long_text_last(
+        tmp_path: Path) -> None:
+    """A page's HTML is the last column, so a row's digest is read without reading through
+    the HTML (SQLite reads a row's columns in order); a cache of the older layout (the
+    text before the digest) is emptied once and used from then on."""
+    from site_gen.cache import LAYOUT, PageCache
+
+    path = tmp_path / "pages.sqlite"
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE pages (key TEXT PRIMARY KEY, data TEXT, text TEXT, digest TEXT)")
+        db.execute("INSERT INTO pages VALUES ('old', '{}', '<p>old</p>', 'x')")
+        db.commit()
+    cache = PageCache(path)
+    assert cache.get("old") is None
+    cache.put("new", {"html": "<p>new</p>", "n": 1})
+    cache.close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        columns = [row[1] for row in db.execute("PRAGMA table_info(pages)")]
+        assert columns == ["key", "data", "digest", "text"]
+        assert db.execute("PRAGMA user_version").fetchone()[0] == LAYOUT
+        assert db.execute("SELECT key FROM pages").fetchall() == [("new",)]
+    cache = PageCache(path)  # and kept from then on
+    assert cache.get("new") == {"html": "<p>new</p>", "n": 1}
+    assert cache.get_many(["new"], text=False)["new"]["n"] == 1
+    cache.close()
 def _slow_build(project: Project) -> subprocess.Popen[str]:
     from benchmarks.sample import write_site
 

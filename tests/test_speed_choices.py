@@ -389,3 +389,46 @@ def test_a_goal_missed_by_a_hair_is_not_shown_as_met(capsys: pytest.CaptureFixtu
              for line in capsys.readouterr().out.splitlines() if "goal" in line}
     assert lines["clean build with search at 150 pages"] == ["2.499", "goal", ">=", "2.5", "MISSED"]
     assert lines["per page on one worker at 150 pages"] == ["1.500", "goal", "<=", "1.5", "met"]
+
+
+def test_a_cached_build_walks_docs_dir_once(project: Project, cli: CLI,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discovery takes docs_dir's entries from the walk that took the input digest, and
+    finds what its own walk would: hidden files and folders, excluded ones (and what lies
+    below an excluded folder), links and empty folders included."""
+    from site_gen import cache, content
+
+    docs = project.root / "content"
+    for name in ("acme/.github/5/pr.yml", "acme/widgets/.drafts/x.md", "acme/widgets/12/.x.md",
+                 "notes/deep/scratch.md", "acme/widgets/12/data.bin", "acme/widgets/13/.keep"):
+        project.write(f"content/{name}", "x\n")
+    (docs / "acme/widgets/14").mkdir()
+    (docs / "acme/linked").symlink_to(docs / "acme/widgets")
+    (docs / "acme/broken").symlink_to(docs / "nowhere")
+    listing: list[tuple[str, bool, bool]] = []
+    config = project.root / "mkdocs.yml"
+    from site_gen.config import load_config
+
+    cache.input_digest(load_config(config), "", False, {}, listing)
+    for patterns in ("", "notes/\n*.bin\n", "acme/widgets/\n"):
+        excluded = content.excluded_by(patterns)
+        walked = content._entries(docs, excluded, content.DiscoveryMemo())
+        assert content._listed(listing, excluded, content.DiscoveryMemo()) == walked
+    assert ("acme/.github", True, False) in walked and ("acme/linked", True, True) in walked
+    for name in ("content/acme/.github/5/pr.yml", "content/acme/widgets/.drafts/x.md",
+                 "content/acme/widgets/12/.x.md", "content/notes/deep/scratch.md",
+                 "content/acme/widgets/12/data.bin", "content/acme/widgets/13/.keep"):
+        (project.root / name).unlink()
+    (docs / "acme/linked").unlink()
+    (docs / "acme/broken").unlink()
+
+    def walked_again(*args: object) -> None:
+        raise AssertionError("discovery walked docs_dir again")
+
+    monkeypatch.setattr(content, "_entries", walked_again)
+    assert cli("build", "--no-search").code == 0
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  (docs / "acme/widgets/12/cache-bug.md").read_text() + "\nAn edit.\n")
+    built = cli("build", "--no-search")
+    assert built.code == 0, built.err
+    assert "An edit." in (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
