@@ -103,7 +103,7 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
            progress: Progress | None) -> BuildResult:
     fingerprint = build_fingerprint(config)
     files: dict[str, bytes] = {}  # each content file's digest: discovery need not read it again
-    listing: list[tuple[str, bool, bool]] = []  # docs_dir's entries: nor walk it again
+    listing: list[tuple[str, bool, bool]] | None = [] if cache else None  # nor walk docs_dir
     inputs = input_digest(config, fingerprint, search, files, listing) if cache else None
     previous = read_marker(config.site_dir)
     if inputs and previous.get("inputs") == inputs:
@@ -114,7 +114,7 @@ def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bo
               "The inputs changed since the last build: rendering what they changed")
     page_cache = PageCache(cache_path(config)) if cache else None
     try:
-        reuse = Reuse(fingerprint, page_cache, digests=files, listing=listing if cache else None,
+        reuse = Reuse(fingerprint, page_cache, digests=files, listing=listing,
                       shown=previous.get("files") or {})
         site = render_site(config, jobs=jobs, reuse=reuse, progress=progress)
         if page_cache:

@@ -269,6 +269,7 @@ def _sound(key: str, data: object, digest: object, text: object, *,
 
 
 LOCK_WAIT = 1.0  # seconds a build waits for another holding the cache, then goes on without
+LAYOUT = 2  # the page cache's PRAGMA user_version: its table's columns, in their order
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -294,9 +295,6 @@ def _connect(path: Path) -> sqlite3.Connection:
                "(key TEXT PRIMARY KEY, data TEXT, digest TEXT, text TEXT)")
     db.execute("SELECT key, data, digest, text FROM pages LIMIT 0")  # a table of another shape
     return db
-
-
-LAYOUT = 2  # the page cache's PRAGMA user_version: its table's columns, in their order
 
 
 def _entry_digest(key: str, data: str) -> str:
