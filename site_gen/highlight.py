@@ -25,6 +25,7 @@ from pygments.lexer import Lexer
 from pygments.token import STANDARD_TYPES, _TokenType
 from pygments.util import ClassNotFound
 
+from . import lexer_index
 from .css import declarations_of
 from .pygments_styles import ReviewDark, ReviewLight
 
@@ -222,11 +223,12 @@ def _tokens(lexer: Lexer, text: str) -> Iterator[tuple[int, _TokenType, str]]:
     """The lexer's tokens of `text` as `get_tokens` gives them, each after a position. For
     text that its preprocessing would leave as it is (no CR, no BOM, no tabs to expand,
     nothing to strip) and a lexer without filters: `get_tokens_unprocessed` itself, the
-    same tokens without the two generators `get_tokens` puts around them."""
+    same tokens without the two generators `get_tokens` puts around them, found through
+    each state's rules indexed by their first characters (lexer_index.py)."""
     if (type(lexer).get_tokens is not Lexer.get_tokens or lexer.filters or lexer.stripall
             or lexer.stripnl or lexer.tabsize > 0 or "\r" in text or text.startswith("\ufeff")):
         return ((0, ttype, value) for ttype, value in lexer.get_tokens(text))
-    return lexer.get_tokens_unprocessed(text)
+    return lexer_index.tokens(lexer, text)
 
 
 def shared_indent(texts: list[str]) -> int:

@@ -66,7 +66,7 @@ LAYERS: dict[str, set[str]] = {
     "reuse": {"reuse", "cache"},  # what builds keep for the next: memory, the cache file
     "stages": {"content", "code_check", "drift", "question_pages", "render", "results", "outputcheck",
                "output", "search"},
-    "page": {"markdown", "blocks", "context", "highlight", "templates", "compiled", "slugs"},
+    "page": {"markdown", "blocks", "context", "highlight", "lexer_index", "templates", "compiled", "slugs"},
     "code": {"git_reader", "code_index"},
     "base": {"config", "code_host", "css", "statuses", "yamlfile", "names", "urls", "suggest",
              "errors", "processes", "pygments_styles"},

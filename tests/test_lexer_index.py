@@ -1,0 +1,174 @@
+"""Lexing through each state's rules indexed by their first characters (lexer_index.py)
+gives Pygments' own tokens, for every lexer Pygments has; and it tries fewer rules."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pygments.lexer import RegexLexer
+from pygments.lexers import get_all_lexers, get_lexer_by_name
+
+from site_gen import highlight, lexer_index
+from site_gen.lexer_index import RuleIndex, first_characters
+
+# Texts in many languages, each lexed by every lexer (a language lexed as another takes
+# its lexer into states and error paths its own texts would not).
+TEXTS = (
+    '''#!/usr/bin/env python3
+"""Doc: ünïcode, ſ, K (Kelvin)."""
+from typing import Optional
+@decorator(x=1)
+async def finalize(carrier: dict[str, str], step: Optional[int], *, wait_fn=None) -> None:
+    if wait_fn is not None:  # comment
+        await wait_fn()
+    value = f"{step!r:>10} {{braces}}" + r'raw\\d' + b"\\x00" + 0x1F + 1e-3j + 0o17
+    return [i ** 2 for i in range(10) if i % 2 == 0 and not i in {1, 2}]
+''',
+    '''#include <stdio.h>
+/* block
+   comment */
+static const char *name = "tab\\there";
+int main(int argc, char **argv) {
+    for (int i = 0; i < argc; ++i) { printf("%s\\n", argv[i]); }
+    return argc > 1 ? 0 : 'x';
+}
+''',
+    '''const re = /ab+c/gi; let s = `template ${a + b} \\` end`;
+export default class Widget extends Base { #priv = 1; get x() { return this.#priv ?? null; } }
+function* gen() { yield* [1, 2, 3]; } // line comment
+''',
+    '''<!DOCTYPE html>
+<html lang="en"><head><style>body { color: #fff; margin: 0 auto; }</style>
+<script>if (a < b && c > d) { alert("x"); }</script></head>
+<body class="page" data-x='1'><!-- comment --><p>Text &amp; more &#x27;</p>
+{{ jinja }}{% if x %}y{% endif %}</body></html>
+''',
+    '''# YAML and shell
+key: value
+list:
+  - "quoted: string"
+  - {inline: map, n: 12.5e3}
+anchor: &a !tag
+  nested: *a
+$ export PATH="$HOME/bin:$PATH"; for f in *.md; do echo "${f%.md}" | sed -e 's/a/b/g' >> out.txt; done
+''',
+    '''SELECT id, COUNT(*) AS n FROM "table" WHERE name LIKE 'a%' AND x <> 3 GROUP BY id HAVING n > 1;
+-- comment
+CREATE TABLE t (id INTEGER PRIMARY KEY, note TEXT DEFAULT NULL);
+''',
+    '''diff --git a/utils/checkpoint.py b/utils/checkpoint.py
+@@ -488,4 +488,4 @@ def begin_finalization():
+-                with _finalize_telemetry(carrier, step, async_save=wait_fn is not None):
++                with _finalize_telemetry(carrier, step):
+ unchanged line
+''',
+    '''fn main() -> Result<(), Box<dyn Error>> { let v: Vec<u8> = vec![1, 2]; println!("{:?}", v); Ok(()) }
+package main; import "fmt"; func main() { ch := make(chan int); go func() { ch <- 1 }(); fmt.Println(<-ch) }
+public class A<T> implements B { @Override public String toString() { return "A" + 'c'; } }
+''',
+    '''# A heading
+Some *emphasis*, **strong**, `code`, [a link](https://example.org/?q=1&r=2) and a table:
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+```python
+print("fenced")
+```
+> quote \\ backslash ~~strike~~ <tag attr="v"> \t tab\r\ncarriage
+''',
+    '{"a": [1, 2.5, -3e10, true, false, null], "b": {"c": "d\\u00e9"}}\n[section]\nkey = "value" # toml\n',
+    "",
+    "\n\n  \t\n",
+    "\u00a0\u2028 \x00 \ufeff mixed \u4e2d\u6587 \U0001f600 )]}>",
+)
+
+
+def _plain_regex_lexers() -> list[str]:
+    """The first alias of every lexer Pygments has."""
+    return sorted(aliases[0] for _name, aliases, _files, _types in get_all_lexers() if aliases)
+
+
+PARTS = 8  # the lexers in parts, so the parts run side by side
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_every_regex_lexer_gives_pygments_own_tokens(part: int) -> None:
+    checked = 0
+    for alias in _plain_regex_lexers()[part::PARTS]:
+        lexer = get_lexer_by_name(alias, stripnl=False, ensurenl=False)
+        if type(lexer).get_tokens_unprocessed is not RegexLexer.get_tokens_unprocessed:
+            continue
+        checked += 1
+        for number, text in enumerate(TEXTS):
+            assert list(lexer_index.tokens(lexer, text)) == list(
+                lexer.get_tokens_unprocessed(text)), f"{alias}, text {number}"
+    assert checked > 40  # Pygments has over 400 plain regex lexers
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["python", "javascript", "c", "yaml", "html", "css", "bash", "sql",
+                        "diff", "rust", "json", "markdown"]),
+       st.text(alphabet=st.sampled_from(list("ab_1 \t\n'\"`#/*\\{}()[]<>=-+.:;,$@%&|!?~é\u212a")),
+               max_size=80))
+def test_random_text_gives_pygments_own_tokens(alias: str, text: str) -> None:
+    lexer = get_lexer_by_name(alias, stripnl=False, ensurenl=False)
+    assert list(lexer_index.tokens(lexer, text)) == list(lexer.get_tokens_unprocessed(text))
+
+
+def test_a_state_tries_only_the_rules_that_can_start_with_the_character() -> None:
+    lexer = get_lexer_by_name("python")
+    index = RuleIndex(lexer._tokens)  # type: ignore[attr-defined]
+    every = lexer._tokens["root"]  # type: ignore[attr-defined]
+    for char in "d(#\"1 ":
+        tried = index.rules("root", char)
+        assert len(tried) < len(every) / 2, char
+        assert [every.index(rule) for rule in tried] == sorted(every.index(rule) for rule in tried)
+    assert index.rules("root", "d") is index.rules("root", "d")  # made once
+
+
+@pytest.mark.parametrize(("pattern", "yes", "no"), [
+    (r"[a-z_]\w*", "az_", "1 .A"),
+    (r"(?i)abc", "aA", "bc"),
+    (r"a?b|0x[0-9]+", "ab0", "cx"),
+    (r"(?<=x)y", "y", "x"),
+    (r"(?=y)[xy]", "xy", "z"),  # a look-ahead is looked past: the class still counts
+    (r"(\.)?(\d+)", ".1٣", "a"),
+    (r"(?s:.)", "\na", ""),
+    (r".", "a", "\n"),
+    (r"[^\n]+", "a\t", "\n"),
+    (r"\s+", " \t\n\u00a0", "a"),
+    (r"(?a)\w", "a_1", "é"),
+    (r"(?i:k)", "kK\u212a", "x"),
+    (r"(?>ab)|c", "ac", "b"),
+])
+def test_the_first_characters_of_a_pattern(pattern: str, yes: str, no: str) -> None:
+    starts = first_characters(re.compile(pattern))
+    assert starts is not None
+    assert all(starts(c) for c in yes), pattern
+    assert not any(starts(c) for c in no), pattern
+
+
+@pytest.mark.parametrize("pattern", [r"x*", r"", r"(a)?\1", r"(a)?(?(1)b|c)", r"\b", r"a|", r"$"])
+def test_a_pattern_that_can_start_anywhere_is_tried_everywhere(pattern: str) -> None:
+    assert first_characters(re.compile(pattern)) is None
+
+
+def test_highlighting_lexes_through_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    tokens = lexer_index.tokens
+
+    def spy(lexer: object, text: str) -> object:
+        seen.append(text)
+        return tokens(lexer, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(highlight.lexer_index, "tokens", spy)
+    lines = highlight.lex_lines(get_lexer_by_name("python", stripnl=False, ensurenl=False),
+                                ["x = 1", "y = 'two'"])
+    assert seen == ["x = 1\ny = 'two'\n"]
+    assert lines == [[("", "x"), ("", " "), ("", "="), ("", " "), ("mi", "1")],
+                     [("", "y"), ("", " "), ("", "="), ("", " "), ("s1", "'"), ("s1", "two"), ("s1", "'")]]
