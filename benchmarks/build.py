@@ -13,7 +13,10 @@ a fresh process:
 - the fair floor: what any generator of these pages must do, on one core: read each
   page and pr.yml, parse the front matter and pr.yml with the same YAML loader (libyaml),
   render the body with bare markdown-it-py, and lex each proposal hunk's two sides (old
-  and new) with Pygments as site_gen does, formatting the tokens as HTML;
+  and new) with Pygments' lexer of the file, formatting the tokens as HTML; and, not a
+  goal, the same floor lexing as site_gen lexes (Pygments' lexers and tokens, each
+  state's rules indexed by their first characters: site_gen/lexer_index.py), which shows
+  how much of site_gen's distance from the floor is its faster lexing;
 - clean builds (no cache, no site from before, each in a folder no build used: see
   FOLDERS): site_gen on one worker (alternating with the floor) and on every core,
   without and with the search index, and `mkdocs build` of the same markdown (default
@@ -122,6 +125,16 @@ FLOOR = textwrap.dedent("""\
             md.render(body)
 """)
 
+# Not a goal: the floor with its lexer run as site_gen runs Pygments' lexers (each state's
+# rules indexed by their first characters, site_gen/lexer_index.py: the same tokens),
+# which shows how much of site_gen's distance from the floor is lexing faster.
+FLOOR_INDEXED = FLOOR.replace(
+    "def sides(code):",
+    "from site_gen.lexer_index import tokens\n"
+    "lexer.get_tokens_unprocessed = lambda text, stack=('root',): tokens(lexer, text)\n"
+    "def sides(code):", 1)
+assert FLOOR_INDEXED != FLOOR
+
 
 # What a one-edit rebuild cannot do without, in any Python generator of these pages: start
 # Python and import what renders one page (and keeps a cache). And what site_gen imports.
@@ -201,6 +214,9 @@ def run_size(n: int, rounds: int, workload: str = "generated") -> dict[str, dict
         singles.append(clean(project, "--jobs", "1", "--no-search"))
     pairs["floor"] = in_turns(singles, floors)
     row["fair floor (1 core)"] = best(floors)
+    row["fair floor, lexed as site_gen lexes (1 core)"] = best(
+        [measure(sys.executable, "-c", FLOOR_INDEXED, str(project / "content"), cwd=project)
+         for _ in range(rounds)])
     row["site_gen clean, 1 worker, no search"] = best(singles)
     ours, theirs = [], []
     searched: list[dict[str, float]] = []
@@ -412,6 +428,9 @@ def report(results: dict[int, dict[str, dict[str, float]]], workload: str) -> No
         "mkdocs / site_gen (every core, no search)":
             lambda n: of(n, "mkdocs build (its search index too)", f"{every}, no search"),
         "site_gen 1 worker / fair floor, per page *": lambda n: paired(n, "floor"),
+        "site_gen 1 worker / floor lexed as site_gen lexes":
+            lambda n: of(n, "site_gen clean, 1 worker, no search",
+                         "fair floor, lexed as site_gen lexes (1 core)"),
         "one-edit rebuild / clean build (no search) *": lambda n: paired(n, "edit"),
         "start-up floor / clean build (no search)":
             lambda n: of(n, "start-up floor: Python, the libraries", f"{every}, no search"),
