@@ -36,20 +36,37 @@ Rule = tuple[Callable[..., Any], Any, Any]  # Pygments' processed rule: (match, 
 Token = tuple[int, _TokenType, str]
 Starts = Callable[[str], object]  # whether a match can start with this character
 
+# A lexer's index is made once the lexer has lexed this many characters in the process:
+# making it reads and compiles the patterns of the states it visits (about 15 ms for
+# Python's lexer), which lexing that much text through it wins back. Before, and for a
+# small page's few lines, Pygments' own loop runs.
+INDEX_AFTER = 20_000
+
 # Per lexer class's processed rules (kept with them, so the id stays theirs): the index.
 _INDEXES: dict[int, tuple[dict[str, list[Rule]], RuleIndex]] = {}
 
 
 def tokens(lexer: Lexer, text: str) -> Iterator[Token]:
-    """`lexer.get_tokens_unprocessed(text)`: the same tokens, found through the index for
-    a plain RegexLexer."""
-    if type(lexer).get_tokens_unprocessed is not RegexLexer.get_tokens_unprocessed:
+    """`lexer.get_tokens_unprocessed(text)`: the same tokens, found through the lexer's
+    index once it has lexed INDEX_AFTER characters (a plain RegexLexer only)."""
+    index = index_of(lexer)
+    if index is None or index.lexed < INDEX_AFTER:
+        if index is not None:
+            index.lexed += len(text)
         return lexer.get_tokens_unprocessed(text)
+    return indexed_tokens(lexer, text, index)
+
+
+def index_of(lexer: Lexer) -> RuleIndex | None:
+    """The index of `lexer`'s rules (one per lexer class), None for a lexer that is not a
+    plain RegexLexer (its own get_tokens_unprocessed)."""
+    if type(lexer).get_tokens_unprocessed is not RegexLexer.get_tokens_unprocessed:
+        return None
     tokendefs: dict[str, list[Rule]] = lexer._tokens  # type: ignore[attr-defined]
     kept = _INDEXES.get(id(tokendefs))
     if kept is None or kept[0] is not tokendefs:
         kept = _INDEXES[id(tokendefs)] = (tokendefs, RuleIndex(tokendefs))
-    return _indexed(lexer, kept[1], text)
+    return kept[1]
 
 
 class RuleIndex:
@@ -59,6 +76,7 @@ class RuleIndex:
         self.tokendefs = tokendefs
         self.by_state: dict[str, dict[str, tuple[Rule, ...]]] = {}
         self.starts: dict[int, Starts | None] = {}  # per rule's match: its first characters
+        self.lexed = 0  # characters lexed by Pygments' own loop (see INDEX_AFTER)
 
     def rules(self, state: str, char: str) -> tuple[Rule, ...]:
         """The rules of `state` whose match can start with `char`, in their order."""
@@ -79,9 +97,9 @@ class RuleIndex:
         return self.starts[key]
 
 
-def _indexed(lexer: Lexer, index: RuleIndex, text: str) -> Iterator[Token]:
-    """Pygments' RegexLexer.get_tokens_unprocessed, trying only the rules `index` gives for
-    the character at the position (every rule at the end of the text)."""
+def indexed_tokens(lexer: Lexer, text: str, index: RuleIndex) -> Iterator[Token]:
+    """Pygments' RegexLexer.get_tokens_unprocessed, trying only the rules `index` (the
+    lexer's) gives for the character at the position (every rule at the end of the text)."""
     pos, end, stack = 0, len(text), ["root"]
     while True:
         rules = index.rules(stack[-1], text[pos]) if pos < end else index.tokendefs[stack[-1]]
@@ -146,40 +164,73 @@ def first_characters(pattern: re.Pattern[Any] | None) -> Starts | None:
         return None
     try:
         parsed = parser.parse(pattern.pattern, pattern.flags)
-        classes: list[str] = []
-        if _first(parsed.data, parsed.state.flags, classes):
+        items: list[Item] = []
+        if _first(parsed.data, parsed.state.flags, items):
             return None
-        flags = parsed.state.flags & (sre.SRE_FLAG_ASCII | sre.SRE_FLAG_UNICODE)
-        return re.compile("|".join(classes), flags).match
+        plain = _plain_set(items)
+        if plain is not None:  # most: a few characters, tested without a pattern
+            return plain.__contains__
+        classes = "|".join(_scoped(_one_character(op, av), flags) for op, av, flags in items)
+        return re.compile(classes, parsed.state.flags & (sre.SRE_FLAG_ASCII | sre.SRE_FLAG_UNICODE)).match
     except (_Unknown, re.error, RecursionError):
         return None
 
 
-def _first(items: Any, flags: int, classes: list[str]) -> bool:
-    """Add to `classes` a one-character pattern for each way `items` (a parsed sequence)
-    can start; whether `items` can also match the empty string."""
+Item = tuple[Any, Any, int]  # a parsed item that matches one character, under these flags
+
+
+def _first(items: Any, flags: int, found: list[Item]) -> bool:
+    """Add to `found` each item of one character that `items` (a parsed sequence) can
+    start with; whether `items` can also match the empty string."""
     for op, av in items:
         if op in _ZERO_WIDTH:
             continue
         if op is sre.SUBPATTERN:
             _group, add, remove, sub = av
-            if not _first(sub, (flags | add) & ~remove, classes):
+            if not _first(sub, (flags | add) & ~remove, found):
                 return False
         elif op is sre.BRANCH:
-            empty = [_first(branch, flags, classes) for branch in av[1]]
+            empty = [_first(branch, flags, found) for branch in av[1]]
             if not any(empty):
                 return False
         elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
             least, _most, sub = av
-            if not _first(sub, flags, classes) and least > 0:
+            if not _first(sub, flags, found) and least > 0:
                 return False
         elif op is sre.ATOMIC_GROUP:
-            if not _first(av, flags, classes):
+            if not _first(av, flags, found):
                 return False
-        else:
-            classes.append(_scoped(_one_character(op, av), flags))
+        elif op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN):
+            found.append((op, av, flags))
             return False
+        else:
+            raise _Unknown(op)
     return True
+
+
+PLAIN_SET = 256  # at most this many characters are kept as a set rather than a pattern
+
+
+def _plain_set(items: list[Item]) -> frozenset[str] | None:
+    """The characters `items` match, when they are a few named ones (literals and small
+    ranges, case as written); None otherwise."""
+    chars: set[str] = set()
+    for op, av, flags in items:
+        if flags & sre.SRE_FLAG_IGNORECASE:
+            return None
+        if op is sre.LITERAL:
+            chars.add(chr(av))
+            continue
+        if op is not sre.IN:
+            return None
+        for kind, value in av:
+            if kind is sre.LITERAL:
+                chars.add(chr(value))
+            elif kind is sre.RANGE and value[1] - value[0] < PLAIN_SET:
+                chars.update(map(chr, range(value[0], value[1] + 1)))
+            else:  # a negation, a category, a large range
+                return None
+    return frozenset(chars) if len(chars) <= PLAIN_SET else None
 
 
 def _one_character(op: Any, av: Any) -> str:
@@ -190,8 +241,6 @@ def _one_character(op: Any, av: Any) -> str:
         return f"[^{_char(av)}]"
     if op is sre.ANY:
         return "."
-    if op is not sre.IN:
-        raise _Unknown(op)
     parts = []
     for kind, value in av:
         if kind is sre.NEGATE:

@@ -12,7 +12,7 @@ from pygments.lexer import RegexLexer
 from pygments.lexers import get_all_lexers, get_lexer_by_name
 
 from site_gen import highlight, lexer_index
-from site_gen.lexer_index import RuleIndex, first_characters
+from site_gen.lexer_index import RuleIndex, first_characters, index_of, indexed_tokens
 
 # Texts in many languages, each lexed by every lexer (a language lexed as another takes
 # its lexer into states and error paths its own texts would not).
@@ -104,20 +104,24 @@ def test_every_regex_lexer_gives_pygments_own_tokens(part: int) -> None:
         if type(lexer).get_tokens_unprocessed is not RegexLexer.get_tokens_unprocessed:
             continue
         checked += 1
+        index = index_of(lexer)
+        assert index is not None
         for number, text in enumerate(TEXTS):
-            assert list(lexer_index.tokens(lexer, text)) == list(
+            assert list(indexed_tokens(lexer, text, index)) == list(
                 lexer.get_tokens_unprocessed(text)), f"{alias}, text {number}"
     assert checked > 40  # Pygments has over 400 plain regex lexers
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(["python", "javascript", "c", "yaml", "html", "css", "bash", "sql",
-                        "diff", "rust", "json", "markdown"]),
+@given(st.sampled_from(["python", "javascript", "typescript", "java", "go", "html", "css", "bash",
+                        "sql", "diff", "rust", "toml", "markdown"]),
        st.text(alphabet=st.sampled_from(list("ab_1 \t\n'\"`#/*\\{}()[]<>=-+.:;,$@%&|!?~é\u212a")),
                max_size=80))
 def test_random_text_gives_pygments_own_tokens(alias: str, text: str) -> None:
     lexer = get_lexer_by_name(alias, stripnl=False, ensurenl=False)
-    assert list(lexer_index.tokens(lexer, text)) == list(lexer.get_tokens_unprocessed(text))
+    index = index_of(lexer)
+    assert index is not None
+    assert list(indexed_tokens(lexer, text, index)) == list(lexer.get_tokens_unprocessed(text))
 
 
 def test_a_state_tries_only_the_rules_that_can_start_with_the_character() -> None:
@@ -156,6 +160,30 @@ def test_the_first_characters_of_a_pattern(pattern: str, yes: str, no: str) -> N
 @pytest.mark.parametrize("pattern", [r"x*", r"", r"(a)?\1", r"(a)?(?(1)b|c)", r"\b", r"a|", r"$"])
 def test_a_pattern_that_can_start_anywhere_is_tried_everywhere(pattern: str) -> None:
     assert first_characters(re.compile(pattern)) is None
+
+
+def test_a_lexer_is_indexed_once_it_has_lexed_enough_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Making a lexer's index costs more than a few lines win back: Pygments' own loop lexes
+    until the lexer has lexed INDEX_AFTER characters, then the index does."""
+    monkeypatch.setattr(lexer_index, "_INDEXES", {})
+    lexer = get_lexer_by_name("python", stripnl=False, ensurenl=False)
+    index = index_of(lexer)
+    assert index is not None and index is index_of(lexer)
+    text = "value = call(a, 'b')  # note\n" * 200
+    lexed = 0
+    while lexed < lexer_index.INDEX_AFTER:
+        assert list(lexer_index.tokens(lexer, text)) == list(lexer.get_tokens_unprocessed(text))
+        lexed += len(text)
+        assert index.lexed == lexed and not index.by_state
+    assert list(lexer_index.tokens(lexer, text)) == list(lexer.get_tokens_unprocessed(text))
+    assert index.by_state["root"]  # lexed through the index
+
+
+def test_a_lexer_of_its_own_loop_is_not_indexed() -> None:
+    lexer = get_lexer_by_name("python-console")  # a Lexer with its own get_tokens_unprocessed
+    assert index_of(lexer) is None
+    assert list(lexer_index.tokens(lexer, ">>> 1\n1\n")) == list(
+        lexer.get_tokens_unprocessed(">>> 1\n1\n"))
 
 
 def test_highlighting_lexes_through_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
