@@ -358,7 +358,8 @@ def test_the_benchmark_says_how_long_the_disk_stalled_while_it_measured(
     assert bench.stalls({}, {}, 10.0) == {}
     assert set(bench.pressure()) <= {"io", "cpu"}
     row = {"seconds": 1.0, "peak_mib": 10.0}
-    names = ["fair floor (1 core)", "site_gen clean, 1 worker, no search",
+    names = ["fair floor (1 core)", "fair floor, lexed as site_gen lexes (1 core)",
+             "site_gen clean, 1 worker, no search",
              "mkdocs build (its search index too)", "one-edit rebuild, no search",
              "start-up floor: Python, the libraries", "start-up: Python, site_gen's modules"]
     cores = os.cpu_count() or 1
