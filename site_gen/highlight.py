@@ -201,12 +201,18 @@ def _tokens_kind() -> str:
     return f"{PYGMENTS} {hashlib.sha256(' '.join(sorted(_styled())).encode()).hexdigest()[:16]}"
 
 
+_CSS_CLASSES: dict[_TokenType, str] = {}  # _css_class of each token type met, looked up per token
+
+
 def lex_lines(lexer: Lexer, lines: list[str]) -> Tokens:
     """Lex `lines` as one text (so strings spanning lines are right); tokens per line."""
     result: Tokens = [[]]
     line = result[0]
+    classes = _CSS_CLASSES
     for _, ttype, value in _tokens(lexer, "\n".join(lines) + "\n"):
-        css = _css_class(ttype)
+        css = classes.get(ttype)
+        if css is None:
+            css = classes[ttype] = _css_class(ttype)
         if "\n" not in value:
             line.append((css, value))
             continue

@@ -19,7 +19,7 @@ rules that are not compiled patterns) run as Pygments runs them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pygments.lexer import Lexer, RegexLexer
@@ -101,8 +101,11 @@ def indexed_tokens(lexer: Lexer, text: str, index: RuleIndex) -> Iterator[Token]
     """Pygments' RegexLexer.get_tokens_unprocessed, trying only the rules `index` (the
     lexer's) gives for the character at the position (every rule at the end of the text)."""
     pos, end, stack = 0, len(text), ["root"]
+    by_char = index.by_state.setdefault("root", {})  # the current state's rules by character
     while True:
-        rules = index.rules(stack[-1], text[pos]) if pos < end else index.tokendefs[stack[-1]]
+        rules: Sequence[Rule] | None = by_char.get(text[pos]) if pos < end else index.tokendefs[stack[-1]]
+        if rules is None:
+            rules = index.rules(stack[-1], text[pos])
         for match, action, new_state in rules:
             m = match(text, pos)
             if m:
@@ -114,12 +117,14 @@ def indexed_tokens(lexer: Lexer, text: str, index: RuleIndex) -> Iterator[Token]
                 pos = m.end()
                 if new_state is not None:
                     _move(stack, new_state)
+                    by_char = index.by_state.setdefault(stack[-1], {})
                 break
         else:  # no rule matched: as Pygments does
             if pos >= end:
                 return
             if text[pos] == "\n":
                 stack = ["root"]
+                by_char = index.by_state.setdefault("root", {})
                 yield pos, Whitespace, "\n"
             else:
                 yield pos, Error, text[pos]
