@@ -156,6 +156,7 @@ class _Unknown(Exception):
 
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)  # they consume nothing: look past them
 _SCOPED = ((sre.SRE_FLAG_IGNORECASE, "i"), (sre.SRE_FLAG_DOTALL, "s"))
+_MODES = sre.SRE_FLAG_ASCII | sre.SRE_FLAG_UNICODE | sre.SRE_FLAG_LOCALE  # what \w means
 _CATEGORIES = {sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_NOT_DIGIT: r"\D",
                sre.CATEGORY_WORD: r"\w", sre.CATEGORY_NOT_WORD: r"\W",
                sre.CATEGORY_SPACE: r"\s", sre.CATEGORY_NOT_SPACE: r"\S"}
@@ -175,8 +176,8 @@ def first_characters(pattern: re.Pattern[Any] | None) -> Starts | None:
         plain = _plain_set(items)
         if plain is not None:  # most: a few characters, tested without a pattern
             return plain.__contains__
-        classes = "|".join(_scoped(_one_character(op, av), flags) for op, av, flags in items)
-        return re.compile(classes, parsed.state.flags & (sre.SRE_FLAG_ASCII | sre.SRE_FLAG_UNICODE)).match
+        return re.compile("|".join(_scoped(_one_character(op, av), flags)
+                                   for op, av, flags in items)).match
     except (_Unknown, re.error, RecursionError):
         return None
 
@@ -192,7 +193,8 @@ def _first(items: Any, flags: int, found: list[Item]) -> bool:
             continue
         if op is sre.SUBPATTERN:
             _group, add, remove, sub = av
-            if not _first(sub, (flags | add) & ~remove, found):
+            mode = flags & ~_MODES if add & _MODES else flags  # a group's mode replaces
+            if not _first(sub, (mode | add) & ~remove, found):
                 return False
         elif op is sre.BRANCH:
             empty = [_first(branch, flags, found) for branch in av[1]]
@@ -266,7 +268,9 @@ def _char(code: int) -> str:
 
 
 def _scoped(text: str, flags: int) -> str:
-    """`text` under the flags that change what one character matches (case, and '.')."""
-    on = "".join(letter for flag, letter in _SCOPED if flags & flag)
+    """`text` under the flags that change what one character matches: case, '.', and
+    whether classes such as \\w are ASCII's or Unicode's (a group may set its own)."""
+    on = "a" if flags & sre.SRE_FLAG_ASCII else "u"
+    on += "".join(letter for flag, letter in _SCOPED if flags & flag)
     off = "".join(letter for flag, letter in _SCOPED if not flags & flag)
     return f"(?{on}-{off}:{text})" if off else f"(?{on}:{text})"

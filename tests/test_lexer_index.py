@@ -112,6 +112,33 @@ def test_every_regex_lexer_gives_pygments_own_tokens(part: int) -> None:
     assert checked > 40  # Pygments has over 400 plain regex lexers
 
 
+# Every printable ASCII character, and some that are not: a space that is not ASCII's, a
+# letter that folds to 's', the Kelvin sign, a tab, a CR, CJK, an emoji.
+PROBE = "".join(map(chr, range(32, 127))) + " é\u212a\u017f\u00a0\n\t\r\u4e2d\U0001f600"
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_no_rule_is_left_out_where_its_pattern_matches(part: int) -> None:
+    """The index leaves a rule out for a character only if its pattern cannot match there:
+    every pattern of every plain regex lexer, tried at every position of PROBE."""
+    patterns: dict[tuple[str, int], re.Pattern[str]] = {}
+    for alias in _plain_regex_lexers()[part::PARTS]:
+        lexer = get_lexer_by_name(alias)
+        if index_of(lexer) is not None:
+            for rules in lexer._tokens.values():  # type: ignore[attr-defined]
+                patterns.update({(m.__self__.pattern, m.__self__.flags): m.__self__
+                                 for m, _action, _state in rules if hasattr(m, "__self__")})
+    indexed = 0
+    for pattern in patterns.values():
+        starts = first_characters(pattern)
+        if starts is None:
+            continue
+        indexed += 1
+        for pos, char in enumerate(PROBE):
+            assert not pattern.match(PROBE, pos) or starts(char), (pattern.pattern, char)
+    assert indexed > 0.9 * len(patterns)  # nearly every pattern's first characters are known
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(["python", "javascript", "typescript", "java", "go", "html", "css", "bash",
                         "sql", "diff", "rust", "toml", "markdown"]),
@@ -147,6 +174,7 @@ def test_a_state_tries_only_the_rules_that_can_start_with_the_character() -> Non
     (r"[^\n]+", "a\t", "\n"),
     (r"\s+", " \t\n\u00a0", "a"),
     (r"(?a)\w", "a_1", "é"),
+    (r"(?a)(?u:\w)", "aé", " "),  # a group's own Unicode classes, in an ASCII pattern
     (r"(?i:k)", "kK\u212a", "x"),
     (r"(?>ab)|c", "ac", "b"),
 ])
