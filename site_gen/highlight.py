@@ -169,10 +169,10 @@ class Lexing:
         return tokens
 
 
-@functools.cache
 def _css_class(ttype: _TokenType) -> str:
     """The token's class, or '' when neither of the site's styles colours it (a span that
-    styles nothing only weighs the page: most punctuation and names are plain text)."""
+    styles nothing only weighs the page: most punctuation and names are plain text).
+    Worked out once per token type: lex_lines keeps it (_CSS_CLASSES)."""
     known: _TokenType | None = ttype
     while known is not None and known not in STANDARD_TYPES:
         known = known.parent
@@ -201,7 +201,7 @@ def _tokens_kind() -> str:
     return f"{PYGMENTS} {hashlib.sha256(' '.join(sorted(_styled())).encode()).hexdigest()[:16]}"
 
 
-_CSS_CLASSES: dict[_TokenType, str] = {}  # _css_class of each token type met, looked up per token
+_CSS_CLASSES: dict[_TokenType, str] = {}  # _css_class of each token type met so far
 
 
 def lex_lines(lexer: Lexer, lines: list[str]) -> Tokens:
