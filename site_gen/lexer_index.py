@@ -197,6 +197,8 @@ def _first(items: Any, flags: int, found: list[Item]) -> bool:
             if not _first(sub, (mode | add) & ~remove, found):
                 return False
         elif op is sre.BRANCH:
+            # every branch adds its characters: a list, not any() over a generator,
+            # which would stop at the first branch that can match the empty string
             empty = [_first(branch, flags, found) for branch in av[1]]
             if not any(empty):
                 return False
