@@ -8,6 +8,7 @@ from html import escape
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
@@ -21,6 +22,7 @@ from .blocks import (
     flow,
     links,
     notes,
+    plain_text,
     proposal,
     refs,
     unclosed_bracket_plugin,
@@ -126,8 +128,11 @@ def render_body(ctx: PageContext, text: str) -> str:
 
 def render_inline_text(ctx: PageContext, text: str, line: int | None) -> str:
     """One line of inline markdown (a summary field): code, references, badges."""
+    md = _markdown_for(ctx.config)
+    if plain_text(md, text):
+        return escapeHtml(text)
     with ctx.at_line(line):
-        html: str = _markdown_for(ctx.config).renderInline(text, {ENV_KEY: ctx})
+        html: str = md.renderInline(text, {ENV_KEY: ctx})
     return html
 
 

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from markdown_it.parser_inline import _DEFAULT_TERMINATORS
+from markupsafe import Markup
 
 import site_gen
+from site_gen.blocks import plain_text, render_inline
+from site_gen.config import default_config
+from site_gen.context import ENV_KEY, PageContext
+from site_gen.markdown import make_markdown, render_inline_text
 
 COMMONMARK_SAMPLES = [
     "Hello *world* and **bold** and `code`.\n",
@@ -77,3 +85,43 @@ def test_a_link_to_a_block_title_resolves(project, cli) -> None:  # type: ignore
         + "\n[the runs](#two-runs)\n\n```flow\ntitle: Two runs\nlane a: A\nlane b: B\nstep: x\n```\n")
     built = cli("build", "--no-search")
     assert built.code == 0, built.err
+
+
+# Inline text that no inline rule can start in (flow cells, summary fields): rendered as
+# the text, escaped, without running the parser (blocks.plain_text).
+
+INLINE_ALPHABET = st.sampled_from(
+    list("aZé9 .,;'\"()/?|\t\r\0") + sorted(_DEFAULT_TERMINATORS) + ["🙂", "&amp;", "[[f.py:1]]"])
+
+
+def _site_markdown() -> tuple[MarkdownIt, dict[str, object]]:
+    config = default_config()
+    return make_markdown(config), {ENV_KEY: PageContext(config)}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(INLINE_ALPHABET, max_size=12).map("".join))
+def test_inline_text_renders_as_the_parser_renders_it(text: str) -> None:
+    md, env = _site_markdown()
+    assert render_inline(md, env, text, 1) == Markup(md.renderInline(text, dict(env)))
+    assert render_inline_text(PageContext(default_config()), text, 1) == \
+        md.renderInline(text, dict(env))
+
+
+def test_plain_inline_text_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    md, env = _site_markdown()
+    parsed: list[str] = []
+    monkeypatch.setattr(md, "parseInline", lambda src, env=None: parsed.append(src) or [])
+    assert render_inline(md, env, 'Sync save, so the "tag" is (wrongly) true', 1) == \
+        "Sync save, so the &quot;tag&quot; is (wrongly) true"
+    assert parsed == []
+    render_inline(md, env, "calls `wait_fn()`", 1)
+    render_inline(md, env, "a snake_case name", 1)
+    assert parsed == ["calls `wait_fn()`", "a snake_case name"]
+
+
+def test_inline_text_is_parsed_when_the_typographer_may_change_it() -> None:
+    md = MarkdownIt("commonmark", {"typographer": True}).enable(["replacements", "smartquotes"])
+    assert not plain_text(md, "(c) 'quoted'")
+    assert render_inline(md, {ENV_KEY: PageContext(default_config())}, "(c) 'quoted'", 1) == \
+        md.renderInline("(c) 'quoted'")
