@@ -101,7 +101,8 @@ def build(config: Config, *, jobs: int = 1, cache: bool = True, search: bool = T
 
 def _build(config: Config, started: float, *, jobs: int, cache: bool, search: bool,
            progress: Progress | None) -> BuildResult:
-    fingerprint = build_fingerprint(config)
+    # what every cache key holds: a build without the cache has no use for it
+    fingerprint = build_fingerprint(config) if cache else ""
     files: dict[str, bytes] = {}  # each content file's digest: discovery need not read it again
     listing: list[tuple[str, bool, bool]] | None = [] if cache else None  # nor walk docs_dir
     inputs = input_digest(config, fingerprint, search, files, listing) if cache else None

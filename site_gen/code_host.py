@@ -4,6 +4,7 @@ the one way a pattern is filled in."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -29,7 +30,21 @@ def fill(pattern: str, **values: object) -> str:
     """`pattern` with each `{name}` of `values` replaced; other braces stay as they are.
 
     Unlike str.format, it evaluates nothing: `{repo.__class__}` is just text."""
-    return FIELD.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], pattern)
+    fields, tail = _fields(pattern)
+    return "".join([text + (str(values[name]) if name in values else whole)
+                    for text, name, whole in fields]) + tail
+
+
+@functools.lru_cache(maxsize=64)
+def _fields(pattern: str) -> tuple[tuple[tuple[str, str, str], ...], str]:
+    """`pattern` cut at its `{name}` fields: (the text before, the name, the field as
+    written) for each, and the text after the last. A site fills a few patterns thousands
+    of times (every permalink of every page)."""
+    fields, at = [], 0
+    for m in FIELD.finditer(pattern):
+        fields.append((pattern[at:m.start()], m[1], m[0]))
+        at = m.end()
+    return tuple(fields), pattern[at:]
 
 
 @dataclass(frozen=True)

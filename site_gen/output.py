@@ -16,7 +16,6 @@ exactly those files and trusts the rest; a copy with pending names is never publ
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import hashlib
 import itertools
@@ -495,6 +494,8 @@ _AT_FDCWD = -100
 
 def _exchange(a: Path, b: Path) -> None:
     """Swap two names atomically (Linux renameat2); elsewhere, two renames."""
+    import ctypes  # only for a site folder of an older site_gen, once
+
     libc = ctypes.CDLL(None, use_errno=True)
     renameat2 = getattr(libc, "renameat2", None)
     if renameat2 is not None and renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD,

@@ -265,6 +265,26 @@ def test_the_command_ends_without_freeing_what_it_made(project: Project) -> None
     assert "freed" in plain.stderr  # the test's own check: a normal exit frees it
 
 
+def test_a_build_that_starts_no_process_does_not_load_ctypes(project: Project) -> None:
+    """ctypes (what a child process uses to end with its parent) is loaded only by a build
+    that starts one: not by a build on one worker without search, nor by a one-page edit."""
+    import subprocess
+    import sys
+
+    write_model_copies(project.root, 3)
+    script = ("import sys\n"
+              "from site_gen.cli import main\n"
+              "code = main()\n"
+              "print('ctypes' in sys.modules, file=sys.stderr)\n"
+              "sys.exit(code)\n")
+    for args, loaded in ((["--no-search", "--jobs", "1"], "False"), (["--no-search"], "False"),
+                         (["--jobs", "1"], "True")):  # Pagefind: a child
+        done = subprocess.run([sys.executable, "-c", script, "build", *args], cwd=project.root,
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == loaded, (args, done.stderr)
+
+
 def test_the_command_runs_with_the_collector_set_to_run_seldom(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The console command sets the garbage collector's thresholds before it imports the
