@@ -453,3 +453,19 @@ def test_a_cached_build_walks_docs_dir_once(project: Project, cli: CLI,
     built = cli("build", "--no-search")
     assert built.code == 0, built.err
     assert "An edit." in (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+
+
+def test_a_build_without_the_cache_does_not_digest_site_gens_sources(
+        project: Project, cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digest of site_gen's own sources and templates goes into every cache key and
+    nowhere else: `--no-cache` builds without working it out (reading every module), and a
+    build with the cache works it out once."""
+    from site_gen import build
+
+    made: list[object] = []
+    real = build.build_fingerprint
+    monkeypatch.setattr(build, "build_fingerprint", lambda config: made.append(config) or real(config))
+    assert cli("build", "--no-search", "--no-cache").code == 0
+    assert made == []
+    assert cli("build", "--no-search").code == 0
+    assert len(made) == 1
