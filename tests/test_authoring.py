@@ -168,6 +168,22 @@ def test_the_pre_commit_hook_runs_check(project: Project) -> None:
     assert subprocess.run(entry, cwd=project.root, capture_output=True).returncode == 0
 
 
+def _read_all(leader: int) -> bytes:
+    """Everything the other end of a pseudo-terminal wrote, once it is closed. One read
+    may return only part of it: the kernel hands a terminal's output to its reader in
+    steps, and on a busy machine the last step may come after the writer ended."""
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the other end is closed and all it wrote was read
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def test_progress_on_a_terminal_and_one_line_otherwise(project: Project) -> None:
     from benchmarks.sample import write_site
 
@@ -180,7 +196,7 @@ def test_progress_on_a_terminal_and_one_line_otherwise(project: Project) -> None
     done = subprocess.run([*command, "--no-cache"], cwd=project.root, stdout=subprocess.PIPE, stderr=follower,
                           text=True)
     os.close(follower)
-    shown = os.read(leader, 65536).decode()
+    shown = _read_all(leader).decode()
     os.close(leader)
     assert done.returncode == 0
     assert "\r\033[KRendering pages: 1/31" in shown and "Rendering pages: 31/31" in shown  # 30 + 1
