@@ -272,17 +272,24 @@ def test_a_build_that_starts_no_process_does_not_load_ctypes(project: Project) -
     import sys
 
     write_model_copies(project.root, 3)
+    page = sorted((project.root / "content").rglob("*.md"))[1]
     script = ("import sys\n"
               "from site_gen.cli import main\n"
               "code = main()\n"
               "print('ctypes' in sys.modules, file=sys.stderr)\n"
               "sys.exit(code)\n")
-    for args, loaded in ((["--no-search", "--jobs", "1"], "False"), (["--no-search"], "False"),
-                         (["--jobs", "1"], "True")):  # Pagefind: a child
+
+    def loaded(*args: str) -> str:
         done = subprocess.run([sys.executable, "-c", script, "build", *args], cwd=project.root,
                               capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
-        assert done.stderr.strip().splitlines()[-1] == loaded, (args, done.stderr)
+        assert done.stdout.startswith("Built "), done.stdout  # rendered, not up to date
+        return done.stderr.strip().splitlines()[-1]
+
+    assert loaded("--no-search", "--jobs", "1") == "False"
+    page.write_text(page.read_text() + "\nAn edit.\n")
+    assert loaded("--no-search") == "False"  # one page rendered, on this process
+    assert loaded("--jobs", "1") == "True"  # Pagefind: a child
 
 
 def test_the_command_runs_with_the_collector_set_to_run_seldom(

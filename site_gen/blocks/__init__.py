@@ -32,7 +32,7 @@ def plain_text(md: MarkdownIt, text: str) -> bool:
     rule starts only where that one stops), nor needs the core's normalizing (CR, NUL),
     and no core rule changes plain text (linkify and the typographer are off). Most
     cells of a flow and many summary fields are such text: their HTML is made without
-    a parser's state, rules and tokens (about 12 us each)."""
+    a parser's state, rules and tokens (about 12 µs each)."""
     return (md.inline.terminator_re.search(text) is None and "\r" not in text
             and "\0" not in text and not md.options.get("linkify")
             and not md.options.get("typographer") and _text_rule_first(md))
