@@ -8,7 +8,6 @@ from html import escape
 from typing import Any
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
@@ -22,9 +21,9 @@ from .blocks import (
     flow,
     links,
     notes,
-    plain_text,
     proposal,
     refs,
+    render_inline,
     unclosed_bracket_plugin,
 )
 from .config import Config, default_config
@@ -128,12 +127,7 @@ def render_body(ctx: PageContext, text: str) -> str:
 
 def render_inline_text(ctx: PageContext, text: str, line: int | None) -> str:
     """One line of inline markdown (a summary field): code, references, badges."""
-    md = _markdown_for(ctx.config)
-    if plain_text(md, text):
-        return escapeHtml(text)
-    with ctx.at_line(line):
-        html: str = md.renderInline(text, {ENV_KEY: ctx})
-    return html
+    return str(render_inline(_markdown_for(ctx.config), {ENV_KEY: ctx}, text, line))
 
 
 def render_markdown(text: str) -> str:
