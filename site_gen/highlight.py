@@ -229,8 +229,9 @@ def _tokens(lexer: Lexer, text: str) -> Iterator[tuple[int, _TokenType, str]]:
     """The lexer's tokens of `text` as `get_tokens` gives them, each after a position. For
     text that its preprocessing would leave as it is (no CR, no BOM, no tabs to expand,
     nothing to strip) and a lexer without filters: `get_tokens_unprocessed` itself, the
-    same tokens without the two generators `get_tokens` puts around them, found through
-    each state's rules indexed by their first characters (lexer_index.py)."""
+    same tokens without the two generators `get_tokens` puts around them, through
+    lexer_index.tokens (each state's rules indexed by their first characters, once the
+    lexer has lexed enough text in the process to win back making the index)."""
     if (type(lexer).get_tokens is not Lexer.get_tokens or lexer.filters or lexer.stripall
             or lexer.stripnl or lexer.tabsize > 0 or "\r" in text or text.startswith("\ufeff")):
         return ((0, ttype, value) for ttype, value in lexer.get_tokens(text))
