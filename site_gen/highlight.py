@@ -64,16 +64,30 @@ def _attr(text: str) -> str:
 def lexing_for(path: str, languages: dict[str, str], store: Kept | None = None) -> Lexing:
     """How the lines of `path` are lexed (see Lexing): by a configured override for its
     ending, else by its file name; its lexer made only when needed."""
-    return Lexing(_lexer_name(path, languages), store)
+    return Lexing(_lexer_name(path, languages, store), store)
 
 
-def _lexer_name(path: str, languages: dict[str, str]) -> str:
+def _lexer_name(path: str, languages: dict[str, str], store: Kept | None = None) -> str:
     """Which lexer reads `path`, without making it: 'name:ALIAS', or 'file:NAME' when
-    Pygments must choose among the lexers that claim the file name."""
+    Pygments must choose among the lexers that claim the file name. Found by the file's
+    name once per process, and once for all builds that share `store`: a page whose code
+    comes lexed from the store then looks nothing up in Pygments' list of lexers."""
     for ending, name in languages.items():
         if path.endswith("." + ending) or path == ending:
             return f"name:{name}"
-    return _lexer_name_by_file(path.rsplit("/", 1)[-1])
+    file_name = path.rsplit("/", 1)[-1]
+    if store is None:
+        return _lexer_name_by_file(file_name)
+    key = f"{LEXER_OF}{PYGMENTS}\n{file_name}"
+    held = store.get(key)
+    if isinstance(held, str) and held.startswith(("name:", "file:")):
+        return held  # a wrong one only lexes worse: a name no lexer has is plain text
+    found = _lexer_name_by_file(file_name)
+    store.put(key, found)
+    return found
+
+
+LEXER_OF = "lexer of\n"  # the keys of the lexer names in the code store begin so
 
 
 @functools.lru_cache(maxsize=256)

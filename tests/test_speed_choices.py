@@ -173,6 +173,74 @@ def test_lexed_code_from_a_tampered_store_is_lexed_again(project: Project, cli: 
     assert tree(project.site) == tree(project.root / "clean")
 
 
+def test_an_edit_whose_code_comes_lexed_looks_up_no_lexer(project: Project) -> None:
+    """Which lexer reads a file is kept in the code store with the lexed code: a one-page
+    edit whose hunks did not change makes no lexer, nor reads Pygments' list of lexers
+    (pygments.lexers) to find one; the page is the one a clean build makes."""
+    import subprocess
+    import sys
+
+    write_model_copies(project.root, 2)
+    page = project.root / "content/NVIDIA-NeMo/RL/1/async-save-tag.md"
+    script = ("import sys\n"
+              "from site_gen.cli import main\n"
+              "code = main()\n"
+              "print(sorted(m for m in sys.modules if m.startswith('pygments.lexers')),\n"
+              "      file=sys.stderr)\n"
+              "sys.exit(code)\n")
+
+    def loaded() -> str:
+        done = subprocess.run([sys.executable, "-c", script, "build", "--no-search", "--jobs", "1"],
+                              cwd=project.root, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("Built "), done.stdout  # rendered, not up to date
+        return done.stderr.strip().splitlines()[-1]
+
+    assert "pygments.lexers" in loaded()  # the first build lexed the hunks itself
+    page.write_text(page.read_text() + "\nAn edit of the prose.\n")
+    assert loaded() == "[]"
+    page.write_text(page.read_text().replace("dict(attributes)", "dict(attributes or {})"))
+    assert "pygments.lexers" in loaded()  # a changed hunk is lexed again
+    assert cli_clean(project) == tree(project.site)
+
+
+def test_a_lexer_name_from_a_tampered_store_is_harmless(project: Project, cli: CLI) -> None:
+    """The lexer name the code store gives is used as it is: one that no lexer has (a
+    store written by someone else) lexes the code as plain text, escaped; nothing of the
+    store's goes into the page."""
+    import sqlite3
+
+    from site_gen import highlight
+
+    write_model_copies(project.root, 1)
+    assert cli("build", "--jobs", "1", "--no-search").code == 0
+    with sqlite3.connect(project.root / ".cache/site-gen/code.sqlite") as db:
+        keys = [k for (k,) in db.execute("SELECT key FROM code") if k.startswith(highlight.LEXER_OF)]
+        assert {k.rpartition("\n")[2] for k in keys} == {"checkpoint.py", "instrumentation.py"}
+        db.execute("UPDATE code SET data = ? WHERE key LIKE ?",
+                   (json.dumps("name:<script>alert(1)</script>"), highlight.LEXER_OF + "%"))
+        db.execute("DELETE FROM code WHERE key LIKE ?", (highlight.LEXED + "%",))
+    page = project.root / "content/NVIDIA-NeMo/RL/1/async-save-tag.md"
+    page.write_text(page.read_text() + "\nOne more sentence.\n")
+    assert cli("build", "--jobs", "1", "--no-search").code == 0
+    html = (project.site / "NVIDIA-NeMo/RL/1/async-save-tag/index.html").read_text()
+    assert "<script>alert" not in html and "attributes<mark>)</mark>" in html
+    assert '<span class="k' not in html  # the code shown as plain text
+    assert '<span class="k' in cli_clean(project)["NVIDIA-NeMo/RL/1/async-save-tag/index.html"].decode()
+
+
+def cli_clean(project: Project) -> dict[str, bytes]:
+    """The site a clean build (no cache) of `project` makes, in a folder of its own."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "site_gen", "build", "--no-cache", "--jobs", "1",
+                           "--no-search", "--site-dir", "clean"], cwd=project.root,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return tree(project.root / "clean")
+
+
 def _order_of_rendering(project: Project, monkeypatch: pytest.MonkeyPatch,
                         jobs: int) -> list[str]:
     """What a build made in turn: 'other' for the pages besides the question pages (once),
