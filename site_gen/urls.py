@@ -53,7 +53,28 @@ def relative_url(here: str, target: str, use_directory_urls: bool) -> str:
     """A link from the folder `here` (`''` or `'a/b/'`) to `target` (`''`, `'x/y/'` or
     `'f.css'`), relative, so the site works under any path and from disk."""
     target = url_file(target, use_directory_urls)
-    rel = posixpath.relpath("/" + target, "/" + here)
+    start, to = _parts(here), _parts(target)
+    if start is None or to is None:  # a '.', '..' or empty part: as posixpath reads it
+        rel = posixpath.relpath("/" + target, "/" + here)
+    else:  # what posixpath.relpath gives, without making either path absolute first
+        common = 0
+        for a, b in zip(start, to, strict=False):
+            if a != b:
+                break
+            common += 1
+        rel = "/".join([".."] * (len(start) - common) + to[common:]) or "."
     if not target or target.endswith("/"):
         rel = "./" if rel == "." else rel + "/"
     return rel
+
+
+def _parts(path: str) -> list[str] | None:
+    """The parts of a site path ('', 'a/b/', 'f.css'), or None when one of them may be
+    empty, '.' or '..' (a path to normalize first; a published name never starts with
+    '.': see site_path)."""
+    if path.startswith((".", "/")) or "/." in path or "//" in path:
+        return None
+    parts = path.split("/")
+    if not parts[-1]:
+        parts.pop()
+    return parts

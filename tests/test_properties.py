@@ -166,3 +166,26 @@ def test_a_highlighted_line_keeps_its_text_marks_and_wrap_points(
     assert classes == [c for c, value in tokens for _ in value]
     assert marked == {i for a, b in ranges for i in range(a, b)}
     assert wraps == [m.end() for m in _WRAP.finditer(text)]
+
+
+SITE_PARTS = st.lists(st.sampled_from(["a", "b", "NVIDIA-NeMo", "~x", "f.css", ".", "..", "", "é"]),
+                      max_size=5)
+
+
+@given(SITE_PARTS, st.booleans(), SITE_PARTS, st.booleans(), st.booleans())
+@settings(max_examples=2000, deadline=None)
+def test_relative_url_is_what_posixpath_gives(here: list[str], folder: bool, target: list[str],
+                                              to_folder: bool, directory_urls: bool) -> None:
+    """The one URL function gives, for any two site paths, what posixpath.relpath gives
+    (with a '/' after a folder): its shortcut for plain paths changes no link."""
+    import posixpath
+
+    from site_gen.urls import relative_url, url_file
+
+    start = "/".join(here) + ("/" if folder and here else "")
+    to = "/".join(target) + ("/" if to_folder and target else "")
+    named = url_file(to, directory_urls)
+    expected = posixpath.relpath("/" + named, "/" + start)
+    if not named or named.endswith("/"):
+        expected = "./" if expected == "." else expected + "/"
+    assert relative_url.__wrapped__(start, to, directory_urls) == expected
