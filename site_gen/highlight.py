@@ -69,9 +69,10 @@ def lexing_for(path: str, languages: dict[str, str], store: Kept | None = None) 
 
 def _lexer_name(path: str, languages: dict[str, str], store: Kept | None = None) -> str:
     """Which lexer reads `path`, without making it: 'name:ALIAS', or 'file:NAME' when
-    Pygments must choose among the lexers that claim the file name. Found by the file's
-    name once per process, and once for all builds that share `store`: a page whose code
-    comes lexed from the store then looks nothing up in Pygments' list of lexers."""
+    Pygments must choose among the lexers that claim the file name. Worked out from the
+    file's name once per process, and kept in `store` for the builds after (by Pygments'
+    version): a page whose code comes lexed from the store then looks nothing up in
+    Pygments' list of lexers."""
     for ending, name in languages.items():
         if path.endswith("." + ending) or path == ending:
             return f"name:{name}"
@@ -80,7 +81,7 @@ def _lexer_name(path: str, languages: dict[str, str], store: Kept | None = None)
         return _lexer_name_by_file(file_name)
     key = f"{LEXER_OF}{PYGMENTS}\n{file_name}"
     held = store.get(key)
-    if isinstance(held, str) and held.startswith(("name:", "file:")):
+    if isinstance(held, str) and (held.startswith("name:") or held == f"file:{file_name}"):
         return held  # a wrong one only lexes worse: a name no lexer has is plain text
     found = _lexer_name_by_file(file_name)
     store.put(key, found)

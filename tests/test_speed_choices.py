@@ -207,7 +207,7 @@ def test_an_edit_whose_code_comes_lexed_looks_up_no_lexer(project: Project) -> N
 def test_a_lexer_name_from_a_tampered_store_is_harmless(project: Project, cli: CLI) -> None:
     """The lexer name the code store gives is used as it is: one that no lexer has (a
     store written by someone else) lexes the code as plain text, escaped; nothing of the
-    store's goes into the page."""
+    store's goes into the page. One that names another file is worked out again."""
     import sqlite3
 
     from site_gen import highlight
@@ -219,14 +219,23 @@ def test_a_lexer_name_from_a_tampered_store_is_harmless(project: Project, cli: C
         assert {k.rpartition("\n")[2] for k in keys} == {"checkpoint.py", "instrumentation.py"}
         db.execute("UPDATE code SET data = ? WHERE key LIKE ?",
                    (json.dumps("name:<script>alert(1)</script>"), highlight.LEXER_OF + "%"))
+        other = next(k for k in keys if k.endswith("\ncheckpoint.py"))
+        db.execute("UPDATE code SET data = ? WHERE key = ?",  # Pygments' choice, of another file
+                   (json.dumps("file:elsewhere.py"), other))
         db.execute("DELETE FROM code WHERE key LIKE ?", (highlight.LEXED + "%",))
     page = project.root / "content/NVIDIA-NeMo/RL/1/async-save-tag.md"
     page.write_text(page.read_text() + "\nOne more sentence.\n")
     assert cli("build", "--jobs", "1", "--no-search").code == 0
     html = (project.site / "NVIDIA-NeMo/RL/1/async-save-tag/index.html").read_text()
-    assert "<script>alert" not in html and "attributes<mark>)</mark>" in html
-    assert '<span class="k' not in html  # the code shown as plain text
-    assert '<span class="k' in cli_clean(project)["NVIDIA-NeMo/RL/1/async-save-tag/index.html"].decode()
+    assert "<script>alert" not in html
+    row = re.compile(r'<td class="diff-code"><ins>[^\n]*attributes<mark>\)</mark>[^\n]*</td>')
+    shown = row.search(html)
+    assert shown and "<span" not in shown[0]  # instrumentation.py's code as plain text
+    clean = row.search(cli_clean(project)["NVIDIA-NeMo/RL/1/async-save-tag/index.html"].decode())
+    assert clean and '<span class="n' in clean[0]  # highlighted, when lexed as Python
+    with sqlite3.connect(project.root / ".cache/site-gen/code.sqlite") as db:
+        fixed = db.execute("SELECT data FROM code WHERE key = ?", (other,)).fetchone()[0]
+    assert json.loads(fixed) == "name:python"  # a name for another file is worked out again
 
 
 def cli_clean(project: Project) -> dict[str, bytes]:
