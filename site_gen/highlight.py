@@ -15,6 +15,7 @@ import functools
 import hashlib
 import html
 import re
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -79,16 +80,22 @@ def _lexer_name(path: str, languages: dict[str, str], store: Kept | None = None)
     file_name = path.rsplit("/", 1)[-1]
     if store is None:
         return _lexer_name_by_file(file_name)
-    key = f"{LEXER_OF}{PYGMENTS}\n{file_name}"
-    held = store.get(key)
-    if isinstance(held, str) and (held.startswith("name:") or held == f"file:{file_name}"):
-        return held  # a wrong one only lexes worse: a name no lexer has is plain text
-    found = _lexer_name_by_file(file_name)
-    store.put(key, found)
+    known = _NAMED.setdefault(store, {})  # asked of this store once per file name
+    found = known.get(file_name)
+    if found is None:
+        key = f"{LEXER_OF}{PYGMENTS}\n{file_name}"
+        held = store.get(key)
+        if isinstance(held, str) and (held.startswith("name:") or held == f"file:{file_name}"):
+            found = held  # a wrong one only lexes worse: a name no lexer has is plain text
+        else:
+            found = _lexer_name_by_file(file_name)
+            store.put(key, found)
+        known[file_name] = found
     return found
 
 
 LEXER_OF = "lexer of\n"  # the keys of the lexer names in the code store begin so
+_NAMED: weakref.WeakKeyDictionary[Kept, dict[str, str]] = weakref.WeakKeyDictionary()
 
 
 @functools.lru_cache(maxsize=256)

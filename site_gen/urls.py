@@ -57,11 +57,7 @@ def relative_url(here: str, target: str, use_directory_urls: bool) -> str:
     if start is None or to is None:  # a '.', '..' or empty part: as posixpath reads it
         rel = posixpath.relpath("/" + target, "/" + here)
     else:  # what posixpath.relpath gives, without making either path absolute first
-        common = 0
-        for a, b in zip(start, to, strict=False):
-            if a != b:
-                break
-            common += 1
+        common = len(posixpath.commonprefix([start, to]))
         rel = "/".join([".."] * (len(start) - common) + to[common:]) or "."
     if not target or target.endswith("/"):
         rel = "./" if rel == "." else rel + "/"
