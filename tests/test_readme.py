@@ -5,6 +5,7 @@ index pip is set up with; nothing reaches a code host)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -189,10 +190,28 @@ def test_the_scripts_on_a_fresh_clone_pass_their_arguments_to_site_gen(
     (clone / "mkdocs.yml").write_text(
         "site_name: Reviews\nsite_url: https://reviews.example.org/\ndocs_dir: content\n"
         f"site_gen:\n  sources:\n    acme/widgets: {code}\n")
-    env = {**clean_environment(tmp_path / "home"), "PYTHON": stock_python()}
+    # as in many CI and container images: Python writes no bytecode of its own
+    env = {**clean_environment(tmp_path / "home"), "PYTHON": stock_python(),
+           "PYTHONDONTWRITEBYTECODE": "1"}
     fetched = shell("scripts/fetch -q", clone, env)
     assert fetched.returncode == 0, fetched.stdout + fetched.stderr
     assert fetched.stdout == ""  # -q reached site-gen: nothing but errors
     built = shell("scripts/build --strict", clone, env)
     assert built.returncode == 0, built.stdout + built.stderr
     assert built.stdout.startswith("Built ") and "0 warning(s)" in built.stdout
+    # the set-up compiled site_gen's modules (the editable install does not): no command
+    # compiles them again
+    modules = sorted((clone / "site_gen").rglob("*.py"))
+    assert modules and [m for m in modules if not compiled(m)] == []
+
+
+def compiled(module: Path) -> bool:
+    """Whether `module` has bytecode in its __pycache__ that Python takes for its source
+    as it is (the source's time and size in the header, as `importlib` checks them)."""
+    cached = Path(importlib.util.cache_from_source(str(module)))
+    if not cached.exists():
+        return False
+    header, source = cached.read_bytes()[:16], module.stat()
+    return (header[:4] == importlib.util.MAGIC_NUMBER and header[4:8] == bytes(4)
+            and int.from_bytes(header[8:12], "little") == int(source.st_mtime) & 0xFFFFFFFF
+            and int.from_bytes(header[12:16], "little") == source.st_size & 0xFFFFFFFF)
