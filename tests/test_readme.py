@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from site_gen.compiled import own_file
+
 from .conftest import git
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -203,6 +205,13 @@ def test_the_scripts_on_a_fresh_clone_pass_their_arguments_to_site_gen(
     # compiles them again
     modules = sorted((clone / "site_gen").rglob("*.py"))
     assert modules and [m for m in modules if not compiled(m)] == []
+    # and the built-in templates, as the wheel carries them: the build compiled none (a
+    # template it compiles is kept in the project's cache folder)
+    templates = [t for t in (clone / "templates").rglob("*") if t.suffix in (".html", ".xml")
+                 and "__pycache__" not in t.parts]
+    assert templates and [t for t in templates if not own_file(
+        clone / "templates", t.relative_to(clone / "templates").as_posix()).is_file()] == []
+    assert list((clone / ".cache").rglob("*.jinja")) == []
 
 
 def compiled(module: Path) -> bool:
