@@ -40,9 +40,9 @@ Starts = Callable[[str], object]  # whether a match can start with this characte
 # A lexer's index is made once the lexer has lexed this many characters in the process:
 # making it reads the patterns of the states it visits (about 8 ms for Python's lexer),
 # which lexing that much text through it wins back (Python: 1.5 µs a character through
-# Pygments' loop, 0.25 through the index; even at 6,400). Before, and for a small page's
-# few lines, Pygments' own loop runs. Waiting longer only loses more: 20,000 lost 26 ms
-# in every process that rendered many pages.
+# Pygments' loop, 0.25 through the index: even after about 6,400 characters). Before, and
+# for a small page's few lines, Pygments' own loop runs. Waiting longer only loses more:
+# at 20,000, a process rendering many pages lexed some 18 of them the slow way.
 INDEX_AFTER = 6_000
 
 # Per lexer class's processed rules (kept with them, so the id stays theirs): the index.
