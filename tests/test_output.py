@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -71,20 +72,26 @@ class Killed(BaseException):
     """Stands for SIGKILL: nothing after it runs, no handler sees it."""
 
 
-@pytest.mark.parametrize("n", [30, 2 * output.MANY_WRITES])  # one writer; WRITERS at once
-def test_a_build_killed_while_writing_is_finished_by_the_next(tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch,
-                                                             n: int) -> None:
+# a few files; many, on the build's thread; many, the file system slow: WRITERS threads
+# after the first batch, the writing killed on one of them
+@pytest.mark.parametrize(("n", "slow"), [(30, False), (3 * output.BATCH, False),
+                                         (3 * output.BATCH, True)])
+def test_a_build_killed_while_writing_is_finished_by_the_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, n: int, slow: bool) -> None:
     site = tmp_path / "site"
     write_site(site, pages(n), search=False)
     old, shown = tree(site), read_marker(site)
     new = pages(n, {i: f"<p>new {i}</p>\n" for i in range(0, n, 3)})
     opened = itertools.count(1)  # each number given once, whichever thread asks
+    dies = 4  # the fourth file written; when slow, the fourth after the first batch
+    if slow:
+        monkeypatch.setattr(output, "SLOW_FILE", 0.0)
+        dies += sum(new[name] != pages(n)[name] for name in sorted(new)[:output.BATCH])
 
     written = output._write_new
 
     def dying_write(path: Path, content: str) -> None:
-        if next(opened) == 4:  # the fourth file of the new copy half written: killed
+        if next(opened) == dies:  # a file of the new copy half written: killed
             written(path, "<p>ne")
             raise Killed
         written(path, content)
@@ -140,3 +147,27 @@ def test_a_link_removed_by_hand_is_put_back(tmp_path: Path) -> None:
     site.unlink()  # rm -rf site
     assert not write_site(site, pages(3), search=False)  # the copy it showed is whole
     assert tree(site) == {n: str(t).encode() for n, t in pages(3).items()}
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_many_files_go_to_threads_only_when_the_file_system_is_slow(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slow: bool) -> None:
+    """A copy's many files are written on the build's own thread while the file system
+    keeps up (four threads taking turns at Python's lock took twice as long); once a batch
+    of them takes more than SLOW_FILE a file, WRITERS threads write the rest."""
+    monkeypatch.setattr(output, "SLOW_FILE", 0.0 if slow else float("inf"))
+    by: dict[str, str] = {}
+    written = output._write_new
+
+    def write(path: Path, content: str) -> None:
+        by[path.parent.name] = threading.current_thread().name
+        written(path, content)
+
+    monkeypatch.setattr(output, "_write_new", write)
+    n = 3 * output.BATCH
+    write_site(tmp_path / "site", pages(n), search=False)
+    assert tree(tmp_path / "site") == {n: str(t).encode() for n, t in pages(n).items()}
+    here = threading.current_thread().name
+    on_this_thread = sorted(name for name, thread in by.items() if thread == here)
+    assert len(by) == n  # the files in the order written: their names'
+    assert on_this_thread == sorted(by)[:output.BATCH if slow else n]
