@@ -265,7 +265,7 @@ def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[P
     for name, content in writes.items():  # a Kept is read here: its cache is this thread's
         (pooled if unseen and not isinstance(content, Kept) else here).append(
             (inside(name), content))
-    if len(pooled) < MANY_WRITES:
+    if len(pooled) <= BATCH:  # no more than one batch: never handed to the threads
         here, pooled = here + pooled, []
     for target, content in here:
         _put(folder, target, content, unseen, made)
@@ -275,7 +275,6 @@ def apply_changes(folder: Path, writes: Mapping[str, str | Path | Kept | tuple[P
         _write_many(folder, pooled, made)
 
 
-MANY_WRITES = 32  # from this many files of a copy nobody is shown, threads may write them
 WRITERS = 4
 BATCH = 64  # files written on the build's thread between two looks at how long they took
 SLOW_FILE = 120e-6  # seconds: a batch slower than this a file hands the rest to WRITERS
