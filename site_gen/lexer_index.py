@@ -12,19 +12,28 @@ A rule is left out for a character only when its pattern cannot start a match th
 first characters are read from the parsed pattern (Python's own `re` parser), and a pattern
 with anything this module does not know (a back-reference, a conditional, a category
 outside the usual six), or one that can match the empty string, is tried at every
-character. Lexers that are not plain `RegexLexer`s (their own `get_tokens_unprocessed`, or
-rules that are not compiled patterns) run as Pygments runs them.
+character.
+
+ExtendedRegexLexer's loop (Ruby, Terraform, Sass: rules whose callbacks move a shared
+context) is indexed the same way. Many lexers run either loop inside a
+`get_tokens_unprocessed` of their own, which changes some of its tokens (C and C++ mark the
+standard types, CUDA its qualifiers, PHP, Swift, Lua and Elixir their builtins): their own
+code runs, with the loop under it indexed (see _runner). Lexers of a loop of their own
+(hand-written ones, those that delegate to other lexers) run as Pygments runs them.
 """
 
 from __future__ import annotations
 
 import bisect
+import dis
+import itertools
 import re
+import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pygments.lexer import Lexer, RegexLexer
-from pygments.token import Error, Whitespace, _TokenType
+from pygments.lexer import ExtendedRegexLexer, Lexer, LexerContext, RegexLexer
+from pygments.token import Error, Text, Whitespace, _TokenType
 
 if TYPE_CHECKING:  # the stubs know Python's regular expression parser by its older names
     import sre_constants as sre
@@ -45,13 +54,10 @@ Starts = Callable[[str], object]  # whether a match can start with this characte
 # at 20,000, a process rendering many pages lexed some 18 of them the slow way.
 INDEX_AFTER = 6_000
 
-# Per lexer class's processed rules (kept with them, so the id stays theirs): the index.
-_INDEXES: dict[int, tuple[dict[str, list[Rule]], RuleIndex]] = {}
-
 
 def tokens(lexer: Lexer, text: str) -> Iterator[Token]:
     """`lexer.get_tokens_unprocessed(text)`: the same tokens, found through the lexer's
-    index once it has lexed INDEX_AFTER characters (a plain RegexLexer only)."""
+    index once it has lexed INDEX_AFTER characters (a lexer index_of can index)."""
     index = index_of(lexer)
     if index is None or index.lexed < INDEX_AFTER:
         if index is not None:
@@ -61,15 +67,134 @@ def tokens(lexer: Lexer, text: str) -> Iterator[Token]:
 
 
 def index_of(lexer: Lexer) -> RuleIndex | None:
-    """The index of `lexer`'s rules (one per lexer class), None for a lexer that is not a
-    plain RegexLexer (its own get_tokens_unprocessed)."""
-    if type(lexer).get_tokens_unprocessed is not RegexLexer.get_tokens_unprocessed:
+    """The index of `lexer`'s rules (one per lexer class), None for a lexer whose tokens do
+    not come from Pygments' regex loops alone (see _runner)."""
+    if _runner(type(lexer)) is None:
         return None
+    return _rule_index(lexer)
+
+
+def _rule_index(lexer: Lexer) -> RuleIndex:
     tokendefs: dict[str, list[Rule]] = lexer._tokens  # type: ignore[attr-defined]
     kept = _INDEXES.get(id(tokendefs))
     if kept is None or kept[0] is not tokendefs:
         kept = _INDEXES[id(tokendefs)] = (tokendefs, RuleIndex(tokendefs))
     return kept[1]
+
+
+def indexed_tokens(lexer: Lexer, text: str, index: RuleIndex) -> Iterator[Token]:
+    """`lexer.get_tokens_unprocessed(text)`, with the regex loop under it trying only the
+    rules `index` (the lexer's: see index_of) gives for the character at the position."""
+    runner = _runner(type(lexer))
+    if runner is None or runner is _indexed_loop:
+        return _loop(lexer, text, index)
+    return runner(lexer, text)
+
+
+# Per lexer class: how its get_tokens_unprocessed runs with the regex loop under it
+# indexed (_indexed_loop for RegexLexer's own), None when it cannot.
+_RUNNERS: dict[type, Callable[..., Iterator[Token]] | None] = {}
+
+
+def _runner(cls: type) -> Callable[..., Iterator[Token]] | None:
+    """`cls.get_tokens_unprocessed` with the regex loop it runs indexed.
+
+    Pygments' lexers that change the loop's tokens call it by name from their own method
+    (`RegexLexer.get_tokens_unprocessed(self, text, stack)`, or a base lexer's method that
+    does: CUDA calls C++'s). That method runs as it is, with each such name of its module
+    (or of its closure) standing for a class whose `get_tokens_unprocessed` is the same
+    base's, indexed. A method that uses a base class any other way, reaches it through
+    `super()` (YAML), or calls no base keeps Pygments' loop (None)."""
+    if cls not in _RUNNERS:
+        _RUNNERS[cls] = None  # a base that calls this class back: not indexed
+        _RUNNERS[cls] = _make_runner(cls)
+    return _RUNNERS[cls]
+
+
+def _make_runner(cls: type) -> Callable[..., Iterator[Token]] | None:
+    if not (isinstance(cls, type) and issubclass(cls, RegexLexer)):
+        return None
+    method = cls.get_tokens_unprocessed
+    if method is RegexLexer.get_tokens_unprocessed:
+        return _indexed_loop
+    if method is ExtendedRegexLexer.get_tokens_unprocessed:
+        return _indexed_extended_loop
+    if not isinstance(method, types.FunctionType):
+        return None
+    code = method.__code__
+    cells = dict(zip(code.co_freevars, method.__closure__ or (), strict=True))
+    names: dict[str, Any] = {}  # each base the method names, standing for its indexed self
+    for step, after in itertools.pairwise(dis.get_instructions(code)):
+        if step.opname == "LOAD_GLOBAL":
+            value = method.__globals__.get(step.argval, None)
+        elif step.opname == "LOAD_DEREF" and step.argval in cells:
+            value = cells[step.argval].cell_contents
+        else:
+            continue
+        if not (isinstance(value, type) and value is not cls and issubclass(cls, value)):
+            continue
+        if after.opname not in ("LOAD_METHOD", "LOAD_ATTR") or \
+                after.argval != "get_tokens_unprocessed":
+            return None
+        inner = _runner(value)
+        if inner is None:
+            return None
+        names[step.argval] = types.SimpleNamespace(get_tokens_unprocessed=inner)
+    if not names:  # a loop of its own
+        return None
+    scope = {**method.__globals__, **{k: v for k, v in names.items() if k not in cells}}
+    closure = tuple(types.CellType(names[name]) if name in names else cells[name]
+                    for name in code.co_freevars)
+    runner = types.FunctionType(code, scope, method.__name__, method.__defaults__,
+                                closure or None)
+    runner.__kwdefaults__, runner.__qualname__ = method.__kwdefaults__, method.__qualname__
+    return runner
+
+
+def _indexed_loop(lexer: Lexer, text: str, stack: Sequence[str] = ("root",)) -> Iterator[Token]:
+    """RegexLexer.get_tokens_unprocessed itself, through the index of `lexer`'s rules."""
+    return _loop(lexer, text, _rule_index(lexer), stack)
+
+
+def _indexed_extended_loop(lexer: Lexer, text: str | None = None,
+                           context: LexerContext | None = None) -> Iterator[Token]:
+    """ExtendedRegexLexer.get_tokens_unprocessed itself (its rules' callbacks move the
+    position and the state stack of a context they share), through the index of `lexer`'s
+    rules: at each position, the rules of the state on top of the stack that can start
+    with its character (every rule at the context's end)."""
+    index = _rule_index(lexer)
+    ctx = context or LexerContext(text, 0)
+    text = ctx.text
+    while True:
+        state = ctx.stack[-1]
+        rules: Sequence[Rule] = index.tokendefs[state]
+        if ctx.pos < ctx.end:
+            rules = index.rules(state, text[ctx.pos])
+        for match, action, new_state in rules:
+            m = match(text, ctx.pos, ctx.end)
+            if m:
+                if action is not None:
+                    if type(action) is _TokenType:
+                        yield ctx.pos, action, m.group()
+                        ctx.pos = m.end()
+                    else:  # it sets ctx.pos, and may change the stack
+                        yield from action(lexer, m, ctx)
+                if new_state is not None:
+                    _move(ctx.stack, new_state)
+                break
+        else:  # no rule matched: as Pygments does
+            if ctx.pos >= ctx.end or ctx.pos >= len(text):
+                return
+            if text[ctx.pos] == "\n":
+                ctx.stack = ["root"]
+                yield ctx.pos, Text, "\n"
+            else:
+                yield ctx.pos, Error, text[ctx.pos]
+            ctx.pos += 1
+
+
+# Per lexer class's processed rules (kept with them, so the id stays theirs): the index.
+_INDEXES: dict[int, tuple[dict[str, list[Rule]], RuleIndex]] = {}
 
 
 class RuleIndex:
@@ -100,11 +225,13 @@ class RuleIndex:
         return self.starts[key]
 
 
-def indexed_tokens(lexer: Lexer, text: str, index: RuleIndex) -> Iterator[Token]:
-    """Pygments' RegexLexer.get_tokens_unprocessed, trying only the rules `index` (the
-    lexer's) gives for the character at the position (every rule at the end of the text)."""
-    pos, end, stack = 0, len(text), ["root"]
-    by_char = index.by_state.setdefault("root", {})  # the current state's rules by character
+def _loop(lexer: Lexer, text: str, index: RuleIndex,
+          states: Sequence[str] = ("root",)) -> Iterator[Token]:
+    """Pygments' RegexLexer.get_tokens_unprocessed from the state stack `states`, trying
+    only the rules `index` (the lexer's) gives for the character at the position (every
+    rule at the end of the text)."""
+    pos, end, stack = 0, len(text), list(states)
+    by_char = index.by_state.setdefault(stack[-1], {})  # the current state's rules by character
     while True:
         rules: Sequence[Rule] | None = by_char.get(text[pos]) if pos < end else index.tokendefs[stack[-1]]
         if rules is None:

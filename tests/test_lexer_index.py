@@ -4,11 +4,14 @@ gives Pygments' own tokens, for every lexer Pygments has; and it tries fewer rul
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pygments.lexer import RegexLexer
 from pygments.lexers import get_all_lexers, get_lexer_by_name
+from pygments.token import Keyword, Name, Number, Whitespace
 
 from site_gen import highlight, lexer_index
 from site_gen.lexer_index import RuleIndex, first_characters, index_of, indexed_tokens
@@ -81,6 +84,31 @@ print("fenced")
 > quote \\ backslash ~~strike~~ <tag attr="v"> \t tab\r\ncarriage
 ''',
     '{"a": [1, 2.5, -3e10, true, false, null], "b": {"c": "d\\u00e9"}}\n[section]\nkey = "value" # toml\n',
+    '''#include <cuda_runtime.h>
+template <typename T> __global__ void scale(T* out, const T* in, size_t n) {
+    size_t i = blockIdx.x * blockDim.x + threadIdx.x; uint32_t flags = 0u; float4 v;
+    if (i < n) { out[i] = in[i] * static_cast<T>(2); }  // kernel
+}
+int launch() { scale<float><<<64, 256>>>(nullptr, nullptr, 0); return cudaSuccess; }
+''',
+    '''class Invoice < ApplicationRecord
+  scope :overdue, -> { where("due_on < ?", Date.current) }
+  def pay!(amount, at: Time.current)
+    note = <<~TEXT
+      paid #{amount} at #{at}
+    TEXT
+    %w[a b].each { |x| puts x =~ /\\d+/ ? :yes : :no }
+  end
+end
+''',
+    '''<?php
+namespace App; use Foo\\Bar;
+function total(array $items): float { return array_sum(array_map(fn($i) => $i->price, $items)); }
+echo strlen("x {$a['b']}"), PHP_EOL; ?>
+local t = { a = 1, ["b"] = string.format("%d", 2) } -- lua
+for k, v in pairs(t) do print(k, v, math.floor(v)) end
+func greet(name: String) -> String { return "Hi \\(name)" } // swift: NSString, UIView
+''',
     "",
     "\n\n  \t\n",
     "\u00a0\u2028 \x00 \ufeff mixed \u4e2d\u6587 \U0001f600 )]}>",
@@ -139,7 +167,8 @@ def test_no_rule_is_left_out_where_its_pattern_matches(part: int) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(["python", "javascript", "typescript", "java", "go", "html", "css", "bash",
-                        "sql", "diff", "rust", "toml", "markdown"]),
+                        "sql", "diff", "rust", "toml", "markdown", "c", "cpp", "cuda", "php",
+                        "ruby", "terraform", "lua", "swift", "objective-c"]),
        st.text(alphabet=st.sampled_from(list("ab_1 \t\n'\"`#/*\\{}()[]<>=-+.:;,$@%&|!?~é\u212a")),
                max_size=80))
 def test_random_text_gives_pygments_own_tokens(alias: str, text: str) -> None:
@@ -212,6 +241,74 @@ def test_a_lexer_of_its_own_loop_is_not_indexed() -> None:
     assert index_of(lexer) is None
     assert list(lexer_index.tokens(lexer, ">>> 1\n1\n")) == list(
         lexer.get_tokens_unprocessed(">>> 1\n1\n"))
+
+
+# What lexes the languages of most reviewed code beyond the plain regex lexers: C and C++
+# mark standard types in a method of their own, CUDA its qualifiers through C++'s method,
+# Objective-C through a base held in a closure; PHP, Swift and Lua mark their builtins;
+# Ruby and Terraform run ExtendedRegexLexer's loop, whose callbacks move a shared context.
+THROUGH_THEIR_OWN = ["c", "cpp", "cuda", "objective-c", "php", "swift", "lua", "elixir",
+                     "ruby", "terraform"]
+
+
+@pytest.mark.parametrize("alias", THROUGH_THEIR_OWN)
+def test_a_lexer_that_changes_the_loops_tokens_is_indexed_too(alias: str) -> None:
+    """Its own method runs, with the loop under it trying only the indexed rules: the
+    tokens are Pygments' own, and the index is what found them."""
+    lexer = get_lexer_by_name(alias, stripnl=False, ensurenl=False)
+    index = index_of(lexer)
+    assert index is not None
+    for number, text in enumerate(TEXTS):
+        index.by_state.clear()
+        assert list(indexed_tokens(lexer, text, index)) == list(
+            lexer.get_tokens_unprocessed(text)), f"{alias}, text {number}"
+    assert index.by_state["root"]  # the rules were looked up by character
+
+
+def test_a_lexer_that_changes_the_loops_tokens_keeps_its_changes() -> None:
+    """C++ marks the standard types (Name in the loop, Keyword.Type in the lexer's
+    tokens), CUDA its own names on top: the changes are there through the index."""
+    for alias, name, kind in (("cpp", "uint32_t", Keyword.Type), ("cuda", "threadIdx", Name.Builtin),
+                              ("cuda", "__global__", Keyword.Reserved)):
+        lexer = get_lexer_by_name(alias, stripnl=False, ensurenl=False)
+        index = index_of(lexer)
+        assert index is not None
+        cuda = next(text for text in TEXTS if "__global__" in text)
+        found = {value: token for _pos, token, value in indexed_tokens(lexer, cuda, index)}
+        assert found[name] is kind, (alias, name)
+
+
+class _Counted(RegexLexer):
+    """A lexer that changes the loop's tokens, calling it by name (as C's does)."""
+
+    tokens = {"root": [(r"[a-z]+", Name), (r"\d+", Number), (r"\s+", Whitespace)]}
+
+    def get_tokens_unprocessed(self, text: str, stack: tuple[str, ...] = ("root",)) -> Any:
+        for pos, token, value in RegexLexer.get_tokens_unprocessed(self, text, stack):
+            yield pos, (Keyword if value == "if" else token), value
+
+
+class _Checking(RegexLexer):
+    """A lexer whose method uses its base class for something else than its loop."""
+
+    tokens = _Counted.tokens
+
+    def get_tokens_unprocessed(self, text: str, stack: tuple[str, ...] = ("root",)) -> Any:
+        assert isinstance(self, RegexLexer)
+        yield from RegexLexer.get_tokens_unprocessed(self, text, stack)
+
+
+def test_only_a_base_called_for_its_loop_is_replaced() -> None:
+    counted = _Counted(stripnl=False, ensurenl=False)
+    index = index_of(counted)
+    assert index is not None
+    assert list(indexed_tokens(counted, "if 12 x", index)) == [
+        (0, Keyword, "if"), (2, Whitespace, " "), (3, Number, "12"), (5, Whitespace, " "),
+        (6, Name, "x")]
+    assert index_of(_Checking()) is None  # Pygments' loop, as it is
+    yaml = get_lexer_by_name("yaml")  # calls its loop through super(): not replaced
+    assert index_of(yaml) is None
+    assert list(lexer_index.tokens(yaml, "a: 1\n")) == list(yaml.get_tokens_unprocessed("a: 1\n"))
 
 
 def test_highlighting_lexes_through_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
