@@ -8,7 +8,7 @@ tokens. For each language below, a sample of its code (repeated to `--chars` cha
 as the pages of one site lex in a process) is lexed both ways, in turns, `--rounds` times,
 and the tokens compared. Printed: microseconds per character each way,
 their ratio, and what that makes of the lines a model page lexes (both sides of its three
-hunks: about 4,000 characters).
+hunks: about 1,100 characters).
 
 Python and Go run RegexLexer's loop as it is. The others change its tokens in a method of
 their own, or run ExtendedRegexLexer's loop (Ruby, Terraform): Pygments' loop is what
@@ -32,7 +32,7 @@ from pygments.lexers import get_lexer_by_name  # noqa: E402
 
 from site_gen.lexer_index import RuleIndex, index_of, indexed_tokens  # noqa: E402
 
-PAGE = 4_000  # characters a model page lexes: both sides of its three hunks
+PAGE = 1_100  # characters a model page lexes: both sides of its three hunks, with context
 
 SAMPLES = {
     "python": '''\
