@@ -25,6 +25,7 @@ code runs, with the loop under it indexed (see _runner). Lexers of a loop of the
 from __future__ import annotations
 
 import bisect
+import contextlib
 import dis
 import itertools
 import re
@@ -121,27 +122,60 @@ def _make_runner(cls: type) -> Callable[..., Iterator[Token]] | None:
         return _indexed_extended_loop
     if not isinstance(method, types.FunctionType):
         return None
-    code = method.__code__
-    cells = dict(zip(code.co_freevars, method.__closure__ or (), strict=True))
-    names: dict[str, Any] = {}  # each base the method names, standing for its indexed self
-    for step, after in itertools.pairwise(dis.get_instructions(code)):
-        if step.opname == "LOAD_GLOBAL":
-            value = method.__globals__.get(step.argval, None)
-        elif step.opname == "LOAD_DEREF" and step.argval in cells:
-            value = cells[step.argval].cell_contents
-        else:
-            continue
-        if not (isinstance(value, type) and value is not cls and issubclass(cls, value)):
-            continue
-        if after.opname not in ("LOAD_METHOD", "LOAD_ATTR") or \
-                after.argval != "get_tokens_unprocessed":
-            return None
-        inner = _runner(value)
+    bases = _bases_called(cls, method)
+    if not bases:  # a loop of its own, or a base used for something else
+        return None
+    names: dict[str, object] = {}
+    for name, base in bases.items():
+        inner = _runner(base)
         if inner is None:
             return None
-        names[step.argval] = types.SimpleNamespace(get_tokens_unprocessed=inner)
-    if not names:  # a loop of its own
-        return None
+        names[name] = types.SimpleNamespace(get_tokens_unprocessed=inner)
+    return _with_names(method, names)
+
+
+def _bases_called(cls: type, method: types.FunctionType) -> dict[str, type] | None:
+    """Each name by which `method` (or a function it holds) loads a base class of `cls`,
+    with that base, when it loads one only to call its `get_tokens_unprocessed`; None when
+    it loads one to do anything else."""
+    cells = dict(zip(method.__code__.co_freevars, method.__closure__ or (), strict=True))
+    found: dict[str, type] = {}
+    for code in _codes(method.__code__):
+        for step, after in itertools.pairwise(dis.get_instructions(code)):
+            value = _loaded(step, method.__globals__, cells)
+            if not (isinstance(value, type) and value is not cls and issubclass(cls, value)):
+                continue
+            if after.opname not in ("LOAD_METHOD", "LOAD_ATTR") or \
+                    after.argval != "get_tokens_unprocessed":
+                return None
+            found[step.argval] = value
+    return found
+
+
+def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
+    """`code` and the code of every function, lambda and comprehension in it."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _codes(const)
+
+
+def _loaded(step: dis.Instruction, scope: dict[str, Any],
+            cells: dict[str, types.CellType]) -> object:
+    """What `step` loads when it loads a name of the module or of the closure (else None)."""
+    if step.opname == "LOAD_GLOBAL":
+        return scope.get(step.argval)
+    if step.opname == "LOAD_DEREF" and step.argval in cells:
+        with contextlib.suppress(ValueError):  # a cell not filled yet
+            return cells[step.argval].cell_contents
+    return None
+
+
+def _with_names(method: types.FunctionType, names: dict[str, object]) -> types.FunctionType:
+    """`method`, with each of `names` of its module or of its closure standing for the
+    value given (its module itself unchanged: the method gets a copy of its names)."""
+    code = method.__code__
+    cells = dict(zip(code.co_freevars, method.__closure__ or (), strict=True))
     scope = {**method.__globals__, **{k: v for k, v in names.items() if k not in cells}}
     closure = tuple(types.CellType(names[name]) if name in names else cells[name]
                     for name in code.co_freevars)

@@ -298,6 +298,17 @@ class _Checking(RegexLexer):
         yield from RegexLexer.get_tokens_unprocessed(self, text, stack)
 
 
+class _Nested(RegexLexer):
+    """A lexer whose method holds a function that uses its base class otherwise."""
+
+    tokens = _Counted.tokens
+
+    def get_tokens_unprocessed(self, text: str, stack: tuple[str, ...] = ("root",)) -> Any:
+        regex = lambda lexer: isinstance(lexer, RegexLexer)  # noqa: E731
+        assert regex(self)
+        yield from RegexLexer.get_tokens_unprocessed(self, text, stack)
+
+
 def test_only_a_base_called_for_its_loop_is_replaced() -> None:
     counted = _Counted(stripnl=False, ensurenl=False)
     index = index_of(counted)
@@ -306,6 +317,8 @@ def test_only_a_base_called_for_its_loop_is_replaced() -> None:
         (0, Keyword, "if"), (2, Whitespace, " "), (3, Number, "12"), (5, Whitespace, " "),
         (6, Name, "x")]
     assert index_of(_Checking()) is None  # Pygments' loop, as it is
+    assert index_of(_Nested()) is None
+    assert list(lexer_index.tokens(_Nested(), "if 1")) == list(_Nested().get_tokens_unprocessed("if 1"))
     yaml = get_lexer_by_name("yaml")  # calls its loop through super(): not replaced
     assert index_of(yaml) is None
     assert list(lexer_index.tokens(yaml, "a: 1\n")) == list(yaml.get_tokens_unprocessed("a: 1\n"))
