@@ -37,18 +37,33 @@ if TYPE_CHECKING:
 
 
 def highlight_code(code: str, lang: str, _attrs: str = "") -> str:
-    """markdown-it's `highlight` option: Pygments by the fence's language, if it knows it."""
+    """markdown-it's `highlight` option: Pygments by the fence's language, if it knows it
+    (Pygments' `highlight()`, its tokens found through lexer_index.tokens: fence_tokens)."""
     if not lang:
         return ""
-    from pygments import highlight
+    from pygments import format as formatted
     from pygments.lexers import get_lexer_by_name
 
     try:
         lexer = get_lexer_by_name(lang)
     except ClassNotFound:
         return ""
-    body = highlight(code, lexer, _html_formatter())
+    body = formatted(fence_tokens(lexer, code), _html_formatter())
     return f'<pre class="highlight"><code class="language-{_attr(lang)}">{body}</code></pre>\n'
+
+
+def fence_tokens(lexer: Lexer, code: str) -> Iterator[tuple[_TokenType, str]]:
+    """`lexer.get_tokens(code)`, as Pygments' `highlight()` lexes: the text made ready as
+    `Lexer.get_tokens` makes it (a leading BOM dropped, line ends made `\\n`, blank lines
+    around it stripped, a last line end added), then lexed through lexer_index.tokens. A
+    lexer of other options or of its own `get_tokens` is left to Pygments."""
+    if (type(lexer).get_tokens is not Lexer.get_tokens or lexer.filters or lexer.stripall
+            or lexer.tabsize > 0 or not lexer.stripnl or not lexer.ensurenl):
+        return iter(lexer.get_tokens(code))
+    text = code.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    if not text.endswith("\n"):
+        text += "\n"
+    return ((ttype, value) for _, ttype, value in lexer_index.tokens(lexer, text))
 
 
 @functools.cache

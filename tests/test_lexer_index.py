@@ -374,3 +374,37 @@ def test_python_names_are_not_compiled_again_to_index_them(monkeypatch: pytest.M
         index.rules("root", char)
     assert index.rules("root", "é") and index.rules("root", "\u4e2d")  # names of any script
     assert compiled and max(map(len, compiled)) < 1_000
+
+
+FENCES = ("\ufeff\n\nx = 1\r\ny = 'two'\r\n\n\n", "\tif (a) { b(); }", "", "\n\n", "one line, no end",
+          "a\rb\r\n\rc\n", *TEXTS)
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_a_fence_is_highlighted_as_pygments_highlights_it(
+        part: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fenced block of any language, its text made ready as Lexer.get_tokens makes it
+    (BOM, line ends, blank lines around it), lexed through the index: Pygments' own HTML."""
+    from pygments import highlight as pygments_highlight
+    from pygments.formatters import HtmlFormatter
+
+    monkeypatch.setattr(lexer_index, "INDEX_AFTER", 0)  # through the index from the first
+    for alias in _every_lexer()[part::PARTS]:
+        for number, code in enumerate(FENCES):
+            html = highlight.highlight_code(code, alias)
+            body = pygments_highlight(code, get_lexer_by_name(alias), HtmlFormatter(nowrap=True))
+            assert html == (f'<pre class="highlight"><code class="language-{highlight._attr(alias)}">'
+                            f"{body}</code></pre>\n"), f"{alias}, fence {number}"
+
+
+def test_a_fence_lexes_through_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+    tokens = lexer_index.tokens
+
+    def spy(lexer: object, text: str) -> object:
+        seen.append(text)
+        return tokens(lexer, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(highlight.lexer_index, "tokens", spy)
+    highlight.highlight_code("\nx = 1\r\n\n", "python")
+    assert seen == ["x = 1\n"]
