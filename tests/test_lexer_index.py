@@ -268,12 +268,12 @@ def test_a_lexer_that_changes_the_loops_tokens_is_indexed_too(alias: str) -> Non
 def test_a_lexer_that_changes_the_loops_tokens_keeps_its_changes() -> None:
     """C++ marks the standard types (Name in the loop, Keyword.Type in the lexer's
     tokens), CUDA its own names on top: the changes are there through the index."""
+    cuda = next(text for text in TEXTS if "__global__" in text)
     for alias, name, kind in (("cpp", "uint32_t", Keyword.Type), ("cuda", "threadIdx", Name.Builtin),
                               ("cuda", "__global__", Keyword.Reserved)):
         lexer = get_lexer_by_name(alias, stripnl=False, ensurenl=False)
         index = index_of(lexer)
         assert index is not None
-        cuda = next(text for text in TEXTS if "__global__" in text)
         found = {value: token for _pos, token, value in indexed_tokens(lexer, cuda, index)}
         assert found[name] is kind, (alias, name)
 
