@@ -68,12 +68,19 @@ class SourceReader:
         return list(header.groups()), None
 
     def commit(self, sha: str) -> str | None:
-        """The full SHA of commit `sha` (abbreviated or full), or None if it is not there
-        (or an abbreviation names more than one commit: see `candidates`)."""
+        """The full SHA of commit `sha` (abbreviated or full, or a ref), or None if it is not
+        there (or an abbreviation names more than one commit: see `candidates`)."""
         if sha not in self._commits:
-            header, _ = self._ask(f"info {sha}^{{commit}}")
-            self._commits[sha] = header[0] if header and header[1] == "commit" else None
+            self.commits([sha])
         return self._commits[sha]
+
+    def commits(self, shas: Iterable[str]) -> None:
+        """Look up every commit of `shas` not looked up yet, at once (see commit): one
+        round trip to git for the heads, bases and pull refs of a site's PRs, not one each."""
+        todo = [sha for sha in dict.fromkeys(shas) if sha not in self._commits]
+        for sha, (header, _) in zip(todo, self._ask_many([f"info {sha}^{{commit}}" for sha in todo]),
+                                    strict=True):
+            self._commits[sha] = header[0] if header and header[1] == "commit" else None
 
     def candidates(self, prefix: str) -> list[str]:
         """Every commit whose SHA starts with `prefix`: one, none, or (ambiguous) several."""
