@@ -20,7 +20,10 @@ Then, each command in a fresh process, alternating, the best of `--rounds`:
   inside the process: each stage's share of that build (goal: the three together at most
   10% of a clean build when nothing is cached);
 - the same command again with nothing changed, cache on: the build stops at its
-  up-to-date check, so none of the stages runs (goal: nothing measurable).
+  up-to-date check, so none of the stages runs (goal: nothing measurable);
+- a one-edit rebuild of each (one page's text changed, then the same command, cache on),
+  in turns, the best of `--rounds`: what checking against the code costs the edit an
+  author makes (the checks of every PR, the edited page's references verified).
 """
 
 from __future__ import annotations
@@ -105,12 +108,22 @@ def measure(n: int, rounds: int) -> dict[str, float]:
         best = min(one, key=lambda r: r["seconds"])
         run(checked, "--no-search", *against)  # the cache and the site, then nothing changed
         again = min(run(checked, "--no-search", *against) for _ in range(rounds))
+        run(plain, "--no-search")  # its cache and both copies of its site, as the edits below
+        run(plain, "--no-search")
+        edits: dict[str, list[float]] = {"checked": [], "not checked": []}
+        for k in range(rounds):  # one page's text changed, then the same command: in turns
+            for name, project, flags in (("checked", checked, against), ("not checked", plain, ())):
+                page = sorted((project / "content").rglob("*.md"))[n // 2]
+                page.write_text(page.read_text() + f"\nAn edit, {k}.\n", encoding="utf-8")
+                edits[name].append(run(project, "--no-search", *flags))
         return {"not checked, clean": min(unchecked), "checked, clean": min(whole),
                 "checked, clean, 1 worker": best["seconds"],
                 "code index (1 worker)": best["code index"],
                 "drift look-up (1 worker)": best["drift look-up"],
                 "claims (1 worker)": best["claims"],
-                "checked, nothing changed": again}
+                "checked, nothing changed": again,
+                "not checked, one-edit rebuild": min(edits["not checked"]),
+                "checked, one-edit rebuild": min(edits["checked"])}
 
 
 def main() -> None:
@@ -135,6 +148,8 @@ def main() -> None:
     ratios = {
         "checking's cost: checked / not checked": lambda r: r["checked, clean"]
         / r["not checked, clean"],
+        "checking's cost on an edit: checked / not": lambda r: r["checked, one-edit rebuild"]
+        / r["not checked, one-edit rebuild"],
         "code index's share (1 worker)": lambda r: r["code index (1 worker)"]
         / r["checked, clean, 1 worker"],
         "drift look-up's share (1 worker)": lambda r: r["drift look-up (1 worker)"]
