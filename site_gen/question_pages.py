@@ -36,15 +36,23 @@ class _Worker:
     renderer: Renderer
     code_store: Kept | None = None  # what builds before learned from pinned code
     readers: dict[Path, SourceReader] = field(default_factory=dict)
+    read: set[tuple[Path, str, tuple[str, ...]]] = field(default_factory=set)
 
     def source(self, pr: PullRequest) -> SourceReader | None:
-        """The code of `pr` when its pages are checked against it (else nothing to check)."""
+        """The code of `pr` when its pages are checked against it (else nothing to check).
+        The files its pr.yml lists (those its pages cite) are read at its head at once, the
+        first time: one exchange with git, not one for each file a page cites."""
         check = self.renderer.checks.get(pr.key)
         if check is None or not check.checked or check.git_dir is None:
             return None
         if check.git_dir not in self.readers:
             self.readers[check.git_dir] = SourceReader(check.git_dir)
-        return self.readers[check.git_dir]
+        reader = self.readers[check.git_dir]
+        wanted = (check.git_dir, check.commit, pr.files)
+        if wanted not in self.read:
+            self.read.add(wanted)
+            reader.read_many(check.commit, list(pr.files))
+        return reader
 
     def render(self, task: Task) -> PageResult:
         pr = self.renderer.site.prs[task[0]]

@@ -362,3 +362,30 @@ def test_checking_many_prs_asks_git_once_for_every_commit(code: tuple[Path, list
     assert all("info" not in command for commands in asked[1:] for command in commands)
     assert {pr.number: together[pr.key] for pr in prs} == alone
     assert together[prs[1].key].drift is not None and together[prs[0].key].drift is None
+
+
+def test_the_files_a_pr_lists_are_read_at_its_head_at_once(project: Project, cli: CLI,
+                                                           code: tuple[Path, list[str]],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files pr.yml lists (those its pages cite) come from git in one exchange when its
+    first page is rendered, not one exchange per file a page cites."""
+    repo, commits = code
+    pr_page(project, code, body=PAGE + "And the docs: [[docs/spans.md:3]].\n")
+    project.write("content/acme/widgets/12/pr.yml",
+                  PR_YML.format(head=commits[1][:7], base=commits[0])
+                  + "files:\n  - src/app/checkpoint.py\n  - docs/spans.md\n")
+    asked: list[list[str]] = []
+    ask_many = SourceReader._ask_many
+
+    def spy(self: SourceReader, commands: list[str]) -> Any:
+        asked.append([c for c in commands if c.startswith("contents ")])
+        return ask_many(self, commands)
+
+    monkeypatch.setattr(SourceReader, "_ask_many", spy)
+    built = cli("build", "--no-cache", "--no-search", "--jobs", "1", "--checkout", str(repo))
+    assert built.code == 0, built.err
+    reads = [commands for commands in asked if commands]
+    assert reads == [[f"contents {commits[1]}:src/app/checkpoint.py",
+                      f"contents {commits[1]}:docs/spans.md"]]
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert "✓</span> Checked against the code" in html
