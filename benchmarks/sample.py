@@ -112,9 +112,10 @@ def model_code_files() -> dict[str, str]:
 
 def write_checked_model_copies(project: Path, prs: int, code: Path) -> list[str]:
     """Like write_model_copies, but checked: a git repository at `code` holds MODEL_CODE;
-    each copy pins a commit of its own there (the same files under another commit: what a
-    build learns of code is kept by commit, so no copy's is another's), returned in order,
-    and its pull ref points at it (the drift notice is looked for and finds nothing)."""
+    each copy pins a commit of its own there, returned in order, and its pull ref points at
+    it (the drift notice is looked for and finds nothing). Each copy's files end with a
+    line of their own: what a build learns of code is kept by commit, and a text is parsed
+    once per process, so no copy's is another's (as the files of different PRs differ)."""
     project.mkdir(parents=True, exist_ok=True)
     write_model_copies(project, prs)
     env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b",
@@ -127,15 +128,19 @@ def write_checked_model_copies(project: Path, prs: int, code: Path) -> list[str]
 
     code.mkdir(parents=True)
     git("init", "-q", "-b", "main")
-    for path, text in model_code_files().items():
-        (code / path).parent.mkdir(parents=True, exist_ok=True)
-        (code / path).write_text(text, encoding="utf-8")
-    git("add", "-A")
-    git("commit", "-q", "-m", "the model PR's head, as far as its page cites it")
-    tree = git("rev-parse", "HEAD^{tree}")
-    heads = [git("commit-tree", tree, "-m", f"the head of copy {n}") for n in range(1, prs + 1)]
-    git("update-ref", "--stdin", given="".join(
-        f"update refs/pull/{n}/head {head}\n" for n, head in enumerate(heads, 1)))
+    files = model_code_files()
+    stream = []  # every copy's commit in one `git fast-import`, its pull ref made with it
+    for n in range(1, prs + 1):
+        message = f"the head of copy {n}"
+        stream.append(f"commit refs/pull/{n}/head\nmark :{n}\n"
+                      f"committer b <b@b> 1767225600 +0000\ndata {len(message)}\n{message}\n")
+        for path, text in files.items():
+            data = f"{text}# copy {n}\n".encode()
+            stream.append(f"M 100644 inline {path}\ndata {len(data)}\n{data.decode()}\n")
+    marks = code / ".git" / "copies.marks"
+    git("fast-import", "--quiet", f"--export-marks={marks}", given="".join(stream))
+    found = dict(line.split() for line in marks.read_text(encoding="utf-8").splitlines())
+    heads = [found[f":{n}"] for n in range(1, prs + 1)]
     for n, head in enumerate(heads, 1):
         facts = project / "content/NVIDIA-NeMo/RL" / str(n) / "pr.yml"
         text = facts.read_text(encoding="utf-8")

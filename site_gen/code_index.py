@@ -3,9 +3,11 @@ type with its dotted name (`Class.method.inner`) and lines, for every language a
 parses (tree-sitter grammars built into ast-grep-py, no download), and the matches of an
 ast-grep pattern.
 
-A file at a full commit SHA never changes, so each is parsed once per process (kept by
-commit and path); a page that did not change is not rendered again at all (the page
-cache), so a rebuild that changed no code parses nothing.
+What a text defines does not depend on the commit or the path that holds it, so each
+text is parsed once per process: a file that a site's PRs left as it was, the same at
+every PR's head, is parsed once, not once per PR. What a build learned is kept by commit
+and path between builds (index_of), and a page that did not change is not rendered again
+at all (the page cache), so a rebuild that changed no code parses nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import contextlib
 import difflib
 import functools
 import re
-from collections.abc import Iterable, Iterator
+import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -69,7 +72,7 @@ def language_of(path: str, languages: dict[str, str] | None = None) -> str | Non
 
 
 @functools.lru_cache(maxsize=512)
-def _root(commit: str, path: str, language: str, text: str) -> Any:
+def _root(language: str, text: str) -> Any:
     from ast_grep_py import SgRoot  # imported when code is parsed: most builds never are
 
     return SgRoot(text, language).root()
@@ -84,30 +87,44 @@ class Index:
     broken: ParseError | None = None
 
 
-def definitions(commit: str, path: str, language: str, lines: list[str]) -> Index:
-    """Every definition in `path` at `commit` (whose `lines` are given), in file order."""
-    return _definitions(commit, path, language, "\n".join(lines))
+def definitions(language: str, lines: list[str]) -> Index:
+    """Every definition in the code `lines` of `language`, in file order."""
+    return _definitions(language, "\n".join(lines))
 
 
 @functools.lru_cache(maxsize=2048)
-def _definitions(commit: str, path: str, language: str, text: str) -> Index:
-    root = _root(commit, path, language, text)
+def _definitions(language: str, text: str) -> Index:
+    root = _root(language, text)
     broken = _first_error(root)
-    return Index(tuple(_walk(root, "")), ParseError(language, broken) if broken else None)
+    return Index(tuple(_walk(root)), ParseError(language, broken) if broken else None)
 
 
-def _walk(node: Any, prefix: str) -> Iterator[Definition]:
-    for child in node.children():
-        if not child.is_named():
-            continue
-        name = _name(child)
-        if name is None:
-            yield from _walk(child, prefix)
-            continue
-        dotted = f"{prefix}{name}"
-        span = child.range()
-        yield Definition(dotted, span.start.line + 1, span.end.line + 1)
-        yield from _walk(child, dotted + ".")
+def _walk(root: Any) -> list[Definition]:
+    """Every definition under `root`, in file order (a node before what it holds), each
+    dotted with the names of those that hold it. A loop, not a recursion: a tree is as deep
+    as the code nests (`a + b + ... + z` nests once a term), deeper than Python recurses."""
+    found = []
+    todo = [(child, "") for child in reversed(root.named_children())]
+    while todo:
+        node, prefix = todo.pop()
+        kind = node.kind()
+        may_define = _MAY_DEFINE.get(kind)
+        if may_define is None:
+            may_define = _MAY_DEFINE[kind] = (kind == "variable_declarator"
+                                              or DEFINES.match(kind) is not None)
+        if may_define and (name := _name(node)) is not None:
+            span = node.range()
+            prefix += name
+            found.append(Definition(prefix, span.start.line + 1, span.end.line + 1))
+            prefix += "."
+        for child in reversed(node.named_children()):
+            todo.append((child, prefix))
+    return found
+
+
+# Whether a node of each kind may define a name (its kind is one DEFINES reads, or a
+# JavaScript declarator that may hold a function): a kind is met many times in a file.
+_MAY_DEFINE: dict[str, bool] = {}
 
 
 def _name(node: Any) -> str | None:
@@ -132,17 +149,12 @@ def _name(node: Any) -> str | None:
 
 def _first_error(root: Any) -> int | None:
     """The line of the first node the parser could not read (an ERROR node, or a token it
-    had to assume: a leaf of no width), or None."""
-    todo = [root]
-    while todo:
-        node = todo.pop()
-        children = node.children()
-        span = node.range()
-        if node.kind() == "ERROR" or (not children and span.start.index == span.end.index
-                                      and node is not root):
-            return int(span.start.line) + 1
-        todo.extend(reversed(children))
-    return None
+    had to assume: a node of no width), or None. ast-grep finds both (a rule of the kind,
+    a rule of the empty text): a walk over every node in Python took most of the index's
+    time."""
+    empty = next((node for node in root.find_all(regex="^$") if node != root), None)
+    return min((int(node.range().start.line) + 1 for node in (root.find(kind="ERROR"), empty)
+                if node is not None), default=None)
 
 
 @dataclass(frozen=True)
@@ -154,13 +166,11 @@ class Match:
     text: str
 
 
-def matches(commit: str, path: str, language: str, lines: list[str],
-            pattern: str) -> list[Match]:
-    """The matches of the ast-grep `pattern` in `path` at `commit`, in file order.
+def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
+    """The matches of the ast-grep `pattern` in the code `lines` of `language`, in order.
     Raises ParseError when the file does not parse, ValueError for a pattern ast-grep
     cannot read in `language`."""
-    text = "\n".join(lines)
-    root = _root(commit, path, language, text)
+    root = _root(language, "\n".join(lines))
     broken = _first_error(root)
     if broken is not None:
         raise ParseError(language, broken)
@@ -202,10 +212,33 @@ class Kept(Protocol):
 
 def index_of(code: Code, commit: str, path: str, kept: Kept | None = None) -> Index | None:
     """The definitions of `path` at the full SHA `commit` (from `kept` when a build before
-    learned them); None when no grammar reads the file or it is not there."""
+    learned them); None when no grammar reads the file or it is not there. Asked again in
+    this process (the blocks of a page, the pages of a PR ask for the same files), the
+    index it gave (a file at a full SHA never changes)."""
     language = language_of(path)
     if language is None:
         return None
+    answers = _UNKEPT if kept is None else _ANSWERS.setdefault(kept, {})
+    asked = (commit, path)
+    if asked in answers:
+        return answers[asked]
+    index = _index_of(code, commit, path, language, kept)
+    if index is not None:  # a file not there yet may be fetched later in a `serve`
+        if len(answers) >= ANSWERS_KEPT:  # a long `serve` meets commit after commit
+            answers.clear()
+        answers[asked] = index
+    return index
+
+
+# index_of's answers in this process by commit and path, for each store it kept them in
+# (so that each store is given them once), and without a store.
+_ANSWERS: weakref.WeakKeyDictionary[Kept, dict[tuple[str, str], Index]] = \
+    weakref.WeakKeyDictionary()
+_UNKEPT: dict[tuple[str, str], Index] = {}
+ANSWERS_KEPT = 4096
+
+
+def _index_of(code: Code, commit: str, path: str, language: str, kept: Kept | None) -> Index | None:
     key = f"definitions\n{VERSION}\n{commit}\n{path}"
     held = kept.get(key) if kept is not None else None
     if isinstance(held, dict):
@@ -216,7 +249,7 @@ def index_of(code: Code, commit: str, path: str, kept: Kept | None = None) -> In
     lines = code.lines(commit, path)
     if lines is None:
         return None
-    index = definitions(commit, path, language, lines)
+    index = definitions(language, lines)
     if kept is not None:
         kept.put(key, {"defs": [[d.name, d.start, d.end] for d in index.definitions],
                        "broken": index.broken.line if index.broken else None})

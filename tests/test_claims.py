@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from site_gen.content import PullRequest
 from site_gen.git_reader import SourceReader
@@ -219,11 +221,28 @@ def test_a_hunk_header_may_name_any_tail_of_a_definition_that_holds_it(
     assert errors == []
 
 
+def _parses_from_now_on(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The language of each text code_index parses from now on, as in a new process (what
+    it parsed and answered before forgotten)."""
+    from site_gen import code_index
+
+    parsed: list[str] = []
+    real = code_index._root.__wrapped__
+
+    def counting(language: str, text: str) -> object:
+        parsed.append(language)
+        return real(language, text)
+
+    monkeypatch.setattr(code_index, "_root", functools.lru_cache(maxsize=512)(counting))
+    code_index._definitions.cache_clear()
+    monkeypatch.setattr(code_index, "_UNKEPT", {})
+    return parsed
+
+
 def test_a_rebuild_parses_no_code_again(code: tuple[Path, list[str]], project: Project,
                                         cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
     """What the code told one build (definitions, a claim's matches) is kept by commit and
     path: a rebuild that renders the page again, in a new process, parses nothing."""
-    from site_gen import code_index
 
     repo, commits = code
     project.write("content/acme/widgets/12/pr.yml",
@@ -233,15 +252,7 @@ def test_a_rebuild_parses_no_code_again(code: tuple[Path, list[str]], project: P
     page.write_text(page.read_text().replace("The key is built in [[core.py:10]].",
                                              "See [[checkpoint.py::_finalize]].\n\n" + CALLERS))
     assert cli("build", "--no-search", "--checkout", str(repo)).code == 0
-    parsed: list[str] = []
-    real = code_index._root.__wrapped__
-
-    def counting(commit: str, path: str, language: str, text: str) -> object:
-        parsed.append(path)
-        return real(commit, path, language, text)
-
-    monkeypatch.setattr(code_index, "_root", functools.lru_cache(maxsize=512)(counting))
-    code_index._definitions.cache_clear()  # as a new process starts
+    parsed = _parses_from_now_on(monkeypatch)
     page.write_text(page.read_text() + "\nOne more sentence.\n")
     again = cli("build", "--no-search", "--checkout", str(repo))
     assert again.code == 0, again.err
@@ -250,3 +261,101 @@ def test_a_rebuild_parses_no_code_again(code: tuple[Path, list[str]], project: P
     assert cli("build", "--no-search", "--no-cache", "--site-dir", "clean", "--checkout",
                str(repo)).code == 0
     assert parsed  # without the cache, the code is parsed
+
+
+def _walked_first_error(root: object) -> int | None:
+    """The first error found by walking every node in order (what site_gen did before):
+    an ERROR node, or a leaf of no width (a token the parser had to assume)."""
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        children = node.children()  # type: ignore[attr-defined]
+        span = node.range()  # type: ignore[attr-defined]
+        if node.kind() == "ERROR" or (not children and  # type: ignore[attr-defined]
+                                      span.start.index == span.end.index and node is not root):
+            return int(span.start.line) + 1
+        todo.extend(reversed(children))
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([("python", CHECKPOINT), ("javascript", "function f(a) { return [a, {b: 1}]; }\n"),
+                        ("cpp", "template <typename T> T g(T x) { if (x) { return x; } }\n"),
+                        ("go", "func f(a int) (int, error) { return a, nil }\n"),
+                        ("rust", "fn f(a: u8) -> Option<u8> { Some(a) }\n")]),
+       st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(["", *"{}()[];:,.'\"\n=+"])),
+                max_size=4))
+def test_the_first_parse_error_is_the_one_a_walk_over_every_node_finds(
+        source: tuple[str, str], edits: list[tuple[int, str]]) -> None:
+    """ast-grep finds the first node the parser could not read (ERROR, or of no width) at
+    the line a walk over every node finds, in broken code of any language."""
+    from ast_grep_py import SgRoot
+
+    from site_gen import code_index
+
+    language, text = source
+    for at, char in edits:  # a character deleted ('') or put in at each place
+        at %= len(text) + 1
+        text = text[:at] + char + text[at + (char == ""):]
+    root = SgRoot(text, language).root()
+    assert code_index._first_error(root) == _walked_first_error(root)
+
+
+def test_a_text_is_parsed_once_whatever_commit_holds_it_and_a_file_read_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that a site's PRs left as it was is the same text at every PR's head: it is
+    parsed once, not once per PR; and a file asked for again (by the next block or page) is
+    neither read nor looked up in the store again."""
+    from site_gen import code_index
+
+    parsed = _parses_from_now_on(monkeypatch)
+
+    class Files:
+        def __init__(self) -> None:
+            self.read: list[tuple[str, str]] = []
+
+        def lines(self, commit: str, path: str) -> list[str] | None:
+            self.read.append((commit, path))
+            return CHECKPOINT.splitlines()
+
+    class Store:
+        def __init__(self) -> None:
+            self.kept: dict[str, object] = {}
+            self.asked = 0
+
+        def get(self, key: str) -> object:
+            self.asked += 1
+            return self.kept.get(key)
+
+        def put(self, key: str, value: object) -> None:
+            self.kept[key] = value
+
+        def close(self) -> None:
+            pass
+
+    files, store = Files(), Store()
+    first = code_index.index_of(files, "a" * 40, "src/utils/checkpoint.py", store)
+    second = code_index.index_of(files, "b" * 40, "src/utils/checkpoint.py", store)
+    assert first is not None and first == second
+    assert [d.name for d in first.definitions][:2] == ["Saver", "Saver.save"]
+    assert parsed == ["python"]  # two commits, one text: one parse
+    assert code_index.index_of(files, "a" * 40, "src/utils/checkpoint.py", store) is first
+    assert len(files.read) == 2 and store.asked == 2  # asked again: nothing read or looked up
+    assert code_index.index_of(files, "a" * 40, "src/utils/checkpoint.py") == first
+    assert len(files.read) == 3  # no store: its own answers (a store's are not shared)
+
+
+@pytest.mark.parametrize(("language", "code", "lines"), [
+    ("python", "TOTAL = {sum}\n\n\ndef after():\n    return TOTAL\n", "L4-L5"),
+    ("javascript", "const total = {sum};\n\nfunction after() {{\n  return total;\n}}\n", "L3-L5"),
+])
+def test_code_nested_deeper_than_python_recurses_is_indexed(language: str, code: str,
+                                                           lines: str) -> None:
+    """A sum of 5,000 terms nests 5,000 deep (generated code, tables written as one
+    expression): its definitions are found, as in any file."""
+    from site_gen.code_index import definitions
+
+    text = code.format(sum=" + ".join(f"n{k}" for k in range(5000)))
+    index = definitions(language, text.splitlines())
+    assert index.broken is None
+    assert [(d.name, d.lines) for d in index.definitions] == [("after", lines)]

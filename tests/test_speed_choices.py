@@ -16,7 +16,7 @@ import pytest
 from benchmarks.sample import write_checked_model_copies, write_model_copies
 from site_gen import processes, search
 
-from .conftest import Project, Run, tree
+from .conftest import Project, Run, git, tree
 
 CLI = Callable[..., Run]
 
@@ -112,6 +112,8 @@ def test_the_benchmarks_checked_model_workload_is_checked_against_its_code(
     code = project.root / "code"
     heads = write_checked_model_copies(project.root / "copies", 2, code)
     assert len(set(heads)) == 2  # a commit of its own each: nothing learned is shared
+    shown = [git(code, "show", f"{head}:nemo_rl/utils/checkpoint.py") for head in heads]
+    assert shown[0] != shown[1]  # nor any text parsed (a text is parsed once per process)
     built = cli("build", "-f", str(project.root / "copies/mkdocs.yml"), "--strict", "--no-search",
                 "--checkout", str(code))
     assert built.code == 0, built.err

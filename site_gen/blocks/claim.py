@@ -206,7 +206,7 @@ def _matches_in(ctx: PageContext, claim: Claim, commit: str, path: str) -> list[
     if language is None or (literal and not any(literal in line for line in lines)):
         return []  # no grammar reads it, or it cannot hold a match: not parsed at all
     try:
-        return matches(commit, path, language, lines, claim.pattern)
+        return matches(language, lines, claim.pattern)
     except ParseError as exc:
         ctx.error(f"{path} {exc}, so the claim cannot be counted there; narrow 'in:' or "
                   "count with 'text:'", claim.lines["pattern"])
