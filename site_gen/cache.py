@@ -95,19 +95,26 @@ def _is(test: Callable[[], bool]) -> bool:
 
 def code_signature(config: Config) -> str:
     """What the clones and fetched repositories hold, cheaply: an emptied or replaced
-    checkout at the same path, or a fetch, changes it (the page keys themselves hold the
-    commits each page was checked against)."""
+    checkout at the same path, a fetch, or a PR's pull ref moved (even to a commit the
+    store already holds) changes it (the page keys themselves hold the commits each page
+    was checked against). Git is asked each question in a process of its own, at once."""
     stores = [config.checkout, *config.checkouts.values()]
     stores += sorted((config.cache_dir / "repos").glob("*/*.git"))
+    # Where the pull refs are (refs/pull/ on GitHub): each PR's current head, which says
+    # whether the PR moved on since its pages were written (the drift notice).
+    pulls = config.code_host.pull_ref.partition("{")[0].rpartition("/")[0] or "refs"
+    questions = (("count-objects", "-v"), ("rev-parse", "--git-path", "objects/pack"),
+                 ("for-each-ref", "--format=%(objectname) %(refname)", pulls))
+    asked = [(store, [subprocess.Popen(["git", "-C", str(store), *question], text=True,
+                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                      for question in questions])
+             for store in stores if store is not None]
     lines = []
-    for store in stores:
-        if store is not None:
-            done = subprocess.run(["git", "-C", str(store), "count-objects", "-v"],
-                                  capture_output=True, text=True, check=False)
-            packs = subprocess.run(["git", "-C", str(store), "rev-parse", "--git-path", "objects/pack"],
-                                   capture_output=True, text=True, check=False).stdout.strip()
-            names = sorted(p.name for p in (store / packs).glob("*.pack")) if packs else []
-            lines.append(f"{store.name}:{done.stdout}{names}")
+    for store, running in asked:
+        objects, packs, refs = (process.communicate()[0] for process in running)
+        packs = packs.strip()
+        names = sorted(p.name for p in (store / packs).glob("*.pack")) if packs else []
+        lines.append(f"{store.name}:{objects}{names}\n{refs}")
     return "\n".join(lines)
 
 

@@ -339,6 +339,24 @@ def test_no_notice_while_the_pr_is_where_the_pages_pin_it(
     assert cli("check", "--drift", "--checkout", f"acme/widgets={repo}").code == 0
 
 
+def test_a_rebuild_sees_the_pr_move_to_a_commit_the_code_already_holds(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """The PR's ref moving is a change to what a build reads, even when no object comes
+    with it (a force-push back to a head fetched before): the next build says so, and says
+    nothing once the ref is back, without a page edited in between."""
+    repo, old, new = moved("Named in [[core.py:12]].\n", {"src/widgets/core.py": "x = 1\n" + CORE})
+    at = ("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    git(repo, "update-ref", "refs/pull/12/head", old)
+    assert "moved on" not in cli(*at).err
+    page = project.site / "acme/widgets/12/cache-bug/index.html"
+    for head, notice in ((new, True), (old, False), (new, True)):
+        git(repo, "update-ref", "refs/pull/12/head", head)
+        built = cli(*at)
+        assert built.code == 0, built.err
+        assert ("has moved on" in built.err) is notice
+        assert ("code-check drift" in page.read_text()) is notice
+
+
 def test_fetch_records_the_current_head_and_repin_fetches_it(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     repo, old, new = moved("Named in [[core.py:12]].\n",
