@@ -135,8 +135,8 @@ def write_checked_model_copies(project: Path, prs: int, code: Path) -> list[str]
         stream.append(f"commit refs/pull/{n}/head\nmark :{n}\n"
                       f"committer b <b@b> 1767225600 +0000\ndata {len(message)}\n{message}\n")
         for path, text in files.items():
-            data = f"{text}# copy {n}\n".encode()
-            stream.append(f"M 100644 inline {path}\ndata {len(data)}\n{data.decode()}\n")
+            data = f"{text}# copy {n}\n"  # `data` counts bytes, not characters
+            stream.append(f"M 100644 inline {path}\ndata {len(data.encode())}\n{data}\n")
     marks = code / ".git" / "copies.marks"
     git("fast-import", "--quiet", f"--export-marks={marks}", given="".join(stream))
     found = dict(line.split() for line in marks.read_text(encoding="utf-8").splitlines())

@@ -243,7 +243,6 @@ def test_a_rebuild_parses_no_code_again(code: tuple[Path, list[str]], project: P
                                         cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
     """What the code told one build (definitions, a claim's matches) is kept by commit and
     path: a rebuild that renders the page again, in a new process, parses nothing."""
-
     repo, commits = code
     project.write("content/acme/widgets/12/pr.yml",
                   f'repo: acme/widgets\nnumber: 12\ntitle: T\nhead: "{commits[1]}"\n'
