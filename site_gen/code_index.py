@@ -21,7 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-VERSION = "1"  # of what is kept of a file between builds: a new one parses everything again
+from .filetypes import configured, shared_ending, written_in
+
+VERSION = "2"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -63,12 +65,34 @@ class ParseError(Exception):
         self.language, self.line = language, line
 
 
-def language_of(path: str, languages: dict[str, str] | None = None) -> str | None:
-    """The ast-grep language of `path` by its ending (mkdocs.yml's `languages` first),
-    or None for a file no grammar reads."""
-    ending = path.rpartition(".")[2].lower() if "." in path.rsplit("/", 1)[-1] else ""
-    chosen = (languages or {}).get(ending) or LANGUAGES.get(ending)
-    return chosen if chosen in set(LANGUAGES.values()) else None
+def language_of(path: str, languages: dict[str, str] | None = None,
+                lines: list[str] | None = None) -> str | None:
+    """The ast-grep language of `path`, or None for a file no grammar reads: the language
+    mkdocs.yml's `languages` (Pygments lexers by ending) gives it, else the one its code
+    `lines` are written in when its ending is shared (a '.h' file: see filetypes), else
+    the one its ending says."""
+    lexer = configured(path, languages)
+    if lexer is None and lines is not None and shared_ending(path):
+        lexer = written_in(path, "\n".join(lines))
+    if lexer is not None:
+        return grammar_of(lexer)
+    name = path.rsplit("/", 1)[-1]
+    return LANGUAGES.get(name.rpartition(".")[2].lower() if "." in name else "")
+
+
+@functools.lru_cache(maxsize=64)
+def grammar_of(lexer: str) -> str | None:
+    """The ast-grep language of the Pygments lexer `lexer` ('cuda': cpp), by the first file
+    ending it claims that a grammar reads (an ending languages share counts as C's, which
+    parses an Objective-C header's C as before), or None (plain text, a language without
+    a grammar)."""
+    from pygments.lexers._mapping import LEXERS
+
+    for _module, _name, aliases, patterns, _types in LEXERS.values():
+        if lexer.lower() in aliases:
+            endings = (p[2:].lower() for p in patterns if p.startswith("*.") and "*" not in p[2:])
+            return next((LANGUAGES[e] for e in endings if e in LANGUAGES), None)
+    return None
 
 
 @functools.lru_cache(maxsize=512)
@@ -104,9 +128,11 @@ def _walk(root: Any) -> list[Definition]:
     dotted with the names of those that hold it. A loop, not a recursion: a tree is as deep
     as the code nests (`a + b + ... + z` nests once a term), deeper than Python recurses."""
     found = []
-    todo = [(child, "") for child in reversed(root.named_children())]
+    # (node, the dotted names that hold it, the line a C++ `template <...>` that holds it
+    # begins on: the definition begins there)
+    todo = [(child, "", 0) for child in reversed(root.named_children())]
     while todo:
-        node, prefix = todo.pop()
+        node, prefix, since = todo.pop()
         kind = node.kind()
         may_define = _MAY_DEFINE.get(kind)
         if may_define is None:
@@ -115,10 +141,11 @@ def _walk(root: Any) -> list[Definition]:
         if may_define and (name := _name(node)) is not None:
             span = node.range()
             prefix += name
-            found.append(Definition(prefix, span.start.line + 1, span.end.line + 1))
+            found.append(Definition(prefix, since or span.start.line + 1, span.end.line + 1))
             prefix += "."
+        since = (since or node.range().start.line + 1) if kind == "template_declaration" else 0
         for child in reversed(node.named_children()):
-            todo.append((child, prefix))
+            todo.append((child, prefix, since))
     return found
 
 
@@ -143,8 +170,13 @@ def _name(node: Any) -> str | None:
             named = named.field("declarator")
     named = named or node.field("type")  # Rust: impl Type { ... }
     text = named.text() if named is not None else ""
+    while "<" in text and (bare := _TEMPLATE_ARGUMENTS.sub("", text)) != text:
+        text = bare  # C++: Table<K, std::vector<V>>::get is Table::get
     found = re.search(r"[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*", text)
     return found[0] if found else None
+
+
+_TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
 
 
 def _first_error(root: Any) -> int | None:
@@ -210,19 +242,21 @@ class Kept(Protocol):
     def close(self) -> None: ...
 
 
-def index_of(code: Code, commit: str, path: str, kept: Kept | None = None) -> Index | None:
+def index_of(code: Code, commit: str, path: str, kept: Kept | None = None,
+             languages: dict[str, str] | None = None) -> Index | None:
     """The definitions of `path` at the full SHA `commit` (from `kept` when a build before
-    learned them); None when no grammar reads the file or it is not there. Asked again in
-    this process (the blocks of a page, the pages of a PR ask for the same files), the
-    index it gave (a file at a full SHA never changes)."""
-    language = language_of(path)
-    if language is None:
+    learned them); None when no grammar reads the file or it is not there. `languages`:
+    mkdocs.yml's, which may say what language the file is in (see language_of). Asked
+    again in this process (the blocks of a page, the pages of a PR ask for the same files),
+    the index it gave (a file at a full SHA never changes)."""
+    if language_of(path, languages) is None:
         return None
+    chosen = configured(path, languages) or ""
     answers = _UNKEPT if kept is None else _ANSWERS.setdefault(kept, {})
-    asked = (commit, path)
+    asked = (commit, path, chosen)
     if asked in answers:
         return answers[asked]
-    index = _index_of(code, commit, path, language, kept)
+    index = _index_of(code, commit, path, languages, kept)
     if index is not None:  # a file not there yet may be fetched later in a `serve`
         if len(answers) >= ANSWERS_KEPT:  # a long `serve` meets commit after commit
             answers.clear()
@@ -230,35 +264,45 @@ def index_of(code: Code, commit: str, path: str, kept: Kept | None = None) -> In
     return index
 
 
-# index_of's answers in this process by commit and path, for each store it kept them in
-# (so that each store is given them once), and without a store.
-_ANSWERS: weakref.WeakKeyDictionary[Kept, dict[tuple[str, str], Index]] = \
+# index_of's answers in this process by commit, path and configured language, for each
+# store it kept them in (so that each store is given them once), and without a store.
+_ANSWERS: weakref.WeakKeyDictionary[Kept, dict[tuple[str, str, str], Index]] = \
     weakref.WeakKeyDictionary()
-_UNKEPT: dict[tuple[str, str], Index] = {}
+_UNKEPT: dict[tuple[str, str, str], Index] = {}
 ANSWERS_KEPT = 4096
 
 
-def _index_of(code: Code, commit: str, path: str, language: str, kept: Kept | None) -> Index | None:
-    key = f"definitions\n{VERSION}\n{commit}\n{path}"
+def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | None,
+              kept: Kept | None) -> Index | None:
+    # The language is the file's own at the commit, but for one mkdocs.yml gives it.
+    chosen = configured(path, languages)
+    key = f"definitions\n{VERSION}\n{commit}\n{path}" + (f"\n{chosen}" if chosen else "")
     held = kept.get(key) if kept is not None else None
     if isinstance(held, dict):
         with contextlib.suppress(KeyError, TypeError, ValueError):
             broken = held["broken"]
             return Index(tuple(Definition(str(n), int(a), int(b)) for n, a, b in held["defs"]),
-                         ParseError(language, int(broken)) if broken else None)
+                         ParseError(str(held["language"]), int(broken)) if broken else None)
     lines = code.lines(commit, path)
     if lines is None:
+        return None
+    language = language_of(path, languages, lines)
+    if language is None:
         return None
     index = definitions(language, lines)
     if kept is not None:
         kept.put(key, {"defs": [[d.name, d.start, d.end] for d in index.definitions],
-                       "broken": index.broken.line if index.broken else None})
+                       "broken": index.broken.line if index.broken else None,
+                       "language": language})
     return index
 
 
 def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
-    """The definitions whose dotted name is `symbol` or ends with '.' + `symbol`."""
-    return [d for d in defs if d.name == symbol or d.name.endswith("." + symbol)]
+    """The definitions whose dotted name is `symbol` or ends with '.' + `symbol`; a '::'
+    reads as a '.' (C++: `Table::get` names get, defined in the class Table or out of it)."""
+    wanted = symbol.replace("::", ".")
+    return [d for d in defs
+            if (name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted)]
 
 
 def enclosing(defs: Iterable[Definition], start: int, end: int) -> Definition | None:

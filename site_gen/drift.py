@@ -335,18 +335,18 @@ class HeadMove:
         return (before + 1, last) if last >= before + 1 else None
 
     def _holder(self, path: str, start: int, end: int) -> Definition | None:
-        index = index_of(self.reader, self.old, path)
+        index = index_of(self.reader, self.old, path, languages=self.config.languages)
         return enclosing(index.definitions, start, end) if index else None
 
     def _definition(self, path: str, name: str) -> Definition | None:
-        index = index_of(self.reader, self.new, path)
+        index = index_of(self.reader, self.new, path, languages=self.config.languages)
         found = named(index.definitions, name) if index else []
         return found[0] if len(found) == 1 else None
 
     def _symbol(self, item: Item, new_path: str, old_lines: list[str],
                 new_lines: list[str]) -> Placed:
         assert item.symbol is not None
-        index = index_of(self.reader, self.old, item.file)
+        index = index_of(self.reader, self.old, item.file, languages=self.config.languages)
         old = named(index.definitions, item.symbol) if index else []
         if len(old) != 1:
             return Placed(item, CHANGED, detail=f"{item.symbol} names no one definition at the old head")

@@ -28,6 +28,7 @@ from pygments.util import ClassNotFound
 
 from . import lexer_index
 from .css import declarations_of
+from .filetypes import configured, shared_ending, written_in
 from .pygments_styles import ReviewDark, ReviewLight
 
 if TYPE_CHECKING:
@@ -77,21 +78,23 @@ def _attr(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_+-]", "", text)
 
 
-def lexing_for(path: str, languages: dict[str, str], store: Kept | None = None) -> Lexing:
-    """How the lines of `path` are lexed (see Lexing): by a configured override for its
-    ending, else by its file name; its lexer made only when needed."""
-    return Lexing(_lexer_name(path, languages, store), store)
+def lexing_for(path: str, languages: dict[str, str], store: Kept | None = None,
+               lines: list[str] | None = None) -> Lexing:
+    """How the lines of `path` are lexed (see Lexing): by mkdocs.yml's `languages` for its
+    ending, else, for an ending languages share ('.h'), by the language its code `lines`
+    are written in (see filetypes), else by its file name; its lexer made only when needed."""
+    named = configured(path, languages)
+    if named is None and lines is not None and shared_ending(path):
+        named = written_in(path, "\n".join(lines))
+    return Lexing(f"name:{named}" if named else _lexer_name(path, store), store)
 
 
-def _lexer_name(path: str, languages: dict[str, str], store: Kept | None = None) -> str:
-    """Which lexer reads `path`, without making it: 'name:ALIAS', or 'file:NAME' when
-    Pygments must choose among the lexers that claim the file name. Worked out from the
+def _lexer_name(path: str, store: Kept | None = None) -> str:
+    """Which lexer reads `path` by its name, without making it: 'name:ALIAS', or 'file:NAME'
+    when Pygments must choose among the lexers that claim the file name. Worked out from the
     file's name once per process, and kept in `store` for the builds after (by Pygments'
     version): a page whose code comes lexed from the store then looks nothing up in
     Pygments' list of lexers."""
-    for ending, name in languages.items():
-        if path.endswith("." + ending) or path == ending:
-            return f"name:{name}"
     file_name = path.rsplit("/", 1)[-1]
     if store is None:
         return _lexer_name_by_file(file_name)
@@ -286,7 +289,7 @@ def highlighted_lines(path: str, texts: list[str], languages: dict[str, str],
     """`texts` (lines of `path`), their shared indentation left out, highlighted as the
     file's language: one HTML line each (`store`: see Lexing)."""
     shared = shared_indent(texts)
-    tokens = lexing_for(path, languages, store).lex([t[shared:] for t in texts])
+    tokens = lexing_for(path, languages, store, texts).lex([t[shared:] for t in texts])
     return [line_html(line, []) for line in tokens]
 
 

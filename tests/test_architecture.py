@@ -68,7 +68,7 @@ LAYERS: dict[str, set[str]] = {
                "output", "search"},
     "page": {"markdown", "blocks", "context", "highlight", "lexer_index", "templates", "compiled", "slugs"},
     "code": {"git_reader", "code_index"},
-    "base": {"config", "code_host", "css", "statuses", "yamlfile", "names", "urls", "suggest",
+    "base": {"config", "code_host", "css", "filetypes", "statuses", "yamlfile", "names", "urls", "suggest",
              "errors", "processes", "pygments_styles"},
 }
 STAGES = LAYERS["stages"] | LAYERS["page"] | LAYERS["code"] | LAYERS["base"]

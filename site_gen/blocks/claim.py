@@ -159,8 +159,9 @@ def _found(ctx: PageContext, claim: Claim, commit: str,
     """Every match of the claim's query in `files` at `commit` (kept between builds: the
     code at a commit never changes); None when a file could not be counted."""
     assert ctx.source is not None
+    # mkdocs.yml's `languages` may say which grammar parses a file
     key = "claim\n" + "\n".join([VERSION, commit, claim.pattern or "", claim.text or "",
-                                   *files])
+                                   *files, *map(str, sorted(ctx.config.languages.items()))])
     digest = hashlib.sha256(key.encode()).hexdigest()
     held = ctx.code_store.get(digest) if ctx.code_store is not None else None
     if isinstance(held, list):
@@ -201,7 +202,7 @@ def _matches_in(ctx: PageContext, claim: Claim, commit: str, path: str) -> list[
     if claim.text is not None:
         return [Match(n, line, line) for n, line in enumerate(lines, 1) if claim.text in line]
     assert claim.pattern is not None
-    language = language_of(path)
+    language = language_of(path, ctx.config.languages, lines)
     literal = literal_of(claim.pattern)
     if language is None or (literal and not any(literal in line for line in lines)):
         return []  # no grammar reads it, or it cannot hold a match: not parsed at all

@@ -150,7 +150,7 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
     hunk = Hunk(ref.path, [], None, None, line, sections, file_ref=ref)
     if ref.start is not None:  # its lines, and the definition that holds them, at the head
         hunk.range_refs = [(ref.lines_text, ref)]
-        index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store)
+        index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages)
         holder = enclosing(index.definitions, ref.start, ref.end or ref.start) if index else None
         hunk.symbol = holder.name if holder else None
     with_context(ctx, hunk, before, after, base)

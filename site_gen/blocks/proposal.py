@@ -108,7 +108,7 @@ def with_context(ctx: PageContext, hunk: Hunk, old: list[str] | None,
     hunk.old_file, hunk.new_file = old, new
     assert ctx.source is not None
     index = index_of(ctx.source, old_commit or hunk.file_ref.commit, hunk.file_ref.path,
-                     ctx.code_store)
+                     ctx.code_store, ctx.config.languages)
     holding = [d.start for d in (index.definitions if index else ()) if d.start <= first <= d.end]
     hunk.lex_from = min(holding) if holding else max(1, first - LEX_BACK)
 
@@ -121,7 +121,7 @@ def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
     spans = list(hunk.ranges) + [(s.old_start, s.old_start + max(s.old_count or 1, 1) - 1)
                                  for s in hunk.sections if s.old_start is not None]
     if ctx.source is None or ref is None or not symbol or "⟨" in symbol or not spans or \
-            language_of(ref.path) is None:
+            language_of(ref.path, ctx.config.languages) is None:
         return  # nothing to check it against: no code, no symbol, a ⟨…⟩ of new's, no grammar
     what = f"'file: {hunk.path} {hunk.lines_text or ''}'".replace(" '", "'")
     index = code_definitions(ctx, ref.commit, ref.path, what, hunk.line)
@@ -413,6 +413,9 @@ def proposal_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
 
 
 def hunk_lexing(ctx: PageContext, hunk: Hunk) -> Lexing:
-    """How the lines of `hunk` are lexed: as its file's language, from the page's code store."""
+    """How the lines of `hunk` are lexed: as its file's language (told by the file at the
+    commit, or else by the hunk's lines, when its ending does not say), from the page's
+    code store."""
+    lines = hunk.old_file or [line.text for section in hunk.sections for line in section.lines]
     return lexing_for(hunk.file_ref.path if hunk.file_ref else hunk.path, ctx.config.languages,
-                      ctx.code_store)
+                      ctx.code_store, lines)

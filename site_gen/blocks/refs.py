@@ -34,7 +34,8 @@ from . import block_renderer, find_after, line_offset
 # Possessive quantifiers (*+, ++): no backtracking, so any text is matched in linear time.
 REF = re.compile(
     r'^\s*+(?P<target>(?P<path>[^\s:@"|]++)'
-    r'(?:::(?P<symbol>[^\s:@"|]++)|(?::|\s++L)(?P<start>\d++)(?:-L?(?P<end>\d++))?)?)'
+    r'(?:::(?P<symbol>[^\s:@"|]++(?:::[^\s:@"|]++)*+)|(?::|\s++L)(?P<start>\d++)'
+    r'(?:-L?(?P<end>\d++))?)?)'
     r"(?:@(?P<commit>[^\s\"|]++))?"
     r'(?:\s++"(?P<quote>(?:[^"\\]|\\.)*+)")?'
     r"\s*+(?:\|(?P<label>[^|]*+))?$"
@@ -219,7 +220,7 @@ def code_definitions(ctx: PageContext, commit: str, path: str, what: str,
     """What `path` defines at `commit`, for a symbol of `what`; None with an error when
     the file is not there or no grammar reads it."""
     assert ctx.source is not None
-    index = index_of(ctx.source, commit, path, ctx.code_store)
+    index = index_of(ctx.source, commit, path, ctx.code_store, ctx.config.languages)
     if index is None:
         ctx.error(f"{path} of {what} is not there at commit {commit[:12]}, or no grammar reads "
                   f"it (symbols are found in: {', '.join(sorted(set(LANGUAGES.values())))})",

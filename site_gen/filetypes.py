@@ -1,0 +1,56 @@
+"""Which language a file is written in when its name does not say: a setting of mkdocs.yml
+(`languages`, ending -> Pygments lexer) first; else, for an ending several languages
+share, the file's text. A '.h' file is Objective-C, C++ or C, told apart as GitHub's
+Linguist tells them: by the first of the languages, in that order, whose marks the text
+has, else C. Highlighting and the code index ask the same question, so a header is
+coloured and parsed as the same language."""
+
+from __future__ import annotations
+
+import re
+
+# Marks of a language, each on a line of its own, that the other languages sharing the
+# ending do not have (a C header's `#ifdef __cplusplus` / `extern "C"` is not one of C++).
+_OBJECTIVE_C = re.compile(
+    r"^[ \t]*(?:@(?:interface|implementation|protocol|property|class|end|selector|synthesize)"
+    r"\b|#[ \t]*import[ \t]+[<\"][^>\"\n]+\.h[>\"])", re.MULTILINE)
+_CPP = re.compile(
+    r"^[ \t]*(?:template[ \t]*<|(?:class|namespace)[ \t]+\w|using[ \t]+(?:namespace[ \t]+)?\w+"
+    r"[ \t]*[;=]|(?:public|protected|private)[ \t]*:[ \t]*$|constexpr\b|try[ \t]*\{"
+    r"|catch[ \t]*\(|#[ \t]*include[ \t]*<(?:string|vector|map|unordered_map|set|unordered_set"
+    r"|list|array|memory|utility|functional|algorithm|optional|tuple|cstdint|cstddef|cstdlib"
+    r"|iostream|sstream|fstream|stdexcept|type_traits)>)|\bstd::\w|__cplusplus[ \t]*[<>=]",
+    re.MULTILINE)
+# Each shared ending: its languages (Pygments names), most particular first, with their
+# marks; the last, which has none, is the one a text without marks is written in.
+SHARED: dict[str, tuple[tuple[str, re.Pattern[str] | None], ...]] = {
+    "h": (("objective-c", _OBJECTIVE_C), ("cpp", _CPP), ("c", None)),
+}
+
+
+def configured(path: str, languages: dict[str, str] | None) -> str | None:
+    """The Pygments lexer mkdocs.yml's `languages` gives `path` (by its ending, or its
+    whole name), or None."""
+    for ending, name in (languages or {}).items():
+        if path.endswith("." + ending) or path == ending:
+            return name
+    return None
+
+
+def shared_ending(path: str) -> str | None:
+    """`path`'s ending when several languages share it (see SHARED), else None."""
+    name = path.rsplit("/", 1)[-1]
+    ending = name.rpartition(".")[2].lower() if "." in name else ""
+    return ending if ending in SHARED else None
+
+
+def written_in(path: str, text: str) -> str | None:
+    """The Pygments name of the language `text`, the code of `path`, is written in, when
+    `path` ends in an ending several languages share; else None (its name says)."""
+    ending = shared_ending(path)
+    if ending is None:
+        return None
+    for language, marks in SHARED[ending]:
+        if marks is None or marks.search(text):
+            return language
+    return None

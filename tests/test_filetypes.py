@@ -1,0 +1,195 @@
+"""A '.h' file is C, C++ or Objective-C: its text says which, and it is parsed (symbols,
+hunk headers, claims) and highlighted as that language; mkdocs.yml's `languages` says it
+for every file of an ending, for the code index as for highlighting. Checked against a
+local repository of headers."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from site_gen.code_index import language_of
+from site_gen.config import default_config
+from site_gen.content import PullRequest
+from site_gen.filetypes import written_in
+from site_gen.git_reader import SourceReader
+from site_gen.highlight import highlighted_lines
+from site_gen.statuses import DEFAULT_STATUSES
+
+from .blockutil import render
+from .conftest import git
+
+TABLE = """\
+#pragma once
+#include <vector>
+
+namespace store {
+
+template <typename K, typename V>
+class Table {
+ public:
+  void put(K key) {
+    keys_.push_back(key);
+  }
+  V get(K key) const;
+
+ private:
+  std::vector<K> keys_;
+};
+
+template <typename K, typename V>
+V Table<K, V>::get(K key) const { return V(); }
+
+}  // namespace store
+"""
+CLIB = """\
+#ifndef CLIB_H
+#define CLIB_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int clib_add(int a, int b);
+
+static inline int clib_twice(int x) {
+  return 2 * x;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
+"""
+# C++ without a mark of C++ on a line of its own: only mkdocs.yml can say what it is.
+POINT = """\
+struct Point {
+  int x;
+  int norm() const { return x; }
+};
+"""
+VIEW = """\
+#import <Foundation/Foundation.h>
+
+@interface View : NSObject
+@property int width;
+@end
+"""
+
+
+@pytest.fixture(scope="module")
+def code(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    repo = tmp_path_factory.mktemp("headers") / "code"
+    (repo / "include").mkdir(parents=True)
+    for name, text in (("table.h", TABLE), ("clib.h", CLIB), ("point.h", POINT),
+                       ("view.h", VIEW)):
+        (repo / "include" / name).write_text(text)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "head")
+    return repo, git(repo, "rev-parse", "HEAD")
+
+
+PR = PullRequest(Path("pr.yml"), "acme/store", 3, "T", "0" * 40, None, DEFAULT_STATUSES["open"],
+                 (), ())
+
+
+def check(code: tuple[Path, str], text: str, languages: dict[str, str] | None = None,
+          ) -> tuple[str, list[str]]:
+    repo, head = code
+    config = dataclasses.replace(default_config(), languages=languages or {})
+    reader = SourceReader(repo)
+    try:
+        html, errors, _ = render(text, reader, dataclasses.replace(PR, head=head), config)
+    finally:
+        reader.close()
+    return html, errors
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    (TABLE, "cpp"),
+    (CLIB, "c"),  # `#ifdef __cplusplus` and `extern "C"` are how C headers serve C++
+    (POINT, "c"),
+    (VIEW, "objective-c"),
+    ("using namespace std;\nint f();\n", "cpp"),
+    ("int f(std::string s);\n", "cpp"),
+    ("#if __cplusplus >= 201703L\n#endif\n", "cpp"),
+    ("#include <stdio.h>\nint main(void);\n", "c"),
+    ("#import \"View.h\"\n", "objective-c"),
+])
+def test_the_text_of_a_header_says_its_language(text: str, language: str) -> None:
+    assert written_in("include/x.h", text) == language
+    assert written_in("include/X.H", text) == language
+    assert written_in("src/x.c", text) is None  # its ending says
+
+
+def test_the_code_index_parses_a_header_as_its_language() -> None:
+    lines = TABLE.splitlines()
+    assert language_of("include/table.h", None, lines) == "cpp"
+    assert language_of("include/clib.h", None, CLIB.splitlines()) == "c"
+    assert language_of("include/view.h", None, VIEW.splitlines()) == "c"  # no grammar of its own
+    assert language_of("include/table.h") == "c"  # without its text: as its ending says
+    assert language_of("include/table.h", {"h": "c"}, lines) == "c"  # mkdocs.yml first
+    assert language_of("kernels/a.cuh", {"cuh": "cuda"}) == "cpp"  # a lexer by the grammar it needs
+    assert language_of("notes/a.h", {"h": "text"}) is None  # no grammar reads it
+
+
+def test_a_hunk_in_a_cpp_header_is_checked_as_cpp(code: tuple[Path, str]) -> None:
+    """As C, the class and its method are parse errors and the header names no Table.put:
+    the page was refused."""
+    _, errors = check(code, "```proposal\nfile: include/table.h L10 · Table.put\n"
+                            "@@ -10,1 +10,1 @@\n-    keys_.push_back(key);\n"
+                            "+    keys_.emplace_back(key);\n```\n")
+    assert errors == []
+
+
+@pytest.mark.parametrize(("ref", "expected"), [
+    ("[[table.h::Table.put]]", "#L9-L11"),
+    ("[[table.h::Table::put]]", "#L9-L11"),  # as C++ writes it
+    # defined out of its class, with template arguments; from its `template <...>` line
+    ("[[table.h::Table::get]]", "#L18-L19"),
+    ("[[table.h::Table.get]]", "#L18-L19"),
+    ("[[table.h::Table]]", "#L6-L16"),
+    ("[[clib.h::clib_twice]]", "#L9-L11"),
+])
+def test_symbols_of_headers_link_their_definitions(code: tuple[Path, str], ref: str,
+                                                   expected: str) -> None:
+    html, errors = check(code, f"See {ref}.\n")
+    assert errors == []
+    assert expected + '"' in html
+
+
+def test_a_claim_counts_in_a_cpp_header(code: tuple[Path, str]) -> None:
+    _, errors = check(code, "```claim\nsays: one push\ncount: 1\npattern: keys_.push_back($K)\n"
+                            "in: include/table.h\n```\n")
+    assert errors == []
+
+
+def test_mkdocs_yml_says_what_language_a_header_is_in(code: tuple[Path, str]) -> None:
+    _, errors = check(code, "See [[point.h::Point.norm]].\n")
+    assert len(errors) == 1 and "unknown symbol 'Point.norm'" in errors[0]
+    assert "the file does not parse as c (first at line 3)" in errors[0]
+    html, errors = check(code, "See [[point.h::Point.norm]].\n", {"h": "cpp"})
+    assert errors == []
+    assert '#L3"' in html
+
+
+def test_a_header_is_highlighted_as_its_language() -> None:
+    def html(path: str, text: str, languages: dict[str, str] | None = None) -> str:
+        return "\n".join(highlighted_lines(path, text.splitlines(), languages or {}))
+
+    table = html("include/table.h", TABLE)
+    assert table == html("include/table.hpp", TABLE)  # as a C++ file
+    assert '<span class="k">template</span>' in table and '<span class="k">class</span>' in table
+    assert html("include/clib.h", CLIB) == html("include/clib.c", CLIB)  # as a C file
+    assert html("include/view.h", VIEW) == html("include/view.m", VIEW)  # as Objective-C
+    assert html("include/table.h", TABLE, {"h": "c"}) == html("include/table.c", TABLE)
+
+
+def test_a_hunk_of_a_cpp_header_is_highlighted_as_cpp(code: tuple[Path, str]) -> None:
+    html, errors = check(code, "```proposal\nfile: include/table.h L6-L7 · Table\n"
+                               "@@ -6,2 +6,2 @@\n template <typename K, typename V>\n"
+                               "-class Table {\n+class [[nodiscard]] Table {\n```\n")
+    assert errors == []
+    assert '<span class="k">template</span>' in html
