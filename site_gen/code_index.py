@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from .filetypes import configured, shared_ending, written_in
 
-VERSION = "2"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "3"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -125,11 +125,12 @@ def _definitions(language: str, text: str) -> Index:
 
 def _walk(root: Any) -> list[Definition]:
     """Every definition under `root`, in file order (a node before what it holds), each
-    dotted with the names of those that hold it. A loop, not a recursion: a tree is as deep
-    as the code nests (`a + b + ... + z` nests once a term), deeper than Python recurses."""
+    dotted with the names of those that hold it, from its first line: that of the
+    decorators, attributes or template head that belong to it (see LEADING, WRAPPING).
+    A loop, not a recursion: a tree is as deep as the code nests (`a + b + ... + z` nests
+    once a term), deeper than Python recurses."""
     found = []
-    # (node, the dotted names that hold it, the line a C++ `template <...>` that holds it
-    # begins on: the definition begins there)
+    # (node, the dotted names that hold it, the first line of the nodes wrapping it)
     todo = [(child, "", 0) for child in reversed(root.named_children())]
     while todo:
         node, prefix, since = todo.pop()
@@ -140,13 +141,27 @@ def _walk(root: Any) -> list[Definition]:
                                               or DEFINES.match(kind) is not None)
         if may_define and (name := _name(node)) is not None:
             span = node.range()
+            start = since or span.start.line + 1
+            before = node.prev()  # named or not (TypeScript: `@Component() export class`)
+            while before is not None and (not before.is_named() or before.kind() in LEADING):
+                if before.is_named():
+                    start = min(start, before.range().start.line + 1)
+                before = before.prev()
             prefix += name
-            found.append(Definition(prefix, since or span.start.line + 1, span.end.line + 1))
+            found.append(Definition(prefix, start, span.end.line + 1))
             prefix += "."
-        since = (since or node.range().start.line + 1) if kind == "template_declaration" else 0
+        since = (since or node.range().start.line + 1) if kind in WRAPPING else 0
         for child in reversed(node.named_children()):
             todo.append((child, prefix, since))
     return found
+
+
+# What belongs to the definition it comes before, though the grammar has it beside the
+# definition: decorators (Python, TypeScript), attributes (Rust); and what wraps a
+# definition: a Python function or class with its decorators, a C++ template with its
+# `template <...>` head. (Java, C#, Kotlin, PHP, ... hold their annotations inside.)
+LEADING = frozenset({"decorator", "attribute_item"})
+WRAPPING = frozenset({"decorated_definition", "template_declaration"})
 
 
 # Whether a node of each kind may define a name (its kind is one DEFINES reads, or a

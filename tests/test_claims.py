@@ -358,3 +358,47 @@ def test_code_nested_deeper_than_python_recurses_is_indexed(language: str, code:
     index = definitions(language, text.splitlines())
     assert index.broken is None
     assert [(d.name, d.lines) for d in index.definitions] == [("after", lines)]
+
+
+@pytest.mark.parametrize(("language", "text", "expected"), [
+    ("python", "class Trainer:\n    @torch.no_grad()\n    @staticmethod\n    def step(x):\n"
+               "        return x\n", [("Trainer", 1, 5), ("Trainer.step", 2, 5)]),
+    ("python", "@dataclass\nclass Point:\n    x: int\n", [("Point", 1, 3)]),
+    ("typescript", "class A {\n  @HostListener('click')\n  onClick(e: Event) {\n    return e;\n"
+                   "  }\n}\n@Component({})\nexport class B {}\n",
+     [("A", 1, 6), ("A.onClick", 2, 5), ("B", 7, 8)]),
+    ("rust", "#[derive(Debug)]\nstruct P { x: i32 }\nimpl P {\n    #[inline]\n    // fast\n"
+             "    fn f(&self) -> i32 { self.x }\n}\n",
+     [("P", 1, 2), ("P", 3, 7), ("P.f", 6, 6)]),  # a comment ends what belongs to it
+    ("java", "class A {\n  @Override\n  public String toString() {\n    return \"\";\n  }\n}\n",
+     [("A", 1, 6), ("A.toString", 2, 5)]),  # the grammar holds it inside already
+    ("cpp", "template <typename T>\nstruct Box {\n  T get();\n};\n"
+            "template <typename T>\nT Box<T>::get() { return T(); }\n",
+     [("Box", 1, 4), ("Box::get", 5, 6)]),
+])
+def test_a_definition_starts_at_its_decorators_attributes_or_template_head(
+        language: str, text: str, expected: list[tuple[str, int, int]]) -> None:
+    """What belongs to a definition though the grammar puts it beside it (as Python's
+    inspect.getsource shows a function with its decorators)."""
+    from site_gen.code_index import definitions
+
+    index = definitions(language, text.splitlines())
+    assert index.broken is None
+    assert [(d.name, d.start, d.end) for d in index.definitions] == expected
+
+
+def test_a_hunk_that_changes_a_decorator_names_the_function_it_decorates(
+        tmp_path: Path) -> None:
+    """Before, the function began at its `def` line: the hunk had to name the class."""
+    repo = tmp_path / "code"
+    repo.mkdir()
+    (repo / "trainer.py").write_text("class Trainer:\n    @torch.no_grad()\n    def step(self, x):\n"
+                                     "        return x\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "head")
+    head = git(repo, "rev-parse", "HEAD")
+    _, errors = check((repo, [head, head]), "```proposal\nfile: trainer.py L2 · Trainer.step\n"
+                                            "@@ -2,1 +2,1 @@\n-    @torch.no_grad()\n"
+                                            "+    @torch.inference_mode()\n```\n")
+    assert errors == []
