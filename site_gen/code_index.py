@@ -42,6 +42,11 @@ DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local
                      r"trait|impl|module|mod|namespace|type|object|protocol|record|"
                      r"constructor|union)\w*?_(?:definition|declaration|item|spec|specifier)$")
 FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generator_function"}
+# Kinds that define a name when their value is a function (JavaScript, TypeScript): a
+# declarator (`const handler = () => ...`), a class field (`handle = (event) => ...`).
+HOLDS_A_FUNCTION = frozenset({"variable_declarator", "field_definition", "public_field_definition"})
+# A Go method's receiver, `(s *Server[T])`: the type whose method it is (Server.Handle).
+_RECEIVER = re.compile(r"\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)")
 
 
 @dataclass(frozen=True)
@@ -120,65 +125,75 @@ def definitions(language: str, lines: list[str]) -> Index:
 def _definitions(language: str, text: str) -> Index:
     root = _root(language, text)
     broken = _first_error(root)
-    return Index(tuple(_walk(root)), ParseError(language, broken) if broken else None)
+    return Index(tuple(_walk(root, LEADING.get(language, frozenset()))),
+                 ParseError(language, broken) if broken else None)
 
 
-def _walk(root: Any) -> list[Definition]:
+def _walk(root: Any, leading: frozenset[str] = frozenset()) -> list[Definition]:
     """Every definition under `root`, in file order (a node before what it holds), each
     dotted with the names of those that hold it, from its first line: that of the
-    decorators, attributes or template head that belong to it (see LEADING, WRAPPING).
+    decorators, attributes or template head that belong to it (the nodes of the `leading`
+    kinds before it, those of WRAPPING kinds around it).
     A loop, not a recursion: a tree is as deep as the code nests (`a + b + ... + z` nests
     once a term), deeper than Python recurses."""
     found = []
-    # (node, the dotted names that hold it, the first line of the nodes wrapping it)
-    todo = [(child, "", 0) for child in reversed(root.named_children())]
+    todo = [(child, "") for child in reversed(root.named_children())]
     while todo:
-        node, prefix, since = todo.pop()
+        node, prefix = todo.pop()
         kind = node.kind()
         may_define = _MAY_DEFINE.get(kind)
         if may_define is None:
-            may_define = _MAY_DEFINE[kind] = (kind == "variable_declarator"
+            may_define = _MAY_DEFINE[kind] = (kind in HOLDS_A_FUNCTION
                                               or DEFINES.match(kind) is not None)
         if may_define and (name := _name(node)) is not None:
             span = node.range()
-            start = since or span.start.line + 1
-            before = node.prev()  # named or not (TypeScript: `@Component() export class`)
-            while before is not None and (not before.is_named() or before.kind() in LEADING):
-                if before.is_named():
-                    start = min(start, before.range().start.line + 1)
-                before = before.prev()
             prefix += name
-            found.append(Definition(prefix, start, span.end.line + 1))
+            found.append(Definition(prefix, _first_line(node, leading), span.end.line + 1))
             prefix += "."
-        since = (since or node.range().start.line + 1) if kind in WRAPPING else 0
         for child in reversed(node.named_children()):
-            todo.append((child, prefix, since))
+            todo.append((child, prefix))
     return found
 
 
+def _first_line(node: Any, leading: frozenset[str]) -> int:
+    """The first line of the definition `node`: that of the nodes wrapping it, and of the
+    nodes of the `leading` kinds just before it (other tokens between them aside)."""
+    first = node
+    while (parent := first.parent()) is not None and parent.kind() in WRAPPING:
+        first = parent
+    before = first.prev() if leading else None  # named or not: `@Component() export class`
+    while before is not None and (not before.is_named() or before.kind() in leading):
+        if before.is_named():
+            first = before
+        before = before.prev()
+    return int(first.range().start.line) + 1
+
+
 # What belongs to the definition it comes before, though the grammar has it beside the
-# definition: decorators (Python, TypeScript), attributes (Rust); and what wraps a
-# definition: a Python function or class with its decorators, a C++ template with its
-# `template <...>` head. (Java, C#, Kotlin, PHP, ... hold their annotations inside.)
-LEADING = frozenset({"decorator", "attribute_item"})
+# definition, by language: decorators (TypeScript; JavaScript's before an exported class),
+# attributes (Rust); and what wraps a definition: a Python function or class with its
+# decorators, a C++ template with its `template <...>` head. (Java, C#, Kotlin, PHP, ...
+# hold their annotations inside the definition.)
+LEADING = {"typescript": frozenset({"decorator"}), "tsx": frozenset({"decorator"}),
+           "javascript": frozenset({"decorator"}), "rust": frozenset({"attribute_item"})}
 WRAPPING = frozenset({"decorated_definition", "template_declaration"})
 
 
-# Whether a node of each kind may define a name (its kind is one DEFINES reads, or a
-# JavaScript declarator that may hold a function): a kind is met many times in a file.
+# Whether a node of each kind may define a name (its kind is one DEFINES reads, or one
+# that may hold a function): a kind is met many times in a file.
 _MAY_DEFINE: dict[str, bool] = {}
 
 
 def _name(node: Any) -> str | None:
     """The name `node` defines, or None when it defines none."""
     kind = node.kind()
-    if kind == "variable_declarator":  # const handler = () => ... (JavaScript, TypeScript)
+    if kind in HOLDS_A_FUNCTION:
         value = node.field("value")
         if value is None or value.kind() not in FUNCTION_VALUES:
             return None
     elif not DEFINES.match(kind):
         return None
-    named = node.field("name")
+    named = node.field("name") or node.field("property")  # JavaScript's class fields
     if named is None and node.field("declarator") is not None:  # C, C++: int *f(int x)
         named = node.field("declarator")
         while named.field("declarator") is not None:
@@ -188,10 +203,15 @@ def _name(node: Any) -> str | None:
     while "<" in text and (bare := _TEMPLATE_ARGUMENTS.sub("", text)) != text:
         text = bare  # C++: Table<K, std::vector<V>>::get is Table::get
     found = re.search(r"[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*", text)
-    return found[0] if found else None
+    if found is None:
+        return None
+    receiver = node.field("receiver") if kind == "method_declaration" else None  # Go
+    owner = _RECEIVER.match(receiver.text()) if receiver is not None else None
+    return f"{owner[1]}.{found[0]}" if owner else found[0]
 
 
 _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
+_GO_METHOD = re.compile(r"\(\*?([A-Za-z_]\w*)\)(?=\.)")
 
 
 def _first_error(root: Any) -> int | None:
@@ -314,8 +334,9 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
 
 def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
     """The definitions whose dotted name is `symbol` or ends with '.' + `symbol`; a '::'
-    reads as a '.' (C++: `Table::get` names get, defined in the class Table or out of it)."""
-    wanted = symbol.replace("::", ".")
+    reads as a '.' (C++: `Table::get` names get, defined in the class Table or out of it),
+    and Go's `(*Conn).Close` as `Conn.Close`."""
+    wanted = _GO_METHOD.sub(r"\1", symbol).replace("::", ".")
     return [d for d in defs
             if (name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted)]
 

@@ -402,3 +402,49 @@ def test_a_hunk_that_changes_a_decorator_names_the_function_it_decorates(
                                             "@@ -2,1 +2,1 @@\n-    @torch.no_grad()\n"
                                             "+    @torch.inference_mode()\n```\n")
     assert errors == []
+
+
+GO = """\
+package net
+
+type Conn struct{}
+
+type Listener struct{}
+
+func (c *Conn) Close() error { return nil }
+
+func (l Listener) Close() error { return nil }
+
+func Dial(addr string) *Conn { return nil }
+"""
+
+
+@pytest.mark.parametrize(("language", "text", "expected"), [
+    ("go", GO, [("Conn", 3, 3), ("Listener", 5, 5), ("Conn.Close", 7, 7),
+                ("Listener.Close", 9, 9), ("Dial", 11, 11)]),
+    ("javascript", "class A {\n  handle = (e) => {\n    return e;\n  };\n  count = 1;\n}\n",
+     [("A", 1, 6), ("A.handle", 2, 4)]),
+    ("typescript", "class A {\n  private handle = (e: Event): void => {\n  };\n  n: number = 1;\n}\n",
+     [("A", 1, 5), ("A.handle", 2, 3)]),
+])
+def test_methods_are_named_by_what_holds_them(language: str, text: str,
+                                              expected: list[tuple[str, int, int]]) -> None:
+    """A Go method by its receiver's type; a class field that holds a function by its class."""
+    from site_gen.code_index import definitions
+
+    index = definitions(language, text.splitlines())
+    assert [(d.name, d.start, d.end) for d in index.definitions] == expected
+
+
+@pytest.mark.parametrize(("symbol", "expected"), [
+    ("Close", ["Conn.Close", "Listener.Close"]),  # ambiguous: the page must say whose
+    ("Conn.Close", ["Conn.Close"]),
+    ("(*Conn).Close", ["Conn.Close"]),  # as Go's documentation writes it
+    ("(Listener).Close", ["Listener.Close"]),
+    ("Dial", ["Dial"]),
+])
+def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) -> None:
+    from site_gen.code_index import definitions, named
+
+    index = definitions("go", GO.splitlines())
+    assert [d.name for d in named(index.definitions, symbol)] == expected
