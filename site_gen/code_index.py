@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from .filetypes import configured, shared_ending, written_in
 
-VERSION = "3"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "4"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -40,13 +40,44 @@ LANGUAGES = {
 DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local|short_var|"
                      r"use|namespace_use)_)\w*?(?:function|method|class|struct|enum|interface|"
                      r"trait|impl|module|mod|namespace|type|object|protocol|record|"
-                     r"constructor|union)\w*?_(?:definition|declaration|item|spec|specifier)$")
+                     r"constructor|union|contract|library|modifier|event)\w*?_(?:definition|"
+                     r"declaration|item|spec|specifier)$")
 FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generator_function"}
 # Kinds that define a name when their value is a function (JavaScript, TypeScript): a
 # declarator (`const handler = () => ...`), a class field (`handle = (event) => ...`).
 HOLDS_A_FUNCTION = frozenset({"variable_declarator", "field_definition", "public_field_definition"})
 # A Go method's receiver, `(s *Server[T])`: the type whose method it is (Server.Handle).
 _RECEIVER = re.compile(r"\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)")
+# Kinds that define a name in one language, which DEFINES does not read: Ruby's classes,
+# modules and methods; Haskell's equations, signatures and types; Elixir's `def`,
+# `defmodule`, ... (calls: see _elixir_name); Terraform's blocks (see _block_name);
+# TypeScript's namespaces. Only by their name field (a Haskell type `a -> b` is a
+# `function` too).
+OWN_KINDS: dict[str, frozenset[str]] = {
+    "ruby": frozenset({"class", "module", "method", "singleton_method"}),
+    "haskell": frozenset({"function", "signature", "data_type", "newtype", "class",
+                          "type_synomym"}),
+    "elixir": frozenset({"call"}),
+    "hcl": frozenset({"block"}),
+    "typescript": frozenset({"internal_module", "module"}),  # namespace A.B { ... }
+    "tsx": frozenset({"internal_module", "module"}),
+}
+ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
+                            "defguardp", "defprotocol", "defimpl", "defdelegate"})
+# Languages whose code defines no names a page could cite (Nix: expressions all through).
+NO_DEFINITIONS = frozenset({"nix"})
+SYMBOL_LANGUAGES = sorted(set(LANGUAGES.values()) - NO_DEFINITIONS)  # for messages
+# Languages whose grammar gives a definition no name field (see _name_node), and the
+# kinds of a node that is a name there (Kotlin: `class Repo`, `fun find`).
+NAMED_BY_CHILD = frozenset({"kotlin", "dart"})
+NAME_KINDS = frozenset({"identifier", "type_identifier", "simple_identifier"})
+# Kinds of clauses of one definition, besides the clauses of one kind side by side (a
+# Haskell function's signature, then its equations).
+CLAUSE_OF = {"signature": "function"}
+# A name as written where it is defined: dotted (Lua's `M.run`, `M:method`; a TypeScript
+# namespace `A.B`) or qualified (C++'s `Table::get`), perhaps asking or insisting (Ruby's
+# `valid?`, Elixir's `save!`).
+_NAME_TEXT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|[.:])[A-Za-z_$][\w$]*)*[?!]?")
 
 
 @dataclass(frozen=True)
@@ -100,6 +131,11 @@ def grammar_of(lexer: str) -> str | None:
     return None
 
 
+def defines_names(language: str | None) -> bool:
+    """Whether the code index reads the names `language`'s code defines (see index_of)."""
+    return language is not None and language not in NO_DEFINITIONS
+
+
 @functools.lru_cache(maxsize=512)
 def _root(language: str, text: str) -> Any:
     from ast_grep_py import SgRoot  # imported when code is parsed: most builds never are
@@ -125,30 +161,40 @@ def definitions(language: str, lines: list[str]) -> Index:
 def _definitions(language: str, text: str) -> Index:
     root = _root(language, text)
     broken = _first_error(root)
-    return Index(tuple(_walk(root, LEADING.get(language, frozenset()))),
-                 ParseError(language, broken) if broken else None)
+    return Index(tuple(_walk(root, language)), ParseError(language, broken) if broken else None)
 
 
-def _walk(root: Any, leading: frozenset[str] = frozenset()) -> list[Definition]:
+def _walk(root: Any, language: str) -> list[Definition]:
     """Every definition under `root`, in file order (a node before what it holds), each
     dotted with the names of those that hold it, from its first line: that of the
-    decorators, attributes or template head that belong to it (the nodes of the `leading`
-    kinds before it, those of WRAPPING kinds around it).
-    A loop, not a recursion: a tree is as deep as the code nests (`a + b + ... + z` nests
-    once a term), deeper than Python recurses."""
-    found = []
+    decorators, attributes or template head that belong to it (see _first_line). The
+    clauses of one definition side by side (Haskell's and Elixir's equations, a C++
+    overload after another: see CLAUSE_OF) are one definition. A loop, not a recursion: a tree is as deep
+    as the code nests (`a + b + ... + z` nests once a term), deeper than Python recurses."""
+    found: list[Definition] = []
+    memo = _MAY_DEFINE.setdefault(language, {})
+    own = OWN_KINDS.get(language, frozenset())
+    leading = LEADING.get(language, frozenset())
+    by_child = language in NAMED_BY_CHILD
+    last_kind = ""  # of the last definition found
     todo = [(child, "") for child in reversed(root.named_children())]
     while todo:
         node, prefix = todo.pop()
         kind = node.kind()
-        may_define = _MAY_DEFINE.get(kind)
+        may_define = memo.get(kind)
         if may_define is None:
-            may_define = _MAY_DEFINE[kind] = (kind in HOLDS_A_FUNCTION
-                                              or DEFINES.match(kind) is not None)
-        if may_define and (name := _name(node)) is not None:
-            span = node.range()
+            may_define = memo[kind] = (kind in own or kind in HOLDS_A_FUNCTION
+                                       or DEFINES.match(kind) is not None)
+        if may_define and (name := _name(node, kind, by_child and kind not in own)) is not None:
             prefix += name
-            found.append(Definition(prefix, _first_line(node, leading), span.end.line + 1))
+            start, end = _first_line(node, leading), node.range().end.line + 1
+            last = found[-1] if found else None
+            if last is not None and last.name == prefix and last.start <= start and \
+                    CLAUSE_OF.get(last_kind, last_kind) == kind:  # one more clause of it
+                found[-1] = Definition(prefix, last.start, max(end, last.end))
+            else:
+                found.append(Definition(prefix, start, end))
+            last_kind = kind
             prefix += "."
         for child in reversed(node.named_children()):
             todo.append((child, prefix))
@@ -179,38 +225,86 @@ LEADING = {"typescript": frozenset({"decorator"}), "tsx": frozenset({"decorator"
 WRAPPING = frozenset({"decorated_definition", "template_declaration"})
 
 
-# Whether a node of each kind may define a name (its kind is one DEFINES reads, or one
-# that may hold a function): a kind is met many times in a file.
-_MAY_DEFINE: dict[str, bool] = {}
+# Whether a node of each kind may define a name, by language (its kind is one DEFINES or
+# the language's OWN_KINDS read, or one that may hold a function): a kind is met many
+# times in a file.
+_MAY_DEFINE: dict[str, dict[str, bool]] = {}
 
 
-def _name(node: Any) -> str | None:
-    """The name `node` defines, or None when it defines none."""
-    kind = node.kind()
+def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
+    """The name the node `node` (of `kind`, one that may define a name) defines, or None;
+    with `unnamed`, found without a name field too (see _name_node)."""
     if kind in HOLDS_A_FUNCTION:
         value = node.field("value")
         if value is None or value.kind() not in FUNCTION_VALUES:
             return None
-    elif not DEFINES.match(kind):
-        return None
+    elif kind == "call":
+        return _elixir_name(node)
+    elif kind == "block":
+        return _block_name(node)
     named = node.field("name") or node.field("property")  # JavaScript's class fields
     if named is None and node.field("declarator") is not None:  # C, C++: int *f(int x)
         named = node.field("declarator")
         while named.field("declarator") is not None:
             named = named.field("declarator")
     named = named or node.field("type")  # Rust: impl Type { ... }
+    if named is None and unnamed:
+        named = _name_node(node)
     text = named.text() if named is not None else ""
     while "<" in text and (bare := _TEMPLATE_ARGUMENTS.sub("", text)) != text:
         text = bare  # C++: Table<K, std::vector<V>>::get is Table::get
-    found = re.search(r"[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*", text)
+    found = _NAME_TEXT.search(text)
     if found is None:
         return None
+    name = _LUA_METHOD.sub(".", found[0])
     receiver = node.field("receiver") if kind == "method_declaration" else None  # Go
     owner = _RECEIVER.match(receiver.text()) if receiver is not None else None
-    return f"{owner[1]}.{found[0]}" if owner else found[0]
+    return f"{owner[1]}.{name}" if owner else name
+
+
+def _name_node(node: Any) -> Any:
+    """For a definition without a name field (in NAMED_BY_CHILD's languages): its first
+    child that is a name (Kotlin), or else the name of its first child, if a signature
+    (Dart: a method's name is that of its signature's signature)."""
+    for _ in range(3):
+        children = node.named_children()
+        named = next((c for c in children if c.kind() in NAME_KINDS), None)
+        if named is not None or not children:
+            return named
+        node = children[0]
+        if "signature" not in node.kind():
+            return None
+        if (named := node.field("name")) is not None:
+            return named
+    return None
+
+
+def _elixir_name(node: Any) -> str | None:
+    """`def save!(repo)`, `defmodule Shop.Cart do`: the name of a call that defines one."""
+    target = node.field("target")
+    if target is None or target.text() not in ELIXIR_DEFINES:
+        return None
+    arguments = next((c for c in node.named_children() if c.kind() == "arguments"), None)
+    first = arguments.named_children() if arguments is not None else []
+    found = _NAME_TEXT.match(first[0].text()) if first else None
+    return found[0] if found else None
+
+
+def _block_name(node: Any) -> str | None:
+    """A Terraform block by the address it is known by: `resource "aws_s3_bucket" "logs"`
+    is aws_s3_bucket.logs, `variable "region"` var.region, `module "vpc"` module.vpc,
+    `data "aws_ami" "base"` data.aws_ami.base; a block without labels by its type."""
+    parts = node.named_children()
+    if not parts or parts[0].kind() != "identifier":
+        return None
+    labels = [p.text().strip('"') for p in parts[1:] if p.kind() in ("string_lit", "identifier")]
+    kind = parts[0].text()
+    head = [] if kind == "resource" and labels else ["var" if kind == "variable" else kind]
+    return ".".join(head + labels)
 
 
 _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
+_LUA_METHOD = re.compile(r"(?<!:):(?!:)")  # M:method (Lua) is M.method
 _GO_METHOD = re.compile(r"\(\*?([A-Za-z_]\w*)\)(?=\.)")
 
 
@@ -284,7 +378,7 @@ def index_of(code: Code, commit: str, path: str, kept: Kept | None = None,
     mkdocs.yml's, which may say what language the file is in (see language_of). Asked
     again in this process (the blocks of a page, the pages of a PR ask for the same files),
     the index it gave (a file at a full SHA never changes)."""
-    if language_of(path, languages) is None:
+    if not defines_names(language_of(path, languages)):
         return None
     chosen = configured(path, languages) or ""
     answers = _UNKEPT if kept is None else _ANSWERS.setdefault(kept, {})
@@ -322,7 +416,7 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
     if lines is None:
         return None
     language = language_of(path, languages, lines)
-    if language is None:
+    if language is None or not defines_names(language):
         return None
     index = definitions(language, lines)
     if kept is not None:

@@ -390,14 +390,8 @@ def test_a_definition_starts_at_its_decorators_attributes_or_template_head(
 def test_a_hunk_that_changes_a_decorator_names_the_function_it_decorates(
         tmp_path: Path) -> None:
     """Before, the function began at its `def` line: the hunk had to name the class."""
-    repo = tmp_path / "code"
-    repo.mkdir()
-    (repo / "trainer.py").write_text("class Trainer:\n    @torch.no_grad()\n    def step(self, x):\n"
-                                     "        return x\n")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "head")
-    head = git(repo, "rev-parse", "HEAD")
+    repo, head = _one_commit(tmp_path, {"trainer.py": "class Trainer:\n    @torch.no_grad()\n"
+                                                      "    def step(self, x):\n        return x\n"})
     _, errors = check((repo, [head, head]), "```proposal\nfile: trainer.py L2 · Trainer.step\n"
                                             "@@ -2,1 +2,1 @@\n-    @torch.no_grad()\n"
                                             "+    @torch.inference_mode()\n```\n")
@@ -448,3 +442,69 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
 
     index = definitions("go", GO.splitlines())
     assert [d.name for d in named(index.definitions, symbol)] == expected
+
+
+@pytest.mark.parametrize(("language", "text", "expected"), [
+    ("kotlin", "class Repo(val db: Db) {\n  fun find(id: Int): User? {\n    return null\n  }\n}\n"
+               "object Cache {\n  fun clear() {}\n}\n",
+     [("Repo", 1, 5), ("Repo.find", 2, 4), ("Cache", 6, 8), ("Cache.clear", 7, 7)]),
+    ("ruby", "class Repo\n  def find(id)\n    nil\n  end\n\n  def self.build\n  end\n\n"
+             "  def valid?\n  end\nend\nmodule M\nend\n",
+     [("Repo", 1, 11), ("Repo.find", 2, 4), ("Repo.build", 6, 7), ("Repo.valid?", 9, 10),
+      ("M", 12, 13)]),
+    ("elixir", "defmodule Shop.Cart do\n  def total(0), do: 0\n  def total(n) when n > 0 do\n"
+               "    n\n  end\n  defp save!(c), do: c\nend\n",
+     [("Shop.Cart", 1, 7), ("Shop.Cart.total", 2, 5), ("Shop.Cart.save!", 6, 6)]),
+    ("haskell", "module M where\n\ndata Shape = Circle Float\n\narea :: Shape -> Float\n"
+                "area (Circle r) = r\narea _ = 0\n",
+     [("Shape", 3, 3), ("area", 5, 7)]),  # its signature and equations: one definition
+    ("dart", "class Repo {\n  User? find(int id) {\n    return null;\n  }\n}\nvoid main() {}\n",
+     [("Repo", 1, 5), ("Repo.find", 2, 4), ("main", 6, 6)]),
+    ("lua", "local function helper(x)\n  return x\nend\nfunction M.run(y)\n  return y\nend\n"
+            "function M:stop() end\n",
+     [("helper", 1, 3), ("M.run", 4, 6), ("M.stop", 7, 7)]),
+    ("solidity", "contract Token {\n  function transfer(address to) public returns (bool) {\n"
+                 "    return true;\n  }\n}\n", [("Token", 1, 5), ("Token.transfer", 2, 4)]),
+    ("hcl", "variable \"region\" {\n  default = \"x\"\n}\nresource \"aws_s3_bucket\" \"logs\" {\n"
+            "  bucket = \"x\"\n}\ndata \"aws_ami\" \"base\" {\n}\nmodule \"vpc\" {\n}\n",
+     [("var.region", 1, 3), ("aws_s3_bucket.logs", 4, 6), ("data.aws_ami.base", 7, 8),
+      ("module.vpc", 9, 10)]),  # as Terraform addresses them
+    ("typescript", "namespace Api.V2 {\n  export function get() {}\n}\n",
+     [("Api.V2", 1, 3), ("Api.V2.get", 2, 2)]),
+    ("cpp", "struct A {\n  int g(int x) { return x; }\n  int g(double x) { return 1; }\n};\n",
+     [("A", 1, 4), ("A.g", 2, 3)]),  # overloads side by side: one name, both
+    ("rust", "struct P;\nimpl P {\n    fn f(&self) {}\n}\n",
+     [("P", 1, 1), ("P", 2, 4), ("P.f", 3, 3)]),  # a type and its impl: two, not clauses
+])
+def test_each_language_s_definitions_are_found_by_their_names(
+        language: str, text: str, expected: list[tuple[str, int, int]]) -> None:
+    """Before, Kotlin, Ruby, Elixir, Haskell and Terraform files defined nothing (so a hunk
+    naming a method there was refused), Dart its classes only, Lua's `M.run` was 'M'."""
+    from site_gen.code_index import definitions
+
+    index = definitions(language, text.splitlines())
+    assert index.broken is None
+    assert [(d.name, d.start, d.end) for d in index.definitions] == expected
+
+
+def test_a_hunk_in_ruby_names_its_method_and_one_in_nix_is_not_checked(tmp_path: Path) -> None:
+    repo, head = _one_commit(tmp_path, {
+        "repo.rb": "class Repo\n  def find(id)\n    nil\n  end\nend\n",
+        "flake.nix": "{\n  outputs = { self }: {\n    x = 1;\n  };\n}\n"})
+    _, errors = check((repo, [head, head]), "```proposal\nfile: repo.rb L3 · Repo.find\n"
+                                            "@@ -3,1 +3,1 @@\n-    nil\n+    db.find(id)\n```\n\n"
+                                            "```proposal\nfile: flake.nix L3 · outputs\n"
+                                            "@@ -3,1 +3,1 @@\n-    x = 1;\n+    x = 2;\n```\n")
+    assert errors == []
+
+
+def _one_commit(tmp_path: Path, files: dict[str, str]) -> tuple[Path, str]:
+    """A repository of `files` in one commit, and that commit."""
+    repo = tmp_path / "code"
+    repo.mkdir()
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "head")
+    return repo, git(repo, "rev-parse", "HEAD")

@@ -29,7 +29,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
-from ..code_index import enclosing, index_of, language_of, named
+from ..code_index import defines_names, enclosing, index_of, language_of, named
 from ..context import PageContext, context_of
 from ..highlight import Lexing, Tokens, lexing_for, line_html, shared_indent
 from ..statuses import find_status
@@ -121,8 +121,8 @@ def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
     spans = list(hunk.ranges) + [(s.old_start, s.old_start + max(s.old_count or 1, 1) - 1)
                                  for s in hunk.sections if s.old_start is not None]
     if ctx.source is None or ref is None or not symbol or "⟨" in symbol or not spans or \
-            language_of(ref.path, ctx.config.languages) is None:
-        return  # nothing to check it against: no code, no symbol, a ⟨…⟩ of new's, no grammar
+            not defines_names(language_of(ref.path, ctx.config.languages)):
+        return  # nothing to check it against: no code, no symbol, a ⟨…⟩ of new's, no names
     what = f"'file: {hunk.path} {hunk.lines_text or ''}'".replace(" '", "'")
     index = code_definitions(ctx, ref.commit, ref.path, what, hunk.line)
     if index is None:

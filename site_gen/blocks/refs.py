@@ -25,7 +25,7 @@ from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from ..code_host import fill
-from ..code_index import LANGUAGES, Index, index_of, named, nearest_names
+from ..code_index import SYMBOL_LANGUAGES, Index, index_of, named, nearest_names
 from ..context import PageContext, context_of
 from ..highlight import highlighted_lines
 from ..names import REPO_PATH, SHA
@@ -223,7 +223,7 @@ def code_definitions(ctx: PageContext, commit: str, path: str, what: str,
     index = index_of(ctx.source, commit, path, ctx.code_store, ctx.config.languages)
     if index is None:
         ctx.error(f"{path} of {what} is not there at commit {commit[:12]}, or no grammar reads "
-                  f"it (symbols are found in: {', '.join(sorted(set(LANGUAGES.values())))})",
+                  f"it (symbols are found in: {', '.join(SYMBOL_LANGUAGES)})",
                   line)
     return index
 
