@@ -108,12 +108,11 @@ def language_of(path: str, languages: dict[str, str] | None = None,
     `lines` are written in when its ending is shared (a '.h' file: see filetypes), else
     the one its ending says."""
     lexer = configured(path, languages)
-    if lexer is None and lines is not None and shared_ending(path):
-        lexer = written_in(path, "\n".join(lines))
-    if lexer is not None:
-        return grammar_of(lexer)
     name = path.rsplit("/", 1)[-1]
-    return LANGUAGES.get(name.rpartition(".")[2].lower() if "." in name else "")
+    ending = name.rpartition(".")[2].lower() if "." in name else ""
+    if lexer is None and lines is not None and ending in LANGUAGES and shared_ending(path):
+        lexer = written_in(path, "\n".join(lines))  # a '.h' file (not '.m': no grammar)
+    return grammar_of(lexer) if lexer is not None else LANGUAGES.get(ending)
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,9 +1,10 @@
 """Which language a file is written in when its name does not say: a setting of mkdocs.yml
 (`languages`, ending -> Pygments lexer) first; else, for an ending several languages
-share, the file's text. A '.h' file is Objective-C, C++ or C, told apart as GitHub's
-Linguist tells them: by the first of the languages, in that order, whose marks the text
-has, else C. Highlighting and the code index ask the same question, so a header is
-coloured and parsed as the same language."""
+share, the file's text, told apart as GitHub's Linguist tells them: by the first of the
+languages whose marks the text has, else the ending's usual one. A '.h' file is
+Objective-C, C++ or C; a '.m' file Objective-C or MATLAB; a '.pl' file Perl or Prolog.
+Highlighting and the code index ask the same question, so a header is coloured and
+parsed as the same language."""
 
 from __future__ import annotations
 
@@ -21,10 +22,22 @@ _CPP = re.compile(
     r"|list|array|memory|utility|functional|algorithm|optional|tuple|cstdint|cstddef|cstdlib"
     r"|iostream|sstream|fstream|stdexcept|type_traits)>)|\bstd::\w|__cplusplus[ \t]*[<>=]",
     re.MULTILINE)
+_MATLAB = re.compile(r"^[ \t]*(?:function\b|classdef\b|%|end[ \t]*;?[ \t]*$)", re.MULTILINE)
+_PERL = re.compile(r"^(?:#!.*\bperl\b|[ \t]*(?:use[ \t]+(?:strict|warnings|v?5|Test::)|my[ \t]+[$@%]"
+                   r"|sub[ \t]+\w+[ \t]*\{|package[ \t]+[\w:]+[ \t]*;))", re.MULTILINE)
+_PROLOG = re.compile(r"^[ \t]*:-|^[a-z]\w*(?:\([^)\n]*\))?[ \t]*:-", re.MULTILINE)
+_REBOL = re.compile(r"^[ \t]*REBOL[ \t]*\[", re.MULTILINE | re.IGNORECASE)
+_FORTH = re.compile(r"^(?::[ \t]|new-device\b)", re.MULTILINE)
 # Each shared ending: its languages (Pygments names), most particular first, with their
-# marks; the last, which has none, is the one a text without marks is written in.
+# marks; the last, which has none, is the one a text without marks is written in (the
+# one most files of the ending on GitHub are in).
 SHARED: dict[str, tuple[tuple[str, re.Pattern[str] | None], ...]] = {
     "h": (("objective-c", _OBJECTIVE_C), ("cpp", _CPP), ("c", None)),
+    "m": (("objective-c", _OBJECTIVE_C), ("matlab", _MATLAB), ("objective-c", None)),
+    "pl": (("perl", _PERL), ("prolog", _PROLOG), ("perl", None)),
+    "t": (("perl", None),),  # Perl's tests (not TADS 3)
+    "r": (("rebol", _REBOL), ("r", None)),  # R (not REBOL)
+    "fs": (("forth", _FORTH), ("fsharp", None)),  # F# (not Forth)
 }
 
 

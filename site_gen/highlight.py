@@ -285,11 +285,12 @@ def shared_indent(texts: list[str]) -> int:
 
 
 def highlighted_lines(path: str, texts: list[str], languages: dict[str, str],
-                      store: Kept | None = None) -> list[Markup]:
+                      store: Kept | None = None, whole: list[str] | None = None) -> list[Markup]:
     """`texts` (lines of `path`), their shared indentation left out, highlighted as the
-    file's language: one HTML line each (`store`: see Lexing)."""
+    file's language (told, where its ending does not, by the `whole` file, else by
+    `texts`): one HTML line each (`store`: see Lexing)."""
     shared = shared_indent(texts)
-    tokens = lexing_for(path, languages, store, texts).lex([t[shared:] for t in texts])
+    tokens = lexing_for(path, languages, store, whole or texts).lex([t[shared:] for t in texts])
     return [line_html(line, []) for line in tokens]
 
 

@@ -76,6 +76,12 @@ VIEW = """\
 @property int width;
 @end
 """
+FIT = """\
+function y = fit(x)
+  % the model
+  y = x .^ 2; % squares
+end
+"""
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +89,7 @@ def code(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     repo = tmp_path_factory.mktemp("headers") / "code"
     (repo / "include").mkdir(parents=True)
     for name, text in (("table.h", TABLE), ("clib.h", CLIB), ("point.h", POINT),
-                       ("view.h", VIEW)):
+                       ("view.h", VIEW), ("fit.m", FIT)):
         (repo / "include" / name).write_text(text)
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
@@ -193,3 +199,29 @@ def test_a_hunk_of_a_cpp_header_is_highlighted_as_cpp(code: tuple[Path, str]) ->
                                "-class Table {\n+class [[nodiscard]] Table {\n```\n")
     assert errors == []
     assert '<span class="k">template</span>' in html
+
+
+@pytest.mark.parametrize(("path", "text", "lexer"), [
+    ("lib/Repo.pl", "use strict;\nmy $x = 1;\n", "Perl"),
+    ("lib/facts.pl", "parent(tom, bob).\nancestor(X, Y) :- parent(X, Y).\n", "Prolog"),
+    ("lib/plain.pl", "print 1;\n", "Perl"),  # no marks: the usual language of the ending
+    ("t/basic.t", "ok(1);\n", "Perl"),  # a Perl test, not TADS 3
+    ("src/fit.m", FIT, "Matlab"),
+    ("src/View.m", "#import \"View.h\"\n@implementation View\n@end\n", "Objective-C"),
+    ("R/model.r", "x <- c(1, 2)\n", "S"),  # R, not REBOL
+    ("src/Main.fs", "let f x = x + 1\n", "F#"),  # F#, not Forth
+    ("src/words.fs", ": square dup * ;\n", "Forth"),
+])
+def test_files_of_other_shared_endings_are_highlighted_as_their_text_says(
+        path: str, text: str, lexer: str) -> None:
+    from site_gen.highlight import lexing_for
+
+    assert lexing_for(path, {}, None, text.splitlines()).lexer.name == lexer
+    assert language_of(path, None, text.splitlines()) is None  # no grammar reads them
+
+
+def test_cited_lines_are_highlighted_as_their_whole_file_says(code: tuple[Path, str]) -> None:
+    """The line cited has no mark of MATLAB; the file it is in has."""
+    html, errors = check(code, "See [[fit.m:3]].\n")
+    assert errors == []
+    assert '<span class="c">% squares</span>' in html

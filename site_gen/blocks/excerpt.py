@@ -46,6 +46,7 @@ class Excerpt:
     line: int
     marked: set[int] = field(default_factory=set)
     lines: list[str] | None = None  # the cited lines, when the code is there
+    file: list[str] | None = None  # the whole file (which tells its language)
     binary: bool = False  # the file is binary: not shown
 
 
@@ -106,7 +107,7 @@ def _read(ctx: PageContext, excerpt: Excerpt, ref: CodeRef, end: int) -> None:
     if ctx.source.is_binary(ref.commit, ref.path):
         excerpt.binary = True
         return
-    lines = ctx.source.lines(ref.commit, ref.path)
+    excerpt.file = lines = ctx.source.lines(ref.commit, ref.path)
     excerpt.lines = lines[(ref.start or 1) - 1:end] if lines is not None else None
 
 
@@ -256,5 +257,5 @@ def _rows(ctx: PageContext, excerpt: Excerpt) -> list[tuple[int, Markup, bool]]:
     assert excerpt.ref is not None and excerpt.lines is not None
     start = excerpt.ref.start or 1
     html = highlighted_lines(excerpt.ref.path, excerpt.lines, ctx.config.languages,
-                             ctx.code_store)
+                             ctx.code_store, excerpt.file)
     return [(start + i, line, start + i in excerpt.marked) for i, line in enumerate(html)]

@@ -279,7 +279,7 @@ def preview_rows(ctx: PageContext, ref: CodeRef) -> tuple[list[tuple[int, Markup
         return None
     cited = lines[ref.start - 1:ref.end or ref.start]
     shown = cited[:PREVIEW_LINES]
-    html = highlighted_lines(ref.path, shown, ctx.config.languages, ctx.code_store)
+    html = highlighted_lines(ref.path, shown, ctx.config.languages, ctx.code_store, lines)
     rows = [(ref.start + i, line) for i, line in enumerate(html)]
     return rows, len(cited) - len(shown)
 
