@@ -16,7 +16,7 @@ from site_gen.context import PageContext
 from site_gen.highlight import lexing_for
 
 from .blockutil import render
-from .conftest import Project, Run
+from .conftest import Project, Run, git
 
 CLI = Callable[..., Run]
 
@@ -236,3 +236,54 @@ def test_lexed_lines_are_those_of_pygments_get_tokens() -> None:
     assert lex_lines(python, module) == by_get_tokens(python, module)
     odd = ["x = 1\r", "\tif x:  # é", '        s = """a', '  b"""']
     assert lex_lines(python, odd) == by_get_tokens(python, odd)
+
+
+@pytest.mark.parametrize(("actual", "wanted", "expected"), [
+    ("\treturn nil", "    return nil",
+     "'return nil' is indented with 1 tab, not 4 spaces as on the page; expected the file's "
+     "whitespace"),
+    ("\t\t  x := 1", "\t\tx := 1",
+     "'x := 1' is indented with 2 tabs and 2 spaces, not 2 tabs as on the page; expected the "
+     "file's whitespace"),
+    ("x = 1  ", "x = 1",
+     "'x = 1' ends with 2 spaces, not nothing as on the page; expected the file's whitespace"),
+    ("a =\tb", "a = b", "reads 'a·=→b', not 'a·=·b' as on the page (· a space, → a tab); "
+                        "expected the file's whitespace"),
+    ("x = 2", "x = 1", "reads 'x = 2', not 'x = 1'"),
+    (None, "x = 1", "reads the end of the file, not 'x = 1'"),
+])
+def test_a_line_that_differs_in_whitespace_alone_says_where(
+        actual: str | None, wanted: str, expected: str) -> None:
+    """Before, both were shown stripped: 'reads 'return nil', not 'return nil''."""
+    from site_gen.blocks.placement import _difference
+
+    assert _difference(actual, wanted) == expected
+
+
+def test_a_go_hunk_typed_with_spaces_is_refused_saying_the_file_has_tabs(tmp_path: Path) -> None:
+    import dataclasses
+
+    from site_gen.git_reader import SourceReader
+
+    from .blockutil import PR
+
+    repo = tmp_path / "code"
+    repo.mkdir()
+    (repo / "main.go").write_text("package main\n\nfunc f() error {\n\treturn nil\n}\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "head")
+    head = git(repo, "rev-parse", "HEAD")
+    reader = SourceReader(repo)
+    pr = dataclasses.replace(PR, head=head, files=("main.go",))
+    hunk = ("```proposal\nfile: main.go L4 · f\n@@ -4,1 +4,1 @@\n-{indent}return nil\n"
+            "+{indent}return err\n```\n")
+    try:
+        _, spaces, _ = render(hunk.format(indent="    "), reader, pr)
+        _, tabs, _ = render(hunk.format(indent="\t"), reader, pr)
+    finally:
+        reader.close()
+    assert spaces == [f"4: the proposed change does not apply at {head[:7]}: line 4 of main.go "
+                      "'return nil' is indented with 1 tab, not 4 spaces as on the page; "
+                      "expected the file's whitespace"]
+    assert tabs == []

@@ -158,10 +158,42 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
             by_number = {dl.old: dl for dl in old}
             for number, actual in found or ():
                 wrong += 1
-                has = "the end of the file" if actual is None else f"'{actual.strip()}'"
                 ctx.error(f"the proposed change does not apply at {ref.commit[:7]}: line {number} "
-                          f"of {ref.path} reads {has}, not '{by_number[number].text.strip()}'",
+                          f"of {ref.path} {_difference(actual, by_number[number].text)}",
                           by_number[number].line)
     if wrong:
         return f"{wrong} line(s) differ from the file"
     return "" if checked else None
+
+
+def _difference(actual: str | None, wanted: str) -> str:
+    """How line `actual` of the file differs from the page's `wanted`: what each reads; or,
+    when only their whitespace differs (a tab where the page has spaces: pasted code, an
+    editor), where and how, since the two read alike."""
+    if actual is None:
+        return f"reads the end of the file, not '{wanted.strip()}'"
+    if actual.split() != wanted.split():
+        return f"reads '{actual.strip()}', not '{wanted.strip()}'"
+    text = actual.strip()
+    indents = (_spaces(actual[:len(actual) - len(actual.lstrip())]),
+               _spaces(wanted[:len(wanted) - len(wanted.lstrip())]))
+    if indents[0] != indents[1]:
+        return (f"'{text}' is indented with {indents[0]}, not {indents[1]} as on the page; "
+                "expected the file's whitespace")
+    ends = (_spaces(actual[len(actual.rstrip()):]), _spaces(wanted[len(wanted.rstrip()):]))
+    if ends[0] != ends[1]:
+        return (f"'{text}' ends with {ends[0]}, not {ends[1]} as on the page; expected the "
+                "file's whitespace")
+    return (f"reads '{_visible(text)}', not '{_visible(wanted.strip())}' as on the page "
+            "(· a space, → a tab); expected the file's whitespace")
+
+
+def _spaces(run: str) -> str:
+    """'2 tabs', '4 spaces', '1 tab and 2 spaces', 'nothing': a run of whitespace in words."""
+    counts = [(run.count(c), name) for c, name in (("\t", "tab"), (" ", "space"))]
+    words = [f"{n} {name}{'s' if n > 1 else ''}" for n, name in counts if n]
+    return " and ".join(words) or "nothing"
+
+
+def _visible(text: str) -> str:
+    return text.replace(" ", "·").replace("\t", "→")
