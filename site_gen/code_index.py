@@ -164,12 +164,14 @@ def _definitions(language: str, text: str) -> Index:
 
 
 def _walk(root: Any, language: str) -> list[Definition]:
-    """Every definition under `root`, in file order (a node before what it holds), each
-    dotted with the names of those that hold it, from its first line: that of the
-    decorators, attributes or template head that belong to it (see _first_line). The
-    clauses of one definition side by side (Haskell's and Elixir's equations, a C++
-    overload after another: see CLAUSE_OF) are one definition. A loop, not a recursion: a tree is as deep
-    as the code nests (`a + b + ... + z` nests once a term), deeper than Python recurses."""
+    """Every definition under `root` (code of `language`), in file order (a node before
+    what it holds), each dotted with the names of those that hold it, from its first line:
+    that of the decorators, attributes or template head that belong to it (see
+    _first_line). The clauses of one definition side by side (Haskell's and Elixir's
+    equations, a C++ overload after another: see CLAUSE_OF) are one definition.
+
+    A loop, not a recursion: a tree is as deep as the code nests (`a + b + ... + z` nests
+    once a term), deeper than Python recurses."""
     found: list[Definition] = []
     memo = _MAY_DEFINE.setdefault(language, {})
     own = OWN_KINDS.get(language, frozenset())
@@ -207,8 +209,10 @@ def _first_line(node: Any, leading: frozenset[str]) -> int:
     while (parent := first.parent()) is not None and parent.kind() in WRAPPING:
         first = parent
     before = first.prev() if leading else None  # named or not: `@Component() export class`
-    while before is not None and (not before.is_named() or before.kind() in leading):
+    while before is not None:
         if before.is_named():
+            if before.kind() not in leading:
+                break
             first = before
         before = before.prev()
     return int(first.range().start.line) + 1
