@@ -107,9 +107,10 @@ class SourceReader:
         return f"names {len(found)} commits: {', '.join(c[:12] for c in found)}"
 
     def lines(self, commit: str, path: str) -> list[str] | None:
-        """The lines of `path` at full SHA `commit`, or None when the file is not there.
-        A character no page may hold shows as its visible stand-in (␛ for ESC, � for
-        bytes that are not UTF-8), so code never brings one into a page."""
+        """The lines of `path` at full SHA `commit` (each without its LF or CRLF), or None
+        when the file is not there. A character no page may hold shows as its visible
+        stand-in (␛ for ESC, � for bytes that are not UTF-8), so code never brings one
+        into a page."""
         key = (commit, path)
         if key not in self._files:
             self._keep(key, *self._ask(f"contents {commit}:{path}"))
@@ -130,6 +131,10 @@ class SourceReader:
         if b"\0" in data[:BINARY_SNIFF] or not _utf8(data):
             self._binary.add(key)
         text = data.decode("utf-8", "replace")
+        # A CRLF file's line ends are not part of its lines: a page, whose markdown holds
+        # none, quotes and changes its lines as those of any file (git: --ignore-cr-at-eol).
+        if "\r\n" in text:
+            text = text.replace("\r\n", "\n")
         if HIDDEN.search(text):  # rare: translate only then (it is per character)
             text = text.translate(VISIBLE)
         lines = text.split("\n")
