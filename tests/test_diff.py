@@ -249,6 +249,10 @@ def test_lexed_lines_are_those_of_pygments_get_tokens() -> None:
      "'x = 1' ends with 2 spaces, not nothing as on the page; expected the file's whitespace"),
     ("a =\tb", "a = b", "reads 'a·=→b', not 'a·=·b' as on the page (· a space, → a tab); "
                         "expected the file's whitespace"),
+    ("a\u00a0= b", "a = b", "reads 'a<U+00A0>=·b', not 'a·=·b' as on the page (· a space, → a "
+                           "tab); expected the file's whitespace"),
+    ("\u00a0\u00a0x", "  x", "'x' is indented with 2 U+00A0, not 2 spaces as on the page; "
+                            "expected the file's whitespace"),
     ("x = 2", "x = 1", "reads 'x = 2', not 'x = 1'"),
     (None, "x = 1", "reads the end of the file, not 'x = 1'"),
 ])
@@ -287,3 +291,33 @@ def test_a_go_hunk_typed_with_spaces_is_refused_saying_the_file_has_tabs(tmp_pat
                       "'return nil' is indented with 1 tab, not 4 spaces as on the page; "
                       "expected the file's whitespace"]
     assert tabs == []
+
+
+def test_a_crlf_file_takes_proposals_and_quotes_like_any_other(tmp_path: Path) -> None:
+    """Its lines were compared with their CR: no page (markdown has none) could apply."""
+    import dataclasses
+
+    from site_gen.git_reader import SourceReader
+
+    from .blockutil import PR
+
+    repo = tmp_path / "code"
+    repo.mkdir()
+    (repo / "Repo.cs").write_bytes(b"class Repo {\r\n    int Find() {\r\n        return 0;\r\n"
+                                   b"    }\r\n}\r\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "core.autocrlf", "false")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "head")
+    head = git(repo, "rev-parse", "HEAD")
+    reader = SourceReader(repo)
+    try:
+        html, errors, _ = render("See [[Repo.cs:3 \"return 0;\"]].\n\n```proposal\n"
+                                 "file: Repo.cs L3 · Repo.Find\n@@ -2,3 +2,3 @@\n"
+                                 "     int Find() {\n-        return 0;\n+        return 1;\n     }\n"
+                                 "```\n", reader, dataclasses.replace(PR, head=head,
+                                                                      files=("Repo.cs",)))
+    finally:
+        reader.close()
+    assert errors == []
+    assert "\r" not in html

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from ..context import PageContext
@@ -189,11 +190,16 @@ def _difference(actual: str | None, wanted: str) -> str:
 
 
 def _spaces(run: str) -> str:
-    """'2 tabs', '4 spaces', '1 tab and 2 spaces', 'nothing': a run of whitespace in words."""
-    counts = [(run.count(c), name) for c, name in (("\t", "tab"), (" ", "space"))]
-    words = [f"{n} {name}{'s' if n > 1 else ''}" for n, name in counts if n]
+    """'2 tabs', '4 spaces', '1 tab and 2 spaces', '1 U+00A0', 'nothing': a run of
+    whitespace in words."""
+    names = {"\t": "tab", " ": "space"}
+    counts = {c: run.count(c) for c in sorted(set(run), key=lambda c: (c not in names, c))}
+    words = [f"{n} {names[c]}{'s' if n > 1 else ''}" if c in names else f"{n} U+{ord(c):04X}"
+             for c, n in counts.items()]
     return " and ".join(words) or "nothing"
 
 
 def _visible(text: str) -> str:
-    return text.replace(" ", "·").replace("\t", "→")
+    """`text` with its whitespace shown: · a space, → a tab, <U+00A0> any other."""
+    shown = text.replace(" ", "·").replace("\t", "→")
+    return re.sub(r"\s", lambda m: f"<U+{ord(m[0]):04X}>", shown)
