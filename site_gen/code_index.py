@@ -76,8 +76,9 @@ NAME_KINDS = frozenset({"identifier", "type_identifier", "simple_identifier"})
 CLAUSE_OF = {"signature": "function"}
 # A name as written where it is defined: dotted (Lua's `M.run`, `M:method`; a TypeScript
 # namespace `A.B`) or qualified (C++'s `Table::get`), perhaps asking or insisting (Ruby's
-# `valid?`, Elixir's `save!`).
-_NAME_TEXT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|[.:])[A-Za-z_$][\w$]*)*[?!]?")
+# `valid?`, Elixir's `save!`), or a C++ operator (`Vec::operator==`, `operator()`).
+_NAME_TEXT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|[.:])[A-Za-z_$][\w$]*)*"
+                        r"(?:(?<=operator)\s*(?:\(\)|\[\]|[^\s\w()\[\]]+)|[?!])?")
 
 
 @dataclass(frozen=True)
@@ -254,9 +255,10 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     if named is None and unnamed:
         named = _name_node(node)
     text = named.text() if named is not None else ""
-    while "<" in text and (bare := _TEMPLATE_ARGUMENTS.sub("", text)) != text:
-        text = bare  # C++: Table<K, std::vector<V>>::get is Table::get
-    found = _NAME_TEXT.search(text)
+    head, operator, tail = text.partition("operator")  # C++: `operator<` is no template
+    while "<" in head and (bare := _TEMPLATE_ARGUMENTS.sub("", head)) != head:
+        head = bare  # C++: Table<K, std::vector<V>>::get is Table::get
+    found = _NAME_TEXT.search(head + operator + tail)
     if found is None:
         return None
     name = _LUA_METHOD.sub(".", found[0])

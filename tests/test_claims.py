@@ -473,6 +473,11 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("Api.V2", 1, 3), ("Api.V2.get", 2, 2)]),
     ("cpp", "struct A {\n  int g(int x) { return x; }\n  int g(double x) { return 1; }\n};\n",
      [("A", 1, 4), ("A.g", 2, 3)]),  # overloads side by side: one name, both
+    ("cpp", "struct V {\n  bool operator==(const V&) const;\n  bool operator!=(const V& o) const "
+            "{ return false; }\n  int operator[](int i) const { return i; }\n};\ntemplate <class T>"
+            "\nbool Box<T>::operator<(const Box&) const { return false; }\n",
+     [("V", 1, 5), ("V.operator!=", 3, 3), ("V.operator[]", 4, 4),
+      ("Box::operator<", 6, 7)]),  # operators by their own names, not all 'operator'
     ("rust", "struct P;\nimpl P {\n    fn f(&self) {}\n}\n",
      [("P", 1, 1), ("P", 2, 4), ("P.f", 3, 3)]),  # a type and its impl: two, not clauses
 ])
