@@ -44,7 +44,8 @@ DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local
                      r"declaration|item|spec|specifier)$")
 FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generator_function"}
 # Kinds that define a name when their value is a function (JavaScript, TypeScript): a
-# declarator (`const handler = () => ...`), a class field (`handle = (event) => ...`).
+# declarator (`const handler = () => ...`; or an object, whose methods it names), a class
+# field (`handle = (event) => ...`).
 HOLDS_A_FUNCTION = frozenset({"variable_declarator", "field_definition", "public_field_definition"})
 # A Go method's receiver, `(s *Server[T])`: the type whose method it is (Server.Handle).
 _RECEIVER = re.compile(r"\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)")
@@ -59,8 +60,9 @@ OWN_KINDS: dict[str, frozenset[str]] = {
                           "type_synomym"}),
     "elixir": frozenset({"call"}),
     "hcl": frozenset({"block"}),
-    "typescript": frozenset({"internal_module", "module"}),  # namespace A.B { ... }
-    "tsx": frozenset({"internal_module", "module"}),
+    "javascript": frozenset({"pair"}),  # { put: (x) => ... } (see HOLDS_A_FUNCTION)
+    "typescript": frozenset({"internal_module", "module", "pair"}),  # namespace A.B { ... }
+    "tsx": frozenset({"internal_module", "module", "pair"}),
 }
 ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
                             "defguardp", "defprotocol", "defimpl", "defdelegate"})
@@ -238,15 +240,16 @@ _MAY_DEFINE: dict[str, dict[str, bool]] = {}
 def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     """The name the node `node` (of `kind`, one that may define a name) defines, or None;
     with `unnamed`, found without a name field too (see _name_node)."""
-    if kind in HOLDS_A_FUNCTION:
+    if kind in HOLDS_A_FUNCTION or kind == "pair":
         value = node.field("value")
-        if value is None or value.kind() not in FUNCTION_VALUES:
-            return None
+        if value is None or (value.kind() not in FUNCTION_VALUES and not
+                             (value.kind() == "object" and kind == "variable_declarator")):
+            return None  # `const api = { get() {...} }` names api.get
     elif kind == "call":
         return _elixir_name(node)
     elif kind == "block":
         return _block_name(node)
-    named = node.field("name") or node.field("property")  # JavaScript's class fields
+    named = node.field("name") or node.field("property") or node.field("key")  # JavaScript
     if named is None and node.field("declarator") is not None:  # C, C++: int *f(int x)
         named = node.field("declarator")
         while named.field("declarator") is not None:

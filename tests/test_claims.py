@@ -471,6 +471,8 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
       ("module.vpc", 9, 10)]),  # as Terraform addresses them
     ("typescript", "namespace Api.V2 {\n  export function get() {}\n}\n",
      [("Api.V2", 1, 3), ("Api.V2.get", 2, 2)]),
+    ("javascript", "const api = {\n  get(id) {\n    return id;\n  },\n  put: (x) => x,\n  n: 1,\n};\n",
+     [("api", 1, 7), ("api.get", 2, 4), ("api.put", 5, 5)]),  # an object's methods
     ("cpp", "struct A {\n  int g(int x) { return x; }\n  int g(double x) { return 1; }\n};\n",
      [("A", 1, 4), ("A.g", 2, 3)]),  # overloads side by side: one name, both
     ("cpp", "struct V {\n  bool operator==(const V&) const;\n  bool operator!=(const V& o) const "
