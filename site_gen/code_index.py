@@ -115,22 +115,27 @@ def language_of(path: str, languages: dict[str, str] | None = None,
     ending = name.rpartition(".")[2].lower() if "." in name else ""
     if lexer is None and lines is not None and ending in LANGUAGES and shared_ending(path):
         lexer = written_in(path, "\n".join(lines))  # a '.h' file (not '.m': no grammar)
-    return grammar_of(lexer) if lexer is not None else LANGUAGES.get(ending)
+    grammars = _grammars() if lexer is not None else {}
+    if lexer is not None and lexer.lower() in grammars:
+        return grammars[lexer.lower()]
+    return LANGUAGES.get(ending)  # a lexer Pygments does not list (a plugin's): the ending's
 
 
-@functools.lru_cache(maxsize=64)
-def grammar_of(lexer: str) -> str | None:
-    """The ast-grep language of the Pygments lexer `lexer` ('cuda': cpp), by the first file
-    ending it claims that a grammar reads (an ending languages share counts as C's, which
-    parses an Objective-C header's C as before), or None (plain text, a language without
-    a grammar)."""
+@functools.cache
+def _grammars() -> dict[str, str | None]:
+    """The ast-grep language of each Pygments lexer, by each of its names ('cuda': cpp):
+    that of the first file ending it claims that a grammar reads (an ending languages share
+    counts as C's, which parses an Objective-C header's C as before), or None (plain text,
+    a language without a grammar)."""
     from pygments.lexers._mapping import LEXERS
 
+    found: dict[str, str | None] = {}
     for _module, _name, aliases, patterns, _types in LEXERS.values():
-        if lexer.lower() in aliases:
-            endings = (p[2:].lower() for p in patterns if p.startswith("*.") and "*" not in p[2:])
-            return next((LANGUAGES[e] for e in endings if e in LANGUAGES), None)
-    return None
+        endings = [p[2:].lower() for p in patterns if p.startswith("*.") and "*" not in p[2:]]
+        grammar = next((LANGUAGES[e] for e in endings if e in LANGUAGES), None)
+        for alias in aliases:
+            found.setdefault(alias, grammar)
+    return found
 
 
 def defines_names(language: str | None) -> bool:

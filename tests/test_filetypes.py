@@ -139,6 +139,8 @@ def test_the_code_index_parses_a_header_as_its_language() -> None:
     assert language_of("include/table.h", {"h": "c"}, lines) == "c"  # mkdocs.yml first
     assert language_of("kernels/a.cuh", {"cuh": "cuda"}) == "cpp"  # a lexer by the grammar it needs
     assert language_of("notes/a.h", {"h": "text"}) is None  # no grammar reads it
+    # a lexer of a Pygments plugin, which Pygments' own list does not hold: the ending says
+    assert language_of("src/a.py", {"py": "acme-python"}) == "python"
 
 
 def test_a_hunk_in_a_cpp_header_is_checked_as_cpp(code: tuple[Path, str]) -> None:
