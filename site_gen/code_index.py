@@ -319,6 +319,7 @@ def _block_name(node: Any) -> str | None:
 _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
 _LUA_METHOD = re.compile(r"(?<!:):(?!:)")  # M:method (Lua) is M.method
 _GO_METHOD = re.compile(r"\(\*?([A-Za-z_]\w*)\)(?=\.)")
+_CALLED = re.compile(r"(?<!operator)\([^()]*\)$")  # not C++'s `operator()`
 
 
 def _first_error(root: Any) -> int | None:
@@ -442,8 +443,9 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
 def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
     """The definitions whose dotted name is `symbol` or ends with '.' + `symbol`; a '::'
     reads as a '.' (C++: `Table::get` names get, defined in the class Table or out of it),
-    and Go's `(*Conn).Close` as `Conn.Close`."""
-    wanted = _GO_METHOD.sub(r"\1", symbol).replace("::", ".")
+    Go's `(*Conn).Close` as `Conn.Close`, and a call's parentheses are left out
+    (`save_checkpoint()`, `put(K key)` name save_checkpoint and put)."""
+    wanted = _CALLED.sub("", _GO_METHOD.sub(r"\1", symbol.strip())).replace("::", ".")
     return [d for d in defs
             if (name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted)]
 

@@ -213,7 +213,7 @@ def test_a_hunk_header_names_the_definition_that_holds_its_lines(
 
 
 @pytest.mark.parametrize("symbol", ["_finalize", "save._finalize", "Saver.save._finalize",
-                                    "Saver.save", "Saver"])
+                                    "Saver.save", "Saver", "_finalize()", "Saver.save(step)"])
 def test_a_hunk_header_may_name_any_tail_of_a_definition_that_holds_it(
         code: tuple[Path, list[str]], symbol: str) -> None:
     _, errors = check(code, f"```proposal\nfile: checkpoint.py L4 · {symbol}\n@@ -4,1 +4,1 @@\n"
@@ -435,6 +435,7 @@ def test_methods_are_named_by_what_holds_them(language: str, text: str,
     ("Conn.Close", ["Conn.Close"]),
     ("(*Conn).Close", ["Conn.Close"]),  # as Go's documentation writes it
     ("(Listener).Close", ["Listener.Close"]),
+    ("(*Conn).Close()", ["Conn.Close"]),
     ("Dial", ["Dial"]),
 ])
 def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) -> None:
