@@ -169,3 +169,19 @@ def test_every_code_link_of_the_real_site_is_pinned() -> None:
                 "instrumentation.py#L101", "span-groups.md#L130", "checkpoint.py#L57-L59",
                 "checkpoint.py#L77", "instrumentation.py#L970-L974", "instrumentation.py#L1008"):
         assert f"{ref}\"" in page, ref
+
+
+def test_a_path_may_hold_a_scoped_package_s_at_sign() -> None:
+    """`packages/@scope/pkg/...` (npm's scoped packages): the '@' that begins a part of a
+    path is the path's; before, it began the commit ('scope/pkg/index.ts:10' is not a
+    commit SHA), and no such file could be cited."""
+    import dataclasses
+
+    from .blockutil import PR, render
+
+    pr = dataclasses.replace(PR, files=("packages/@scope/pkg/index.ts",))
+    html, errors, _ = render("See [[packages/@scope/pkg/index.ts:10]] and "
+                             "[[@scope/pkg/index.ts:3@2f6b955]].\n", pr=pr)
+    assert errors == []
+    assert 'href="https://github.com/acme/widgets/blob/2f6b955/packages/@scope/pkg/index.ts#L10"' in html
+    assert 'href="https://github.com/acme/widgets/blob/2f6b955/packages/@scope/pkg/index.ts#L3"' in html

@@ -32,8 +32,10 @@ from ..names import REPO_PATH, SHA
 from . import block_renderer, find_after, line_offset
 
 # Possessive quantifiers (*+, ++): no backtracking, so any text is matched in linear time.
+# A path may hold an '@' that begins one of its parts (`packages/@scope/pkg/index.ts`, as
+# npm's scoped packages are laid out); any other '@' begins the commit.
 REF = re.compile(
-    r'^\s*+(?P<target>(?P<path>[^\s:@"|]++)'
+    r'^\s*+(?P<target>(?P<path>(?:[^\s:@"|]|(?<![^\s/])@)++)'
     r'(?:::(?P<symbol>[^\s:@"|]++(?:::[^\s:@"|]++)*+)|(?::|\s++L)(?P<start>\d++)'
     r'(?:-L?(?P<end>\d++))?)?)'
     r"(?:@(?P<commit>[^\s\"|]++))?"
