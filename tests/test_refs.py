@@ -185,3 +185,18 @@ def test_a_path_may_hold_a_scoped_package_s_at_sign() -> None:
     assert errors == []
     assert 'href="https://github.com/acme/widgets/blob/2f6b955/packages/@scope/pkg/index.ts#L10"' in html
     assert 'href="https://github.com/acme/widgets/blob/2f6b955/packages/@scope/pkg/index.ts#L3"' in html
+
+
+def test_a_permalink_escapes_what_a_url_s_path_cannot_hold() -> None:
+    """A '#' in a path began the link's fragment, a '%' an escape: the link led elsewhere."""
+    import dataclasses
+
+    from .blockutil import PR, render
+
+    pr = dataclasses.replace(PR, files=("docs/C#/intro.md", "src/100%.py", "app/[slug]/page.tsx"))
+    html, errors, _ = render("[[C#/intro.md:1]], [[100%.py:2]], [[[slug]/page.tsx:3]]\n", pr=pr)
+    assert errors == []
+    blob = "https://github.com/acme/widgets/blob/2f6b955/"
+    assert f'href="{blob}docs/C%23/intro.md#L1"' in html
+    assert f'href="{blob}src/100%25.py#L2"' in html
+    assert f'href="{blob}app/[slug]/page.tsx#L3"' in html  # what a path may hold stays

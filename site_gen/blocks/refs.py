@@ -16,6 +16,7 @@ import functools
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 from markdown_it import MarkdownIt
@@ -123,7 +124,13 @@ def permalink(ctx: PageContext, path: str, commit: str, start: int | None,
     if start is not None:
         lines = fill(host.line if end in (None, start) else host.lines, start=start, end=end)
     assert ctx.pr is not None
-    return fill(host.permalink, repo=ctx.pr.repo, commit=commit, path=path, lines=lines)
+    return fill(host.permalink, repo=ctx.pr.repo, commit=commit, path=quote(path, PATH_SAFE),
+                lines=lines)
+
+
+# What a path keeps as it is in a permalink: what a URL's path may hold besides letters and
+# digits (RFC 3986); '#', '?', '%' and spaces are escaped (`docs/C%23.md`), as the host does.
+PATH_SAFE = "/-._~!$&'()*+,;=:@[]"
 
 
 def _commit(ctx: PageContext, given: str | None, what: str, line: int | None) -> str | None:
