@@ -16,12 +16,18 @@ GITHUB_CLONE = "https://github.com/{repo}.git"
 GITHUB_PULL_REF = "refs/pull/{number}/head"
 GITHUB_PULL = "https://github.com/{repo}/pull/{number}"
 GITHUB_FILES = "https://github.com/{repo}/pull/{number}/files"
+GITHUB_PLAIN = "?plain=1"
+# Endings of the files a code host shows rendered (markup, notebooks, tables, maps,
+# images): a link to their lines shows them only as text (`plain`).
+RENDERED = frozenset({"md", "markdown", "mdown", "mkdn", "mkd", "rst", "adoc", "asciidoc",
+                      "asc", "org", "textile", "rdoc", "creole", "mediawiki", "wiki", "pod",
+                      "ipynb", "csv", "tsv", "svg", "geojson", "topojson"})
 
 # The fields each code-host pattern may name; nothing else is ever substituted.
 HOST_FIELDS = {"permalink": ("repo", "commit", "path", "lines"), "lines": ("start", "end"),
                "line": ("start",), "commit": ("repo", "commit"), "clone": ("repo",),
                "pull_ref": ("number",), "pull": ("repo", "number"), "files": ("repo", "number"),
-               "name": ()}
+               "name": (), "plain": ()}
 WEB_PATTERNS = ("permalink", "commit", "clone", "pull", "files")  # pages a link opens
 FIELD = re.compile(r"\{([^{}]*)\}")
 
@@ -60,3 +66,11 @@ class CodeHost:
     pull: str = GITHUB_PULL  # the pull request's page, linked from every page about it
     files: str = GITHUB_FILES  # its changed files
     name: str = "GitHub"  # where those links go, as they say it ("Open on GitHub")
+    # what a link to lines of a file the host shows rendered (see RENDERED) adds before the
+    # lines, to show it as text with the lines marked ('' where the host has no such view)
+    plain: str = GITHUB_PLAIN
+
+    def rendered(self, path: str) -> bool:
+        """Whether the host shows `path` rendered, not as lines of text."""
+        name = path.rsplit("/", 1)[-1]
+        return "." in name and name.rpartition(".")[2].lower() in RENDERED

@@ -166,7 +166,7 @@ def test_every_code_link_of_the_real_site_is_pinned() -> None:
         for link in re.findall(r'href="(https?://[^"]+/(?:blob|tree)/[^"]+)"', html):
             assert re.search(r"/(?:blob|tree)/[0-9a-f]{7,40}/", link), link
     for ref in ("grpo.py#L4125", "test_checkpoint_spans.py#L196", "checkpoint.py#L489",
-                "instrumentation.py#L101", "span-groups.md#L130", "checkpoint.py#L57-L59",
+                "instrumentation.py#L101", "span-groups.md?plain=1#L130", "checkpoint.py#L57-L59",
                 "checkpoint.py#L77", "instrumentation.py#L970-L974", "instrumentation.py#L1008"):
         assert f"{ref}\"" in page, ref
 
@@ -193,10 +193,28 @@ def test_a_permalink_escapes_what_a_url_s_path_cannot_hold() -> None:
 
     from .blockutil import PR, render
 
-    pr = dataclasses.replace(PR, files=("docs/C#/intro.md", "src/100%.py", "app/[slug]/page.tsx"))
-    html, errors, _ = render("[[C#/intro.md:1]], [[100%.py:2]], [[[slug]/page.tsx:3]]\n", pr=pr)
+    pr = dataclasses.replace(PR, files=("samples/C#/Program.cs", "src/100%.py",
+                                        "app/[slug]/page.tsx"))
+    html, errors, _ = render("[[C#/Program.cs:1]], [[100%.py:2]], [[[slug]/page.tsx:3]]\n", pr=pr)
     assert errors == []
     blob = "https://github.com/acme/widgets/blob/2f6b955/"
-    assert f'href="{blob}docs/C%23/intro.md#L1"' in html
+    assert f'href="{blob}samples/C%23/Program.cs#L1"' in html
     assert f'href="{blob}src/100%25.py#L2"' in html
     assert f'href="{blob}app/[slug]/page.tsx#L3"' in html  # what a path may hold stays
+
+
+def test_a_line_link_to_a_file_the_host_renders_shows_its_text(project: Project,
+                                                                cli: CLI) -> None:
+    """GitHub shows a markdown file or a notebook rendered, where '#L3' marks nothing:
+    '?plain=1' shows its text with the lines marked, as GitHub's own permalinks do."""
+    page_with(project, "[[guide.md:3]] [[guide.md]] [[a.ipynb:3-5]] [[core.py:5]]\n", "1234567",
+              "files: [docs/guide.md, nb/a.ipynb, src/widgets/core.py]\n")
+    assert cli("build").code == 0
+    blob = "https://github.com/acme/widgets/blob/1234567/"
+    assert [href for href, *_ in links(project)] == [
+        f"{blob}docs/guide.md?plain=1#L3", f"{blob}docs/guide.md",
+        f"{blob}nb/a.ipynb?plain=1#L3-L5", f"{blob}src/widgets/core.py#L5"]
+    project.write("mkdocs.yml", "site_name: R\nsite_url: https://x.org/\ndocs_dir: content\n"
+                                "site_gen:\n  code_host:\n    plain: ''\n")  # a host without
+    assert cli("build").code == 0
+    assert links(project)[0][0] == f"{blob}docs/guide.md#L3"

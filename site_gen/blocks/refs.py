@@ -123,6 +123,8 @@ def permalink(ctx: PageContext, path: str, commit: str, start: int | None,
     lines = ""
     if start is not None:
         lines = fill(host.line if end in (None, start) else host.lines, start=start, end=end)
+        if host.rendered(path):  # a markdown file, a notebook: its text, the lines marked
+            lines = host.plain + lines
     assert ctx.pr is not None
     return fill(host.permalink, repo=ctx.pr.repo, commit=commit, path=quote(path, PATH_SAFE),
                 lines=lines)
