@@ -516,3 +516,34 @@ def _one_commit(tmp_path: Path, files: dict[str, str]) -> tuple[Path, str]:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "head")
     return repo, git(repo, "rev-parse", "HEAD")
+
+
+SAMPLES = {  # a few definitions in each language the code index reads names in
+    "python": "class T:\n    @d\n    def f(self):\n        return 1\n",
+    "cpp": "template <class T>\nstruct A { bool operator==(const A&) const; void f() {} };\n",
+    "javascript": "const api = { get() {}, put: (x) => x };\nclass A { h = () => 1; }\n",
+    "go": GO, "ruby": "class R\n  def self.b; end\n  def v?; end\nend\n",
+    "elixir": "defmodule M do\n  def f(0), do: 0\n  def f(n) when n > 0, do: n\nend\n",
+    "haskell": "f :: Int -> Int\nf 0 = 1\nf n = n\n", "kotlin": "class R { fun f() {} }\n",
+    "dart": "class R { int f() { return 1; } }\n", "lua": "function M:stop() end\n",
+    "hcl": "resource \"a\" \"b\" {\n  c = 1\n}\n", "rust": "#[inline]\nfn f() {}\n",
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(SAMPLES)),
+       st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(
+           ["", *"{}()[];:,.'\"\n=<>@#!?*&", "def ", "class ", "template <", "operator", "end",
+            "do", "::", "defmodule ", "resource \""])), max_size=6))
+def test_reading_definitions_never_fails_whatever_the_code(language: str,
+                                                           edits: list[tuple[int, str]]) -> None:
+    """Broken code of any language (a page may pin a commit mid-edit): definitions are
+    read, each with a name and lines in order, and nothing raises."""
+    from site_gen.code_index import definitions
+
+    text = SAMPLES[language]
+    for at, chars in edits:
+        at %= len(text) + 1
+        text = text[:at] + chars + text[at + (chars == ""):]
+    for d in definitions(language, text.splitlines()).definitions:
+        assert d.name and 1 <= d.start <= d.end
