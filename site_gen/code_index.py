@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from .filetypes import configured, shared_ending, written_in
 
-VERSION = "4"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "5"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -49,6 +49,15 @@ FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generat
 HOLDS_A_FUNCTION = frozenset({"variable_declarator", "field_definition", "public_field_definition"})
 # A Go method's receiver, `(s *Server[T])`: the type whose method it is (Server.Handle).
 _RECEIVER = re.compile(r"\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)")
+# An interface's methods, an abstract method, `declare function` (TypeScript).
+_SIGNATURES = ("method_signature", "abstract_method_signature", "function_signature")
+# Kinds that only declare a name (no body), besides a type named without its body
+# (`struct s;`, `struct s *p;`): a definition with a body is preferred to them where a
+# name names both (see preferred). A C or C++ declaration declares a function only.
+DECLARATIONS = frozenset({"declaration", "field_declaration", "method_elem", "method_spec",
+                          "function_signature_item", *_SIGNATURES})
+_SPECIFIERS = frozenset({"struct_specifier", "class_specifier", "union_specifier",
+                         "enum_specifier"})
 # Kinds that define a name in one language, which DEFINES does not read: Ruby's classes,
 # modules and methods; Haskell's equations, signatures and types; Elixir's `def`,
 # `defmodule`, ... (calls: see _elixir_name); Terraform's blocks (see _block_name);
@@ -60,9 +69,12 @@ OWN_KINDS: dict[str, frozenset[str]] = {
                           "type_synomym"}),
     "elixir": frozenset({"call"}),
     "hcl": frozenset({"block"}),
+    "c": frozenset({"declaration"}),  # int f(int x); (see DECLARATIONS)
+    "cpp": frozenset({"declaration", "field_declaration"}),  # V get(K key) const;
+    "go": frozenset({"method_elem", "method_spec"}),  # an interface's methods
     "javascript": frozenset({"pair"}),  # { put: (x) => ... } (see HOLDS_A_FUNCTION)
-    "typescript": frozenset({"internal_module", "module", "pair"}),  # namespace A.B { ... }
-    "tsx": frozenset({"internal_module", "module", "pair"}),
+    "typescript": frozenset({"internal_module", "module", "pair", *_SIGNATURES}),
+    "tsx": frozenset({"internal_module", "module", "pair", *_SIGNATURES}),
 }
 ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
                             "defguardp", "defprotocol", "defimpl", "defdelegate"})
@@ -85,11 +97,13 @@ _NAME_TEXT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|[.:])[A-Za-z_$][\w$]*)*"
 
 @dataclass(frozen=True)
 class Definition:
-    """A name the code defines: dotted as it nests, and its first and last lines."""
+    """A name the code defines: dotted as it nests, its first and last lines, and whether
+    it only declares the name (a prototype, a method of an interface, `struct s;`)."""
 
     name: str
     start: int
     end: int
+    declared: bool = False
 
     @property
     def lines(self) -> str:
@@ -176,7 +190,8 @@ def _walk(root: Any, language: str) -> list[Definition]:
     what it holds), each dotted with the names of those that hold it, from its first line:
     that of the decorators, attributes or template head that belong to it (see
     _first_line). The clauses of one definition side by side (Haskell's and Elixir's
-    equations, a C++ overload after another: see CLAUSE_OF) are one definition.
+    equations, a C++ overload after another: see CLAUSE_OF), each with a body or none
+    without, are one definition.
 
     A loop, not a recursion: a tree is as deep as the code nests (`a + b + ... + z` nests
     once a term), deeper than Python recurses."""
@@ -197,12 +212,13 @@ def _walk(root: Any, language: str) -> list[Definition]:
         if may_define and (name := _name(node, kind, by_child and kind not in own)) is not None:
             prefix += name
             start, end = _first_line(node, leading), node.range().end.line + 1
+            declared = kind in DECLARATIONS or (kind in _SPECIFIERS and node.field("body") is None)
             last = found[-1] if found else None
             if last is not None and last.name == prefix and last.start <= start and \
-                    CLAUSE_OF.get(last_kind, last_kind) == kind:  # one more clause of it
-                found[-1] = Definition(prefix, last.start, max(end, last.end))
+                    CLAUSE_OF.get(last_kind, last_kind) == kind and last.declared == declared:
+                found[-1] = Definition(prefix, last.start, max(end, last.end), declared)
             else:
-                found.append(Definition(prefix, start, end))
+                found.append(Definition(prefix, start, end, declared))
             last_kind = kind
             prefix += "."
         for child in reversed(node.named_children()):
@@ -255,10 +271,14 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     elif kind == "block":
         return _block_name(node)
     named = node.field("name") or node.field("property") or node.field("key")  # JavaScript
-    if named is None and node.field("declarator") is not None:  # C, C++: int *f(int x)
-        named = node.field("declarator")
-        while named.field("declarator") is not None:
-            named = named.field("declarator")
+    if named is None and (declarator := node.field("declarator")) is not None:  # C, C++
+        function = False  # int *f(int x), not int x
+        while (inner := declarator.field("declarator")) is not None:
+            function = function or declarator.kind() == "function_declarator"
+            declarator = inner
+        if kind in ("declaration", "field_declaration") and not function:
+            return None  # a variable, a field
+        named = declarator
     named = named or node.field("type")  # Rust: impl Type { ... }
     if named is None and unnamed:
         named = _name_node(node)
@@ -424,7 +444,8 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
     if isinstance(held, dict):
         with contextlib.suppress(KeyError, TypeError, ValueError):
             broken = held["broken"]
-            return Index(tuple(Definition(str(n), int(a), int(b)) for n, a, b in held["defs"]),
+            return Index(tuple(Definition(str(n), int(a), int(b), bool(d))
+                               for n, a, b, d in held["defs"]),
                          ParseError(str(held["language"]), int(broken)) if broken else None)
     lines = code.lines(commit, path)
     if lines is None:
@@ -434,7 +455,7 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
         return None
     index = definitions(language, lines)
     if kept is not None:
-        kept.put(key, {"defs": [[d.name, d.start, d.end] for d in index.definitions],
+        kept.put(key, {"defs": [[d.name, d.start, d.end, d.declared] for d in index.definitions],
                        "broken": index.broken.line if index.broken else None,
                        "language": language})
     return index
@@ -448,6 +469,13 @@ def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
     wanted = _CALLED.sub("", _GO_METHOD.sub(r"\1", symbol.strip())).replace("::", ".")
     return [d for d in defs
             if (name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted)]
+
+
+def preferred(found: list[Definition]) -> list[Definition]:
+    """Of the definitions a name names, those with a body when there are any: a C++ method
+    declared in its class and defined after it, a `struct s` used before its definition."""
+    bodies = [d for d in found if not d.declared]
+    return bodies or found
 
 
 def enclosing(defs: Iterable[Definition], start: int, end: int) -> Definition | None:

@@ -31,7 +31,7 @@ from pathlib import Path
 from .blocks.claim import Claim, parse_claim
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE
 from .blocks.refs import REF, matching_paths
-from .code_index import Definition, enclosing, index_of, named
+from .code_index import Definition, enclosing, index_of, named, preferred
 from .config import Config
 from .content import Page, PullRequest
 from .context import PageContext
@@ -340,14 +340,14 @@ class HeadMove:
 
     def _definition(self, path: str, name: str) -> Definition | None:
         index = index_of(self.reader, self.new, path, languages=self.config.languages)
-        found = named(index.definitions, name) if index else []
+        found = preferred(named(index.definitions, name)) if index else []
         return found[0] if len(found) == 1 else None
 
     def _symbol(self, item: Item, new_path: str, old_lines: list[str],
                 new_lines: list[str]) -> Placed:
         assert item.symbol is not None
         index = index_of(self.reader, self.old, item.file, languages=self.config.languages)
-        old = named(index.definitions, item.symbol) if index else []
+        old = preferred(named(index.definitions, item.symbol)) if index else []
         if len(old) != 1:
             return Placed(item, CHANGED, detail=f"{item.symbol} names no one definition at the old head")
         text = tuple(old_lines[old[0].start - 1:old[0].end])

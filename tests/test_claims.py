@@ -374,7 +374,7 @@ def test_code_nested_deeper_than_python_recurses_is_indexed(language: str, code:
      [("A", 1, 6), ("A.toString", 2, 5)]),  # the grammar holds it inside already
     ("cpp", "template <typename T>\nstruct Box {\n  T get();\n};\n"
             "template <typename T>\nT Box<T>::get() { return T(); }\n",
-     [("Box", 1, 4), ("Box::get", 5, 6)]),
+     [("Box", 1, 4), ("Box.get", 3, 3), ("Box::get", 5, 6)]),  # declared, then defined
 ])
 def test_a_definition_starts_at_its_decorators_attributes_or_template_head(
         language: str, text: str, expected: list[tuple[str, int, int]]) -> None:
@@ -479,8 +479,10 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("cpp", "struct V {\n  bool operator==(const V&) const;\n  bool operator!=(const V& o) const "
             "{ return false; }\n  int operator[](int i) const { return i; }\n};\ntemplate <class T>"
             "\nbool Box<T>::operator<(const Box&) const { return false; }\n",
-     [("V", 1, 5), ("V.operator!=", 3, 3), ("V.operator[]", 4, 4),
+     [("V", 1, 5), ("V.operator==", 2, 2), ("V.operator!=", 3, 3), ("V.operator[]", 4, 4),
       ("Box::operator<", 6, 7)]),  # operators by their own names, not all 'operator'
+    ("c", "struct foo;\nstruct foo *p;\nstruct foo {\n  int x;\n};\nint f(int);\nint n;\n",
+     [("foo", 1, 2), ("foo", 3, 5), ("f", 6, 6)]),  # declared (one), defined; a prototype
     ("rust", "struct P;\nimpl P {\n    fn f(&self) {}\n}\n",
      [("P", 1, 1), ("P", 2, 4), ("P.f", 3, 3)]),  # a type and its impl: two, not clauses
 ])

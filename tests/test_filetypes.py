@@ -227,3 +227,25 @@ def test_cited_lines_are_highlighted_as_their_whole_file_says(code: tuple[Path, 
     html, errors = check(code, "See [[fit.m:3]].\n")
     assert errors == []
     assert '<span class="c">% squares</span>' in html
+
+
+@pytest.mark.parametrize(("hunk", "symbol"), [
+    ("file: include/table.h L12 · Table::get\n@@ -12,1 +12,1 @@\n-  V get(K key) const;\n"
+     "+  V get(const K& key) const;\n", "a method declared in its class"),
+    ("file: include/clib.h L7 · clib_add\n@@ -7,1 +7,1 @@\n-int clib_add(int a, int b);\n"
+     "+long clib_add(long a, long b);\n", "a C prototype"),
+])
+def test_a_hunk_that_changes_a_declaration_names_what_it_declares(
+        code: tuple[Path, str], hunk: str, symbol: str) -> None:
+    """A declaration without a body declares its name: before, no definition held the
+    line, and a hunk changing a prototype in a header was refused."""
+    _, errors = check(code, f"```proposal\n{hunk}```\n")
+    assert errors == [], symbol
+
+
+def test_a_name_declared_and_defined_links_its_definition(code: tuple[Path, str]) -> None:
+    """Table::get is declared in its class (L12) and defined after it (L18-L19): the
+    reference links the definition, not 'ambiguous'; a name only declared links that."""
+    html, errors = check(code, "[[table.h::Table::get]] [[clib.h::clib_add]]\n")
+    assert errors == []
+    assert '#L18-L19"' in html and '#L7"' in html

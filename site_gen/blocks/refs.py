@@ -26,7 +26,7 @@ from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from ..code_host import fill
-from ..code_index import SYMBOL_LANGUAGES, Index, index_of, named, nearest_names
+from ..code_index import SYMBOL_LANGUAGES, Index, index_of, named, nearest_names, preferred
 from ..context import PageContext, context_of
 from ..highlight import highlighted_lines
 from ..names import REPO_PATH, SHA
@@ -212,7 +212,7 @@ def _symbol(ctx: PageContext, path: str, commit: str, symbol: str, what: str,
     index = code_definitions(ctx, full, path, what, line)
     if index is None:
         return None
-    found = named(index.definitions, symbol)
+    found = preferred(named(index.definitions, symbol))
     if len(found) == 1:
         return found[0].start, found[0].end
     if not found:
