@@ -40,8 +40,8 @@ LANGUAGES = {
 DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local|short_var|"
                      r"use|namespace_use)_)\w*?(?:function|method|class|struct|enum|interface|"
                      r"trait|impl|module|mod|namespace|type|object|protocol|record|"
-                     r"constructor|union|contract|library|modifier|event)\w*?_(?:definition|"
-                     r"declaration|item|spec|specifier)$")
+                     r"constructor|union|contract|library|modifier|event|property)\w*?_(?:"
+                     r"definition|declaration|item|spec|specifier)$")
 FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generator_function"}
 # Kinds that define a name when their value is a function (JavaScript, TypeScript): a
 # declarator (`const handler = () => ...`; or an object, whose methods it names), a class

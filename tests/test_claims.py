@@ -483,6 +483,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
       ("Box::operator<", 6, 7)]),  # operators by their own names, not all 'operator'
     ("c", "struct foo;\nstruct foo *p;\nstruct foo {\n  int x;\n};\nint f(int);\nint n;\n",
      [("foo", 1, 2), ("foo", 3, 5), ("f", 6, 6)]),  # declared (one), defined; a prototype
+    ("csharp", "class Repo {\n  public int Count {\n    get { return 1; }\n  }\n}\n",
+     [("Repo", 1, 5), ("Repo.Count", 2, 4)]),  # a property (Swift's too)
+    ("swift", "class A {\n  var count: Int {\n    return 1\n  }\n}\n", [("A", 1, 5), ("A.count", 2, 4)]),
     ("rust", "struct P;\nimpl P {\n    fn f(&self) {}\n}\n",
      [("P", 1, 1), ("P", 2, 4), ("P.f", 3, 3)]),  # a type and its impl: two, not clauses
 ])
