@@ -31,10 +31,11 @@ from pathlib import Path
 from .blocks.claim import Claim, parse_claim
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE
 from .blocks.refs import REF, matching_paths
-from .code_index import Definition, enclosing, index_of, named, preferred
+from .code_index import index_of
 from .config import Config
 from .content import Page, PullRequest
 from .context import PageContext
+from .definitions import Definition, enclosing, named, preferred
 from .git_reader import SourceReader
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .code_check import git_dir
-from .code_index import enclosing, index_of
+from .code_index import index_of
 from .config import Config
+from .definitions import enclosing
 from .errors import ContentError, SiteGenError
 from .git_reader import SourceReader
 from .names import REPO, SHA

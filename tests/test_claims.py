@@ -439,7 +439,8 @@ def test_methods_are_named_by_what_holds_them(language: str, text: str,
     ("Dial", ["Dial"]),
 ])
 def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) -> None:
-    from site_gen.code_index import definitions, named
+    from site_gen.code_index import definitions
+    from site_gen.definitions import named
 
     index = definitions("go", GO.splitlines())
     assert [d.name for d in named(index.definitions, symbol)] == expected

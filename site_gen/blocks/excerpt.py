@@ -25,8 +25,9 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
-from ..code_index import enclosing, index_of
+from ..code_index import index_of
 from ..context import PageContext, context_of
+from ..definitions import enclosing
 from ..highlight import highlighted_lines
 from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section

@@ -29,8 +29,9 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
-from ..code_index import defines_names, enclosing, index_of, language_of, named
+from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
+from ..definitions import enclosing, named
 from ..highlight import Lexing, Tokens, lexing_for, line_html, shared_indent
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline

@@ -26,8 +26,9 @@ from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from ..code_host import fill
-from ..code_index import SYMBOL_LANGUAGES, Index, index_of, named, nearest_names, preferred
+from ..code_index import SYMBOL_LANGUAGES, Index, index_of
 from ..context import PageContext, context_of
+from ..definitions import named, nearest_names, preferred
 from ..highlight import highlighted_lines
 from ..names import REPO_PATH, SHA
 from . import block_renderer, find_after, line_offset

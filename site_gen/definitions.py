@@ -1,0 +1,281 @@
+"""What code defines, language by language: every function, class, method and type, with
+its dotted name (`Class.method.inner`) and lines, read from the tree ast-grep parses; and
+how a name a page writes finds them (named, preferred, enclosing).
+
+Each grammar says it its own way: most by kinds like function_definition or
+class_declaration with a name field (DEFINES), some by kinds of their own (OWN_KINDS: Ruby's
+`method`, Elixir's `def` calls, Terraform's blocks), some with the name in a child
+(NAMED_BY_CHILD: Kotlin, Dart). What belongs to a definition beside it (decorators,
+attributes, a template head) starts it; the clauses of one definition are one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+# A node that defines a name: its kind says what (function_definition, class_declaration,
+# function_item, method_declaration, type_spec, struct_specifier, ...) and it has a name.
+DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local|short_var|"
+                     r"use|namespace_use)_)\w*?(?:function|method|class|struct|enum|interface|"
+                     r"trait|impl|module|mod|namespace|type|object|protocol|record|"
+                     r"constructor|union|contract|library|modifier|event|property)\w*?_(?:"
+                     r"definition|declaration|item|spec|specifier)$")
+FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generator_function"}
+# Kinds that define a name when their value is a function (JavaScript, TypeScript): a
+# declarator (`const handler = () => ...`; or an object, whose methods it names), a class
+# field (`handle = (event) => ...`).
+HOLDS_A_FUNCTION = frozenset({"variable_declarator", "field_definition", "public_field_definition"})
+# A Go method's receiver, `(s *Server[T])`: the type whose method it is (Server.Handle).
+_RECEIVER = re.compile(r"\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)")
+# An interface's methods, an abstract method, `declare function` (TypeScript).
+_SIGNATURES = ("method_signature", "abstract_method_signature", "function_signature")
+# Kinds that only declare a name (no body), besides a type named without its body
+# (`struct s;`, `struct s *p;`): a definition with a body is preferred to them where a
+# name names both (see preferred). A C or C++ declaration declares a function only.
+DECLARATIONS = frozenset({"declaration", "field_declaration", "method_elem", "method_spec",
+                          "function_signature_item", *_SIGNATURES})
+_SPECIFIERS = frozenset({"struct_specifier", "class_specifier", "union_specifier",
+                         "enum_specifier"})
+# Kinds that define a name in one language, which DEFINES does not read: Ruby's classes,
+# modules and methods; Haskell's equations, signatures and types; Elixir's `def`,
+# `defmodule`, ... (calls: see _elixir_name); Terraform's blocks (see _block_name);
+# TypeScript's namespaces. Only by their name field (a Haskell type `a -> b` is a
+# `function` too).
+OWN_KINDS: dict[str, frozenset[str]] = {
+    "ruby": frozenset({"class", "module", "method", "singleton_method"}),
+    "haskell": frozenset({"function", "signature", "data_type", "newtype", "class",
+                          "type_synomym"}),
+    "elixir": frozenset({"call"}),
+    "hcl": frozenset({"block"}),
+    "c": frozenset({"declaration"}),  # int f(int x); (see DECLARATIONS)
+    "cpp": frozenset({"declaration", "field_declaration"}),  # V get(K key) const;
+    "go": frozenset({"method_elem", "method_spec"}),  # an interface's methods
+    "javascript": frozenset({"pair"}),  # { put: (x) => ... } (see HOLDS_A_FUNCTION)
+    "typescript": frozenset({"internal_module", "module", "pair", *_SIGNATURES}),
+    "tsx": frozenset({"internal_module", "module", "pair", *_SIGNATURES}),
+}
+ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
+                            "defguardp", "defprotocol", "defimpl", "defdelegate"})
+# Languages whose grammar gives a definition no name field (see _name_node), and the
+# kinds of a node that is a name there (Kotlin: `class Repo`, `fun find`).
+NAMED_BY_CHILD = frozenset({"kotlin", "dart"})
+NAME_KINDS = frozenset({"identifier", "type_identifier", "simple_identifier"})
+# Kinds of clauses of one definition, besides the clauses of one kind side by side (a
+# Haskell function's signature, then its equations).
+CLAUSE_OF = {"signature": "function"}
+# A name as written where it is defined: dotted (Lua's `M.run`, `M:method`; a TypeScript
+# namespace `A.B`) or qualified (C++'s `Table::get`), perhaps asking or insisting (Ruby's
+# `valid?`, Elixir's `save!`), or a C++ operator (`Vec::operator==`, `operator()`).
+_NAME_TEXT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|[.:])[A-Za-z_$][\w$]*)*"
+                        r"(?:(?<=operator)\s*(?:\(\)|\[\]|[^\s\w()\[\]]+)|[?!])?")
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A name the code defines: dotted as it nests, its first and last lines, and whether
+    it only declares the name (a prototype, a method of an interface, `struct s;`)."""
+
+    name: str
+    start: int
+    end: int
+    declared: bool = False
+
+    @property
+    def lines(self) -> str:
+        return f"L{self.start}" if self.end == self.start else f"L{self.start}-L{self.end}"
+
+
+def walk(root: Any, language: str) -> list[Definition]:
+    """Every definition under `root` (code of `language`), in file order (a node before
+    what it holds), each dotted with the names of those that hold it, from its first line:
+    that of the decorators, attributes or template head that belong to it (see
+    _first_line). The clauses of one definition side by side (Haskell's and Elixir's
+    equations, a C++ overload after another: see CLAUSE_OF), each with a body or none
+    without, are one definition.
+
+    A loop, not a recursion: a tree is as deep as the code nests (`a + b + ... + z` nests
+    once a term), deeper than Python recurses."""
+    found: list[Definition] = []
+    memo = _MAY_DEFINE.setdefault(language, {})
+    own = OWN_KINDS.get(language, frozenset())
+    leading = LEADING.get(language, frozenset())
+    by_child = language in NAMED_BY_CHILD
+    last_kind = ""  # of the last definition found
+    todo = [(child, "") for child in reversed(root.named_children())]
+    while todo:
+        node, prefix = todo.pop()
+        kind = node.kind()
+        may_define = memo.get(kind)
+        if may_define is None:
+            may_define = memo[kind] = (kind in own or kind in HOLDS_A_FUNCTION
+                                       or DEFINES.match(kind) is not None)
+        if may_define and (name := _name(node, kind, by_child and kind not in own)) is not None:
+            prefix += name
+            start, end = _first_line(node, leading), node.range().end.line + 1
+            declared = kind in DECLARATIONS or (kind in _SPECIFIERS and node.field("body") is None)
+            last = found[-1] if found else None
+            if last is not None and last.name == prefix and last.start <= start and \
+                    CLAUSE_OF.get(last_kind, last_kind) == kind and last.declared == declared:
+                found[-1] = Definition(prefix, last.start, max(end, last.end), declared)
+            else:
+                found.append(Definition(prefix, start, end, declared))
+            last_kind = kind
+            prefix += "."
+        for child in reversed(node.named_children()):
+            todo.append((child, prefix))
+    return found
+
+
+def _first_line(node: Any, leading: frozenset[str]) -> int:
+    """The first line of the definition `node`: that of the nodes wrapping it, and of the
+    nodes of the `leading` kinds just before it (other tokens between them aside)."""
+    first = node
+    while (parent := first.parent()) is not None and parent.kind() in WRAPPING:
+        first = parent
+    before = first.prev() if leading else None  # named or not: `@Component() export class`
+    while before is not None:
+        if before.is_named():
+            if before.kind() not in leading:
+                break
+            first = before
+        before = before.prev()
+    return int(first.range().start.line) + 1
+
+
+# What belongs to the definition it comes before, though the grammar has it beside the
+# definition, by language: decorators (TypeScript; JavaScript's before an exported class),
+# attributes (Rust); and what wraps a definition: a Python function or class with its
+# decorators, a C++ template with its `template <...>` head. (Java, C#, Kotlin, PHP, ...
+# hold their annotations inside the definition.)
+LEADING = {"typescript": frozenset({"decorator"}), "tsx": frozenset({"decorator"}),
+           "javascript": frozenset({"decorator"}), "rust": frozenset({"attribute_item"})}
+WRAPPING = frozenset({"decorated_definition", "template_declaration"})
+
+
+# Whether a node of each kind may define a name, by language (its kind is one DEFINES or
+# the language's OWN_KINDS read, or one that may hold a function): a kind is met many
+# times in a file.
+_MAY_DEFINE: dict[str, dict[str, bool]] = {}
+
+
+def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
+    """The name the node `node` (of `kind`, one that may define a name) defines, or None;
+    with `unnamed`, found without a name field too (see _name_node)."""
+    if kind in HOLDS_A_FUNCTION or kind == "pair":
+        value = node.field("value")
+        if value is None or (value.kind() not in FUNCTION_VALUES and not
+                             (value.kind() == "object" and kind == "variable_declarator")):
+            return None  # `const api = { get() {...} }` names api.get
+    elif kind == "call":
+        return _elixir_name(node)
+    elif kind == "block":
+        return _block_name(node)
+    named = node.field("name") or node.field("property") or node.field("key")  # JavaScript
+    if named is None and (declarator := node.field("declarator")) is not None:  # C, C++
+        function = False  # int *f(int x), not int x
+        while (inner := declarator.field("declarator")) is not None:
+            function = function or declarator.kind() == "function_declarator"
+            declarator = inner
+        if kind in ("declaration", "field_declaration") and not function:
+            return None  # a variable, a field
+        named = declarator
+    named = named or node.field("type")  # Rust: impl Type { ... }
+    if named is None and unnamed:
+        named = _name_node(node)
+    text = named.text() if named is not None else ""
+    head, operator, tail = text.partition("operator")  # C++: `operator<` is no template
+    while "<" in head and (bare := _TEMPLATE_ARGUMENTS.sub("", head)) != head:
+        head = bare  # C++: Table<K, std::vector<V>>::get is Table::get
+    found = _NAME_TEXT.search(head + operator + tail)
+    if found is None:
+        return None
+    name = _LUA_METHOD.sub(".", found[0])
+    receiver = node.field("receiver") if kind == "method_declaration" else None  # Go
+    owner = _RECEIVER.match(receiver.text()) if receiver is not None else None
+    return f"{owner[1]}.{name}" if owner else name
+
+
+def _name_node(node: Any) -> Any:
+    """For a definition without a name field (in NAMED_BY_CHILD's languages): its first
+    child that is a name (Kotlin), or else the name of its first child, if a signature
+    (Dart: a method's name is that of its signature's signature)."""
+    for _ in range(3):
+        children = node.named_children()
+        named = next((c for c in children if c.kind() in NAME_KINDS), None)
+        if named is not None or not children:
+            return named
+        node = children[0]
+        if "signature" not in node.kind():
+            return None
+        if (named := node.field("name")) is not None:
+            return named
+    return None
+
+
+def _elixir_name(node: Any) -> str | None:
+    """`def save!(repo)`, `defmodule Shop.Cart do`: the name of a call that defines one."""
+    target = node.field("target")
+    if target is None or target.text() not in ELIXIR_DEFINES:
+        return None
+    arguments = next((c for c in node.named_children() if c.kind() == "arguments"), None)
+    first = arguments.named_children() if arguments is not None else []
+    found = _NAME_TEXT.match(first[0].text()) if first else None
+    return found[0] if found else None
+
+
+def _block_name(node: Any) -> str | None:
+    """A Terraform block by the address it is known by: `resource "aws_s3_bucket" "logs"`
+    is aws_s3_bucket.logs, `variable "region"` var.region, `module "vpc"` module.vpc,
+    `data "aws_ami" "base"` data.aws_ami.base; a block without labels by its type."""
+    parts = node.named_children()
+    if not parts or parts[0].kind() != "identifier":
+        return None
+    labels = [p.text().strip('"') for p in parts[1:] if p.kind() in ("string_lit", "identifier")]
+    kind = parts[0].text()
+    head = [] if kind == "resource" and labels else ["var" if kind == "variable" else kind]
+    return ".".join(head + labels)
+
+
+_TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
+_LUA_METHOD = re.compile(r"(?<!:):(?!:)")  # M:method (Lua) is M.method
+_GO_METHOD = re.compile(r"\(\*?([A-Za-z_]\w*)\)(?=\.)")
+_CALLED = re.compile(r"(?<!operator)\([^()]*\)$")  # not C++'s `operator()`
+
+
+def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
+    """The definitions whose dotted name is `symbol` or ends with '.' + `symbol`; a '::'
+    reads as a '.' (C++: `Table::get` names get, defined in the class Table or out of it),
+    Go's `(*Conn).Close` as `Conn.Close`, and a call's parentheses are left out
+    (`save_checkpoint()`, `put(K key)` name save_checkpoint and put)."""
+    wanted = _CALLED.sub("", _GO_METHOD.sub(r"\1", symbol.strip())).replace("::", ".")
+    return [d for d in defs
+            if (name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted)]
+
+
+def preferred(found: list[Definition]) -> list[Definition]:
+    """Of the definitions a name names, those with a body when there are any: a C++ method
+    declared in its class and defined after it, a `struct s` used before its definition."""
+    bodies = [d for d in found if not d.declared]
+    return bodies or found
+
+
+def enclosing(defs: Iterable[Definition], start: int, end: int) -> Definition | None:
+    """The innermost definition that holds lines `start` to `end`, if any."""
+    holding = [d for d in defs if d.start <= start and end <= d.end]
+    return min(holding, key=lambda d: (d.end - d.start, -d.start)) if holding else None
+
+
+def nearest_names(defs: Iterable[Definition], symbol: str, count: int = 3) -> str:
+    """'a (L1-L9), b (L12)': the `count` definitions named most like `symbol`."""
+    tail = symbol.rsplit(".", 1)[-1]
+    def likeness(d: Definition) -> tuple[float, float, int]:
+        own = d.name.rsplit(".", 1)[-1]
+        return (-difflib.SequenceMatcher(None, tail, own).ratio(),
+                -difflib.SequenceMatcher(None, symbol, d.name).ratio(), d.start)
+
+    ranked = sorted(defs, key=likeness)
+    return ", ".join(f"{d.name} ({d.lines})" for d in ranked[:count]) or "none"
