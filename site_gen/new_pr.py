@@ -153,7 +153,7 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
     folder = config.docs_dir / m["repo"] / m["number"]
     code = checkout or git_dir(config, m["repo"])
     if folder.exists():
-        return _add_page(folder, m["repo"], m["number"], question, code)
+        return _add_page(folder, m["repo"], m["number"], question, code, config.languages)
     if head is None:
         if checkout is None:
             raise SiteGenError("the head commit is missing; give --head SHA, or --checkout "
@@ -164,7 +164,8 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
                            "(a branch or tag name would drift)")
     question = question or "the first question"
     changed = changed_files(code, head.lower(), None) if code else []
-    example = find_example(code, head.lower(), changed) if code and changed else None
+    example = (find_example(code, head.lower(), changed, languages=config.languages)
+               if code and changed else None)
     files = "".join(f"  - {_yaml_text(path)}\n" for path in changed) if example else NO_FILES
     pr = folder / "pr.yml"
     page = _page(folder, question, 1, example or STAND_IN)
@@ -179,7 +180,7 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
 
 
 def _add_page(folder: Path, repo: str, number: str, question: str | None,
-              code: Path | None) -> list[Path]:
+              code: Path | None, languages: dict[str, str]) -> list[Path]:
     """One more page on a PR that has a folder: the next `order`, never overwriting; its
     examples cite a file of the PR's own (a real line of it when the code is here). A
     pr.yml whose `files:` is still new's stand-in gets the files the PR changes."""
@@ -194,7 +195,8 @@ def _add_page(folder: Path, repo: str, number: str, question: str | None,
         raise ContentError(f"a page named '{target.name}' already exists; site-gen new never "
                            "overwrites (give another --question)", target)
     filled = _fill_files(folder / "pr.yml", code)
-    path, text = _page(folder, question, max(orders, default=0) + 1, _example_of(folder, code))
+    path, text = _page(folder, question, max(orders, default=0) + 1,
+                       _example_of(folder, code, languages))
     path.write_text(text, encoding="utf-8")
     return [path, *filled]
 
@@ -224,7 +226,7 @@ def replace_text(path: Path, text: str) -> None:
     temporary.replace(path)
 
 
-def _example_of(folder: Path, code: Path | None) -> Example:
+def _example_of(folder: Path, code: Path | None, languages: dict[str, str]) -> Example:
     """The example line for another page of the PR in `folder`, from its pr.yml."""
     try:
         facts = load_yaml((folder / "pr.yml").read_text(encoding="utf-8"), folder / "pr.yml")
@@ -237,7 +239,8 @@ def _example_of(folder: Path, code: Path | None) -> Example:
         return STAND_IN
     if code is not None and SHA.match(head):
         changed = set(changed_files(code, head, base or None))
-        found = find_example(code, head, [f for f in files if f in changed] + files, files)
+        found = find_example(code, head, [f for f in files if f in changed] + files, files,
+                             languages)
         if found is not None:
             return found
     return Example(files[0], STAND_IN.line, None, shortest_tail(files[0], files))
@@ -252,9 +255,10 @@ def changed_files(code: Path, head: str, base: str | None) -> list[str]:
     return [p for p in done.stdout.splitlines() if p] if done.returncode == 0 else []
 
 
-def find_example(code: Path, head: str, candidates: list[str],
-                 files: list[str] | None = None) -> Example | None:
-    """The first line of the first candidate file that reads well as a quote."""
+def find_example(code: Path, head: str, candidates: list[str], files: list[str] | None = None,
+                 languages: dict[str, str] | None = None) -> Example | None:
+    """The first line of the first candidate file that reads well as a quote (`languages`:
+    mkdocs.yml's, which may say what language a file is in)."""
     reader = SourceReader(code)
     try:
         commit = reader.commit(head)
@@ -264,7 +268,7 @@ def find_example(code: Path, head: str, candidates: list[str],
             lines = reader.lines(commit, path) or []
             for number, text in enumerate(lines, 1):
                 if QUOTABLE.match(text.strip()) and "⟨" not in text:
-                    index = index_of(reader, commit, path)
+                    index = index_of(reader, commit, path, languages=languages)
                     defs = index.definitions if index else ()
                     inner = enclosing(defs, number, number)
                     return Example(path, number, text, shortest_tail(path, files or candidates),

@@ -203,3 +203,27 @@ def test_progress_on_a_terminal_and_one_line_otherwise(project: Project) -> None
     assert shown.endswith("\r\x1b[K")
 
 
+
+
+def test_new_names_the_example_s_definition_as_mkdocs_yml_says_the_file_is_written(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """A header of C++ with no mark of C++ (see filetypes) is C++ when mkdocs.yml says so:
+    the first page's hunk names the member function that holds the line it cites, as the
+    build will check it."""
+    from .conftest import git
+
+    repo = tmp_path / "geometry"
+    repo.mkdir()
+    (repo / "point.h").write_text("#pragma once\nstruct [[nodiscard]] Point {\n  int x[2];\n};\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "point.h").write_text("#pragma once\nstruct [[nodiscard]] Point {\n  int x[2];\n"
+                                  "  int norm() const {\n    return x[0];\n  }\n};\n")  # line 4:
+    # the first that reads well as a quote (none with a bracket)
+    git(repo, "commit", "-q", "-am", "norm")
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
+                  + "site_gen:\n  languages:\n    h: cpp\n")
+    assert cli("new", "acme/geometry#3", "--checkout", str(repo), "--question", "norm").code == 0
+    page = (project.root / "content/acme/geometry/3/norm.md").read_text()
+    assert "file: point.h L4 · Point.norm\n" in page
