@@ -152,6 +152,24 @@ def git(repo: Path, *args: str) -> str:
                                           "PATH": "/usr/bin:/bin"}).stdout.strip()
 
 
+def commit(repo: Path, files: dict[str, str | bytes], message: str = "head") -> str:
+    """Write `files` (path in `repo`: text, or bytes as they are) and commit them, making
+    the repository first when it is not one; the commit's SHA."""
+    if not (repo / ".git").exists():
+        repo.mkdir(parents=True, exist_ok=True)
+        git(repo, "init", "-q", "-b", "main")
+        git(repo, "config", "core.autocrlf", "false")
+    for name, content in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            (repo / name).write_bytes(content)
+        else:
+            (repo / name).write_text(content)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
 @pytest.fixture
 def checkout(tmp_path: Path) -> tuple[Path, str, str]:
     """A repository with two commits; returns (path, first SHA, second SHA)."""

@@ -210,18 +210,13 @@ def test_new_names_the_example_s_definition_as_mkdocs_yml_says_the_file_is_writt
     """A header of C++ with no mark of C++ (see filetypes) is C++ when mkdocs.yml says so:
     the first page's hunk names the member function that holds the line it cites, as the
     build will check it."""
-    from .conftest import git
+    from .conftest import commit
 
     repo = tmp_path / "geometry"
-    repo.mkdir()
-    (repo / "point.h").write_text("#pragma once\nstruct [[nodiscard]] Point {\n  int x[2];\n};\n")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "base")
-    (repo / "point.h").write_text("#pragma once\nstruct [[nodiscard]] Point {\n  int x[2];\n"
-                                  "  int norm() const {\n    return x[0];\n  }\n};\n")  # line 4:
+    commit(repo, {"point.h": "#pragma once\nstruct [[nodiscard]] Point {\n  int x[2];\n};\n"})
+    commit(repo, {"point.h": "#pragma once\nstruct [[nodiscard]] Point {\n  int x[2];\n"
+                             "  int norm() const {\n    return x[0];\n  }\n};\n"})  # line 4:
     # the first that reads well as a quote (none with a bracket)
-    git(repo, "commit", "-q", "-am", "norm")
     project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text()
                   + "site_gen:\n  languages:\n    h: cpp\n")
     assert cli("new", "acme/geometry#3", "--checkout", str(repo), "--question", "norm").code == 0

@@ -18,7 +18,7 @@ from site_gen.git_reader import SourceReader
 from site_gen.statuses import DEFAULT_STATUSES
 
 from .blockutil import render
-from .conftest import Project, Run, git
+from .conftest import Project, Run, commit, git
 
 CLI = Callable[..., Run]
 
@@ -512,16 +512,9 @@ def test_a_hunk_in_ruby_names_its_method_and_one_in_nix_is_not_checked(tmp_path:
     assert errors == []
 
 
-def _one_commit(tmp_path: Path, files: dict[str, str]) -> tuple[Path, str]:
+def _one_commit(tmp_path: Path, files: dict[str, str | bytes]) -> tuple[Path, str]:
     """A repository of `files` in one commit, and that commit."""
-    repo = tmp_path / "code"
-    repo.mkdir()
-    for name, text in files.items():
-        (repo / name).write_text(text)
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "head")
-    return repo, git(repo, "rev-parse", "HEAD")
+    return tmp_path / "code", commit(tmp_path / "code", files)
 
 
 SAMPLES = {  # a few definitions in each language the code index reads names in

@@ -16,7 +16,7 @@ from site_gen.context import PageContext
 from site_gen.highlight import lexing_for
 
 from .blockutil import render
-from .conftest import Project, Run, git
+from .conftest import Project, Run, commit
 
 CLI = Callable[..., Run]
 
@@ -272,12 +272,7 @@ def test_a_go_hunk_typed_with_spaces_is_refused_saying_the_file_has_tabs(tmp_pat
     from .blockutil import PR
 
     repo = tmp_path / "code"
-    repo.mkdir()
-    (repo / "main.go").write_text("package main\n\nfunc f() error {\n\treturn nil\n}\n")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "head")
-    head = git(repo, "rev-parse", "HEAD")
+    head = commit(repo, {"main.go": "package main\n\nfunc f() error {\n\treturn nil\n}\n"})
     reader = SourceReader(repo)
     pr = dataclasses.replace(PR, head=head, files=("main.go",))
     hunk = ("```proposal\nfile: main.go L4 · f\n@@ -4,1 +4,1 @@\n-{indent}return nil\n"
@@ -302,14 +297,8 @@ def test_a_crlf_file_takes_proposals_and_quotes_like_any_other(tmp_path: Path) -
     from .blockutil import PR
 
     repo = tmp_path / "code"
-    repo.mkdir()
-    (repo / "Repo.cs").write_bytes(b"class Repo {\r\n    int Find() {\r\n        return 0;\r\n"
-                                   b"    }\r\n}\r\n")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "core.autocrlf", "false")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "head")
-    head = git(repo, "rev-parse", "HEAD")
+    head = commit(repo, {"Repo.cs": b"class Repo {\r\n    int Find() {\r\n        return 0;\r\n"
+                                    b"    }\r\n}\r\n"})
     reader = SourceReader(repo)
     try:
         html, errors, _ = render("See [[Repo.cs:3 \"return 0;\"]].\n\n```proposal\n"

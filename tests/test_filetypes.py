@@ -19,7 +19,7 @@ from site_gen.highlight import highlighted_lines
 from site_gen.statuses import DEFAULT_STATUSES
 
 from .blockutil import render
-from .conftest import git
+from .conftest import commit
 
 TABLE = """\
 #pragma once
@@ -87,14 +87,9 @@ end
 @pytest.fixture(scope="module")
 def code(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     repo = tmp_path_factory.mktemp("headers") / "code"
-    (repo / "include").mkdir(parents=True)
-    for name, text in (("table.h", TABLE), ("clib.h", CLIB), ("point.h", POINT),
-                       ("view.h", VIEW), ("fit.m", FIT)):
-        (repo / "include" / name).write_text(text)
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "head")
-    return repo, git(repo, "rev-parse", "HEAD")
+    files: dict[str, str | bytes] = {f"include/{name}": text for name, text in (
+        ("table.h", TABLE), ("clib.h", CLIB), ("point.h", POINT), ("view.h", VIEW), ("fit.m", FIT))}
+    return repo, commit(repo, files)
 
 
 PR = PullRequest(Path("pr.yml"), "acme/store", 3, "T", "0" * 40, None, DEFAULT_STATUSES["open"],
