@@ -69,8 +69,9 @@ NAME_KINDS = frozenset({"identifier", "type_identifier", "simple_identifier"})
 CLAUSE_OF = {"signature": "function"}
 # A name as written where it is defined: dotted (Lua's `M.run`, `M:method`; a TypeScript
 # namespace `A.B`) or qualified (C++'s `Table::get`), perhaps asking or insisting (Ruby's
-# `valid?`, Elixir's `save!`), or a C++ operator (`Vec::operator==`, `operator()`).
-_NAME_TEXT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|[.:])[A-Za-z_$][\w$]*)*"
+# `valid?`, Elixir's `save!`), a C++ operator (`Vec::operator==`, `operator()`) or
+# destructor (`Table::~Table`).
+_NAME_TEXT = re.compile(r"~?[A-Za-z_$][\w$]*(?:(?:::|[.:])~?[A-Za-z_$][\w$]*)*"
                         r"(?:(?<=operator)\s*(?:\(\)|\[\]|[^\s\w()\[\]]+)|[?!])?")
 
 

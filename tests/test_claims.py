@@ -482,6 +482,8 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
             "\nbool Box<T>::operator<(const Box&) const { return false; }\n",
      [("V", 1, 5), ("V.operator==", 2, 2), ("V.operator!=", 3, 3), ("V.operator[]", 4, 4),
       ("Box::operator<", 6, 7)]),  # operators by their own names, not all 'operator'
+    ("cpp", "class T {\n  T() {}\n  ~T() {}\n};\nT::~T() {}\n",
+     [("T", 1, 4), ("T.T", 2, 2), ("T.~T", 3, 3), ("T::~T", 5, 5)]),  # a destructor is ~T
     ("c", "struct foo;\nstruct foo *p;\nstruct foo {\n  int x;\n};\nint f(int);\nint n;\n",
      [("foo", 1, 2), ("foo", 3, 5), ("f", 6, 6)]),  # declared (one), defined; a prototype
     ("csharp", "class Repo {\n  public int Count {\n    get { return 1; }\n  }\n}\n",
