@@ -22,7 +22,7 @@ from typing import Any
 DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local|short_var|"
                      r"use|namespace_use)_)\w*?(?:function|method|class|struct|enum|interface|"
                      r"trait|impl|module|mod|namespace|type|object|protocol|record|"
-                     r"constructor|union|contract|library|modifier|event|property)\w*?_(?:"
+                     r"constructor|union|contract|library|modifier|event|property|macro)\w*?_(?:"
                      r"definition|declaration|item|spec|specifier)$")
 FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generator_function"}
 # Kinds that define a name when their value is a function (JavaScript, TypeScript): a
@@ -40,6 +40,7 @@ DECLARATIONS = frozenset({"declaration", "field_declaration", "method_elem", "me
                           "function_signature_item", *_SIGNATURES})
 _SPECIFIERS = frozenset({"struct_specifier", "class_specifier", "union_specifier",
                          "enum_specifier"})
+_MACROS = ("preproc_def", "preproc_function_def")  # C, C++: #define MAX(a, b) ...
 # Kinds that define a name in one language, which DEFINES does not read: Ruby's classes,
 # modules and methods; Haskell's equations, signatures and types; Elixir's `def`,
 # `defmodule`, ... (calls: see _elixir_name); Terraform's blocks (see _block_name);
@@ -51,8 +52,8 @@ OWN_KINDS: dict[str, frozenset[str]] = {
                           "type_synomym"}),
     "elixir": frozenset({"call"}),
     "hcl": frozenset({"block"}),
-    "c": frozenset({"declaration"}),  # int f(int x); (see DECLARATIONS)
-    "cpp": frozenset({"declaration", "field_declaration"}),  # V get(K key) const;
+    "c": frozenset({"declaration", *_MACROS}),  # int f(int x); (see DECLARATIONS)
+    "cpp": frozenset({"declaration", "field_declaration", *_MACROS}),  # V get(K key) const;
     "go": frozenset({"method_elem", "method_spec"}),  # an interface's methods
     "javascript": frozenset({"pair"}),  # { put: (x) => ... } (see HOLDS_A_FUNCTION)
     "typescript": frozenset({"internal_module", "module", "pair", *_SIGNATURES}),
@@ -116,7 +117,7 @@ def walk(root: Any, language: str) -> list[Definition]:
                                        or DEFINES.match(kind) is not None)
         if may_define and (name := _name(node, kind, by_child and kind not in own)) is not None:
             prefix += name
-            start, end = _first_line(node, leading), node.range().end.line + 1
+            start, end = _first_line(node, leading), _last_line(node)
             declared = kind in DECLARATIONS or (kind in _SPECIFIERS and node.field("body") is None)
             last = found[-1] if found else None
             if last is not None and last.name == prefix and last.start <= start and \
@@ -129,6 +130,14 @@ def walk(root: Any, language: str) -> list[Definition]:
         for child in reversed(node.named_children()):
             todo.append((child, prefix))
     return found
+
+
+def _last_line(node: Any) -> int:
+    """The last line of `node`: a node whose text ends with its line's end (C's `#define`)
+    ends on that line, not at the start of the next."""
+    span = node.range()
+    last = int(span.end.line) + (1 if span.end.column > 0 else 0)
+    return max(last, int(span.start.line) + 1)
 
 
 def _first_line(node: Any, leading: frozenset[str]) -> int:

@@ -486,6 +486,8 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("T", 1, 4), ("T.T", 2, 2), ("T.~T", 3, 3), ("T::~T", 5, 5)]),  # a destructor is ~T
     ("c", "struct foo;\nstruct foo *p;\nstruct foo {\n  int x;\n};\nint f(int);\nint n;\n",
      [("foo", 1, 2), ("foo", 3, 5), ("f", 6, 6)]),  # declared (one), defined; a prototype
+    ("c", "#define N 3\n#define MAX(a, b) \\\n  ((a) > (b) ? (a) : (b))\n", [("N", 1, 1), ("MAX", 2, 3)]),
+    ("rust", "macro_rules! square {\n    ($x:expr) => { $x * $x };\n}\n", [("square", 1, 3)]),
     ("csharp", "class Repo {\n  public int Count {\n    get { return 1; }\n  }\n}\n",
      [("Repo", 1, 5), ("Repo.Count", 2, 4)]),  # a property (Swift's too)
     ("swift", "class A {\n  var count: Int {\n    return 1\n  }\n}\n", [("A", 1, 5), ("A.count", 2, 4)]),
