@@ -41,6 +41,9 @@ DECLARATIONS = frozenset({"declaration", "field_declaration", "method_elem", "me
 _SPECIFIERS = frozenset({"struct_specifier", "class_specifier", "union_specifier",
                          "enum_specifier"})
 _MACROS = ("preproc_def", "preproc_function_def")  # C, C++: #define MAX(a, b) ...
+# JavaScript's functions given a name where they are made: `exports.run = () => ...`,
+# `module.exports = function handler() {...}` (its own name, `handler`, held by it).
+_ASSIGNED = ("assignment_expression", "function_expression")
 # Kinds that define a name in one language, which DEFINES does not read: Ruby's classes,
 # modules and methods; Haskell's equations, signatures and types; Elixir's `def`,
 # `defmodule`, ... (calls: see _elixir_name); Terraform's blocks (see _block_name);
@@ -55,9 +58,9 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "c": frozenset({"declaration", *_MACROS}),  # int f(int x); (see DECLARATIONS)
     "cpp": frozenset({"declaration", "field_declaration", *_MACROS}),  # V get(K key) const;
     "go": frozenset({"method_elem", "method_spec"}),  # an interface's methods
-    "javascript": frozenset({"pair"}),  # { put: (x) => ... } (see HOLDS_A_FUNCTION)
-    "typescript": frozenset({"internal_module", "module", "pair", *_SIGNATURES}),
-    "tsx": frozenset({"internal_module", "module", "pair", *_SIGNATURES}),
+    "javascript": frozenset({"pair", *_ASSIGNED}),  # { put: (x) => ... } (HOLDS_A_FUNCTION)
+    "typescript": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
+    "tsx": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
 }
 ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
                             "defguardp", "defprotocol", "defimpl", "defdelegate"})
@@ -180,6 +183,12 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
         if value is None or (value.kind() not in FUNCTION_VALUES and not
                              (value.kind() == "object" and kind == "variable_declarator")):
             return None  # `const api = { get() {...} }` names api.get
+    elif kind == "assignment_expression":
+        value, target = node.field("right"), node.field("left")
+        if value is None or target is None or value.kind() not in FUNCTION_VALUES:
+            return None
+        found = _NAME_TEXT.fullmatch(target.text())  # exports.run, Foo.prototype.bar
+        return found[0] if found else None
     elif kind == "call":
         return _elixir_name(node)
     elif kind == "block":
