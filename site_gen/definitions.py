@@ -11,6 +11,7 @@ attributes, a template head) starts it; the clauses of one definition are one.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from collections.abc import Iterable
@@ -109,54 +110,72 @@ def walk(root: Any, language: str) -> list[Definition]:
     own = OWN_KINDS.get(language, frozenset())
     leading = LEADING.get(language, frozenset())
     by_child = language in NAMED_BY_CHILD
+    wrapper = WRAPPING.get(language)
+    # where each node that wraps a definition begins, by where the definition begins
+    wrapped: dict[tuple[int, int], tuple[int, int]] = {}
     last_kind = ""  # of the last definition found
     todo = [(child, "") for child in reversed(root.named_children())]
     while todo:
         node, prefix = todo.pop()
         kind = node.kind()
-        may_define = memo.get(kind)
-        if may_define is None:
-            may_define = memo[kind] = (kind in own or kind in HOLDS_A_FUNCTION
-                                       or DEFINES.match(kind) is not None)
-        if may_define and (name := _name(node, kind, by_child and kind not in own)) is not None:
+        role = memo.get(kind)
+        if role is None:
+            role = memo[kind] = (_WRAPS if kind == wrapper else _MAY_DEFINE_NAME
+                                 if kind in own or kind in HOLDS_A_FUNCTION
+                                 or DEFINES.match(kind) is not None else 0)
+        children = node.named_children()
+        if role == _WRAPS and children:  # met before the definition it wraps, its last child
+            inner, outer = children[-1].range().start, node.range().start
+            wrapped[int(inner.line), int(inner.column)] = (int(outer.line), int(outer.column))
+        elif role and (name := _name(node, kind, by_child and kind not in own)) is not None:
             prefix += name
-            start, end = _first_line(node, leading), _last_line(node)
+            span = node.range()
+            start, end = _first_line(node, span, wrapped, leading), _last_line(span)
             declared = kind in DECLARATIONS or (kind in _SPECIFIERS and node.field("body") is None)
-            last = found[-1] if found else None
-            if last is not None and last.name == prefix and last.start <= start and \
-                    CLAUSE_OF.get(last_kind, last_kind) == kind and last.declared == declared:
-                found[-1] = Definition(prefix, last.start, max(end, last.end), declared)
-            else:
-                found.append(Definition(prefix, start, end, declared))
+            _add(found, Definition(prefix, start, end, declared), kind, last_kind)
             last_kind = kind
             prefix += "."
-        for child in reversed(node.named_children()):
+        for child in reversed(children):
             todo.append((child, prefix))
     return found
 
 
-def _last_line(node: Any) -> int:
-    """The last line of `node`: a node whose text ends with its line's end (C's `#define`)
-    ends on that line, not at the start of the next."""
-    span = node.range()
+def _add(found: list[Definition], definition: Definition, kind: str, last_kind: str) -> None:
+    """Add `definition` (a node of `kind`) to `found`; or, when it is one more clause of the
+    last (of `last_kind`: see CLAUSE_OF) with a body as it has or none as it has none, make
+    that one span it too."""
+    last = found[-1] if found else None
+    if last is not None and last.name == definition.name and last.start <= definition.start \
+            and CLAUSE_OF.get(last_kind, last_kind) == kind and last.declared == definition.declared:
+        found[-1] = dataclasses.replace(last, end=max(definition.end, last.end))
+    else:
+        found.append(definition)
+
+
+def _last_line(span: Any) -> int:
+    """The last line of a node of `span`: a node whose text ends with its line's end (C's
+    `#define`) ends on that line, not at the start of the next."""
     last = int(span.end.line) + (1 if span.end.column > 0 else 0)
     return max(last, int(span.start.line) + 1)
 
 
-def _first_line(node: Any, leading: frozenset[str]) -> int:
-    """The first line of the definition `node`: that of the nodes wrapping it, and of the
-    nodes of the `leading` kinds just before it (other tokens between them aside)."""
-    first = node
-    while (parent := first.parent()) is not None and parent.kind() in WRAPPING:
-        first = parent
-    before = first.prev() if leading else None  # named or not: `@Component() export class`
+def _first_line(node: Any, span: Any, wrapped: dict[tuple[int, int], tuple[int, int]],
+                leading: frozenset[str]) -> int:
+    """The first line of the definition `node` (of `span`): that of the nodes wrapping it
+    (`wrapped`: where each begins, by where what it wraps begins), or of the nodes of the
+    `leading` kinds just before it (other tokens between them aside)."""
+    at = (int(span.start.line), int(span.start.column))
+    while at in wrapped:  # a template in a template
+        at = wrapped[at]
+    first = at[0] + 1
+    before = node.prev() if leading else None  # named or not: `@Component() export class`
     while before is not None:
         if before.is_named():
             if before.kind() not in leading:
                 break
-            first = before
+            first = min(first, int(before.range().start.line) + 1)
         before = before.prev()
-    return int(first.range().start.line) + 1
+    return first
 
 
 # What belongs to the definition it comes before, though the grammar has it beside the
@@ -166,13 +185,14 @@ def _first_line(node: Any, leading: frozenset[str]) -> int:
 # hold their annotations inside the definition.)
 LEADING = {"typescript": frozenset({"decorator"}), "tsx": frozenset({"decorator"}),
            "javascript": frozenset({"decorator"}), "rust": frozenset({"attribute_item"})}
-WRAPPING = frozenset({"decorated_definition", "template_declaration"})
+WRAPPING = {"python": "decorated_definition", "cpp": "template_declaration"}
 
 
-# Whether a node of each kind may define a name, by language (its kind is one DEFINES or
-# the language's OWN_KINDS read, or one that may hold a function): a kind is met many
-# times in a file.
-_MAY_DEFINE: dict[str, dict[str, bool]] = {}
+# What a node of each kind is to the walk, by language: one that may define a name (its
+# kind is one DEFINES or the language's OWN_KINDS read, or one that may hold a function),
+# one that wraps a definition (WRAPPING), or neither (0). A kind is met many times a file.
+_MAY_DEFINE: dict[str, dict[str, int]] = {}
+_MAY_DEFINE_NAME, _WRAPS = 1, 2
 
 
 def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
