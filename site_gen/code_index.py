@@ -181,13 +181,13 @@ def index_of(code: Code, commit: str, path: str, kept: Kept | None = None,
     mkdocs.yml's, which may say what language the file is in (see language_of). Asked
     again in this process (the blocks of a page, the pages of a PR ask for the same files),
     the index it gave (a file at a full SHA never changes)."""
-    if not defines_names(language_of(path, languages)):
-        return None
-    chosen = configured(path, languages) or ""
+    chosen = configured(path, languages) or "" if languages else ""
     answers = _UNKEPT if kept is None else _ANSWERS.setdefault(kept, {})
     asked = (commit, path, chosen)
-    if asked in answers:
+    if asked in answers:  # asked before: no need to work out the language again
         return answers[asked]
+    if not defines_names(language_of(path, languages)):
+        return None
     index = _index_of(code, commit, path, languages, kept)
     if index is not None:  # a file not there yet may be fetched later in a `serve`
         if len(answers) >= ANSWERS_KEPT:  # a long `serve` meets commit after commit
