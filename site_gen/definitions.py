@@ -48,12 +48,12 @@ _ASSIGNED = ("assignment_expression", "function_expression")
 # Kinds that define a name in one language, which DEFINES does not read: Ruby's classes,
 # modules and methods; Haskell's equations, signatures and types; Elixir's `def`,
 # `defmodule`, ... (calls: see _elixir_name); Terraform's blocks (see _block_name);
-# TypeScript's namespaces. Only by their name field (a Haskell type `a -> b` is a
-# `function` too).
+# TypeScript's namespaces. Their names are never looked for in a child (see _name_node):
+# a Haskell type `a -> b` is a `function` too, without a name.
 OWN_KINDS: dict[str, frozenset[str]] = {
     "ruby": frozenset({"class", "module", "method", "singleton_method"}),
     "haskell": frozenset({"function", "signature", "data_type", "newtype", "class",
-                          "type_synomym"}),
+                          "type_synonym"}),
     "elixir": frozenset({"call"}),
     "hcl": frozenset({"block"}),
     "c": frozenset({"declaration", *_MACROS}),  # int f(int x); (see DECLARATIONS)

@@ -458,8 +458,8 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
                "    n\n  end\n  defp save!(c), do: c\nend\n",
      [("Shop.Cart", 1, 7), ("Shop.Cart.total", 2, 5), ("Shop.Cart.save!", 6, 6)]),
     ("haskell", "module M where\n\ndata Shape = Circle Float\n\narea :: Shape -> Float\n"
-                "area (Circle r) = r\narea _ = 0\n",
-     [("Shape", 3, 3), ("area", 5, 7)]),  # its signature and equations: one definition
+                "area (Circle r) = r\narea _ = 0\ntype Name = String\n",
+     [("Shape", 3, 3), ("area", 5, 7), ("Name", 8, 8)]),  # its signature and equations: one
     ("dart", "class Repo {\n  User? find(int id) {\n    return null;\n  }\n}\nvoid main() {}\n",
      [("Repo", 1, 5), ("Repo.find", 2, 4), ("main", 6, 6)]),
     ("lua", "local function helper(x)\n  return x\nend\nfunction M.run(y)\n  return y\nend\n"
