@@ -1,7 +1,8 @@
-"""A '.h' file is C, C++ or Objective-C: its text says which, and it is parsed (symbols,
-hunk headers, claims) and highlighted as that language; mkdocs.yml's `languages` says it
-for every file of an ending, for the code index as for highlighting. Checked against a
-local repository of headers."""
+"""A file of an ending several languages share is in the language its text says: a '.h'
+file is C, C++ or Objective-C, parsed (symbols, hunk headers, claims) and highlighted as
+that language; a '.m', '.pl', '.fs' file is highlighted so. mkdocs.yml's `languages` says
+it for every file of an ending, for the code index as for highlighting. Checked against a
+local repository of headers (C++ declarations among them)."""
 
 from __future__ import annotations
 
