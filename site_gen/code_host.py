@@ -8,6 +8,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from .filetypes import ending
+
 GITHUB_PERMALINK = "https://github.com/{repo}/blob/{commit}/{path}{lines}"
 GITHUB_LINES = "#L{start}-L{end}"
 GITHUB_LINE = "#L{start}"
@@ -72,5 +74,4 @@ class CodeHost:
 
     def rendered(self, path: str) -> bool:
         """Whether the host shows `path` rendered, not as lines of text."""
-        name = path.rsplit("/", 1)[-1]
-        return "." in name and name.rpartition(".")[2].lower() in RENDERED
+        return ending(path) in RENDERED

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .definitions import Definition, walk
-from .filetypes import configured, shared_ending, written_in
+from .filetypes import configured, ending, shared_ending, written_in
 
 VERSION = "5"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
@@ -36,6 +36,8 @@ LANGUAGES = {
 # Languages whose code defines no names a page could cite (Nix: expressions all through).
 NO_DEFINITIONS = frozenset({"nix"})
 SYMBOL_LANGUAGES = sorted(set(LANGUAGES.values()) - NO_DEFINITIONS)  # for messages
+
+
 class ParseError(Exception):
     """A file the parser cannot read as its language (the line of the first problem)."""
 
@@ -51,14 +53,12 @@ def language_of(path: str, languages: dict[str, str] | None = None,
     `lines` are written in when its ending is shared (a '.h' file: see filetypes), else
     the one its ending says."""
     lexer = configured(path, languages)
-    name = path.rsplit("/", 1)[-1]
-    ending = name.rpartition(".")[2].lower() if "." in name else ""
-    if lexer is None and lines is not None and ending in LANGUAGES and shared_ending(path):
+    own = ending(path)
+    if lexer is None and lines is not None and own in LANGUAGES and shared_ending(path):
         lexer = written_in(path, "\n".join(lines))  # a '.h' file (not '.m': no grammar)
-    grammars = _grammars() if lexer is not None else {}
-    if lexer is not None and lexer.lower() in grammars:
-        return grammars[lexer.lower()]
-    return LANGUAGES.get(ending)  # a lexer Pygments does not list (a plugin's): the ending's
+    if lexer is not None and (name := lexer.lower()) in (grammars := _grammars()):
+        return grammars[name]
+    return LANGUAGES.get(own)  # no lexer named, or one Pygments does not list (a plugin's)
 
 
 @functools.cache
@@ -181,14 +181,14 @@ def index_of(code: Code, commit: str, path: str, kept: Kept | None = None,
     mkdocs.yml's, which may say what language the file is in (see language_of). Asked
     again in this process (the blocks of a page, the pages of a PR ask for the same files),
     the index it gave (a file at a full SHA never changes)."""
-    chosen = configured(path, languages) or "" if languages else ""
+    chosen = configured(path, languages)
     answers = _UNKEPT if kept is None else _ANSWERS.setdefault(kept, {})
-    asked = (commit, path, chosen)
+    asked = (commit, path, chosen or "")
     if asked in answers:  # asked before: no need to work out the language again
         return answers[asked]
     if not defines_names(language_of(path, languages)):
         return None
-    index = _index_of(code, commit, path, languages, kept)
+    index = _index_of(code, commit, path, languages, chosen, kept)
     if index is not None:  # a file not there yet may be fetched later in a `serve`
         if len(answers) >= ANSWERS_KEPT:  # a long `serve` meets commit after commit
             answers.clear()
@@ -205,9 +205,8 @@ ANSWERS_KEPT = 4096
 
 
 def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | None,
-              kept: Kept | None) -> Index | None:
-    # The language is the file's own at the commit, but for one mkdocs.yml gives it.
-    chosen = configured(path, languages)
+              chosen: str | None, kept: Kept | None) -> Index | None:
+    # The language is the file's own at the commit, but for one mkdocs.yml gives (`chosen`).
     key = f"definitions\n{VERSION}\n{commit}\n{path}" + (f"\n{chosen}" if chosen else "")
     held = kept.get(key) if kept is not None else None
     if isinstance(held, dict):

@@ -106,7 +106,7 @@ def walk(root: Any, language: str) -> list[Definition]:
     A loop, not a recursion: a tree is as deep as the code nests (`a + b + ... + z` nests
     once a term), deeper than Python recurses."""
     found: list[Definition] = []
-    memo = _MAY_DEFINE.setdefault(language, {})
+    memo = _ROLES.setdefault(language, {})
     own = OWN_KINDS.get(language, frozenset())
     leading = LEADING.get(language, frozenset())
     by_child = language in NAMED_BY_CHILD
@@ -120,7 +120,7 @@ def walk(root: Any, language: str) -> list[Definition]:
         kind = node.kind()
         role = memo.get(kind)
         if role is None:
-            role = memo[kind] = (_WRAPS if kind == wrapper else _MAY_DEFINE_NAME
+            role = memo[kind] = (_WRAPS if kind == wrapper else _DEFINES_NAME
                                  if kind in own or kind in HOLDS_A_FUNCTION
                                  or DEFINES.match(kind) is not None else 0)
         children = node.named_children()
@@ -191,8 +191,8 @@ WRAPPING = {"python": "decorated_definition", "cpp": "template_declaration"}
 # What a node of each kind is to the walk, by language: one that may define a name (its
 # kind is one DEFINES or the language's OWN_KINDS read, or one that may hold a function),
 # one that wraps a definition (WRAPPING), or neither (0). A kind is met many times a file.
-_MAY_DEFINE: dict[str, dict[str, int]] = {}
-_MAY_DEFINE_NAME, _WRAPS = 1, 2
+_ROLES: dict[str, dict[str, int]] = {}
+_DEFINES_NAME, _WRAPS = 1, 2
 
 
 def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:

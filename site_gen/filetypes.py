@@ -44,17 +44,22 @@ SHARED: dict[str, tuple[tuple[str, re.Pattern[str] | None], ...]] = {
 def configured(path: str, languages: dict[str, str] | None) -> str | None:
     """The Pygments lexer mkdocs.yml's `languages` gives `path` (by its ending, or its
     whole name), or None."""
-    for ending, name in (languages or {}).items():
-        if path.endswith("." + ending) or path == ending:
+    for end, name in languages.items() if languages else ():
+        if path.endswith("." + end) or path == end:
             return name
     return None
 
 
+def ending(path: str) -> str:
+    """The ending of `path`'s file name, lower-case ('h' for `include/Table.H`), or ''."""
+    name = path.rsplit("/", 1)[-1]
+    return name.rpartition(".")[2].lower() if "." in name else ""
+
+
 def shared_ending(path: str) -> str | None:
     """`path`'s ending when several languages share it (see SHARED), else None."""
-    name = path.rsplit("/", 1)[-1]
-    ending = name.rpartition(".")[2].lower() if "." in name else ""
-    return ending if ending in SHARED else None
+    found = ending(path)
+    return found if found in SHARED else None
 
 
 def written_in(path: str, text: str) -> str | None:
