@@ -41,6 +41,11 @@ DECLARATIONS = frozenset({"declaration", "field_declaration", "method_elem", "me
                           "function_signature_item", *_SIGNATURES})
 _SPECIFIERS = frozenset({"struct_specifier", "class_specifier", "union_specifier",
                          "enum_specifier"})
+# Kinds that add to a name defined elsewhere, or say where it is defined, like the
+# declarations above: a Rust `impl` (of a type, or of a trait for it), a Swift `extension`
+# (see walk); and, without a body, a C type named (`struct s;`) or a Rust `mod m;`.
+ELSEWHERE = frozenset({"impl_item"})
+_BODY_ELSEWHERE = _SPECIFIERS | {"mod_item"}
 _MACROS = ("preproc_def", "preproc_function_def")  # C, C++: #define MAX(a, b) ...
 # JavaScript's functions given a name where they are made: `exports.run = () => ...`,
 # `module.exports = function handler() {...}` (its own name, `handler`, held by it).
@@ -83,7 +88,8 @@ _NAME_TEXT = re.compile(r"~?[A-Za-z_$][\w$]*(?:(?:::|[.:])~?[A-Za-z_$][\w$]*)*"
 @dataclass(frozen=True)
 class Definition:
     """A name the code defines: dotted as it nests, its first and last lines, and whether
-    it only declares the name (a prototype, a method of an interface, `struct s;`)."""
+    it only declares the name or adds to it (a prototype, a method of an interface,
+    `struct s;`, a Rust `impl` of a type: see DECLARATIONS, ELSEWHERE)."""
 
     name: str
     start: int
@@ -111,6 +117,7 @@ def walk(root: Any, language: str) -> list[Definition]:
     leading = LEADING.get(language, frozenset())
     by_child = language in NAMED_BY_CHILD
     wrapper = WRAPPING.get(language)
+    trailing = TRAILING.get(language, frozenset())
     # where each node that wraps a definition begins, by where the definition begins
     wrapped: dict[tuple[int, int], tuple[int, int]] = {}
     last_kind = ""  # of the last definition found
@@ -127,11 +134,17 @@ def walk(root: Any, language: str) -> list[Definition]:
         if role == _WRAPS and children:  # met before the definition it wraps, its last child
             inner, outer = children[-1].range().start, node.range().start
             wrapped[int(inner.line), int(inner.column)] = (int(outer.line), int(outer.column))
-        elif role and (name := _name(node, kind, by_child and kind not in own)) is not None:
+        elif role and not (kind in PROPERTIES and _local(node)) \
+                and (name := _name(node, kind, by_child and kind not in own)) is not None:
             prefix += name
             span = node.range()
             start, end = _first_line(node, span, wrapped, leading), _last_line(span)
-            declared = kind in DECLARATIONS or (kind in _SPECIFIERS and node.field("body") is None)
+            if trailing:
+                end = _trailing_end(node, end, trailing)
+            declared = kind in DECLARATIONS or kind in ELSEWHERE or (
+                kind in _BODY_ELSEWHERE and node.field("body") is None) or (
+                language == "swift" and kind == "class_declaration"
+                and node.child(0) is not None and node.child(0).kind() == "extension")
             _add(found, Definition(prefix, start, end, declared), kind, last_kind)
             last_kind = kind
             prefix += "."
@@ -159,18 +172,36 @@ def _last_line(span: Any) -> int:
     return max(last, int(span.start.line) + 1)
 
 
+def _local(node: Any) -> bool:
+    """Whether `node` stands among the statements of a body (a function's, a block's, a
+    lambda's), not among the members of a type or a file."""
+    parent = node.parent()
+    return parent is not None and parent.kind() == "statements"
+
+
+def _trailing_end(node: Any, end: int, trailing: frozenset[str]) -> int:
+    """The last line of the definition `node` (`end` its own) with the nodes of the
+    `trailing` kinds just after it: a Kotlin property's getter and setter."""
+    after = node.next()
+    while after is not None and (not after.is_named() or after.kind() in trailing):
+        if after.is_named():
+            end = max(end, _last_line(after.range()))
+        after = after.next()
+    return end
+
+
 def _first_line(node: Any, span: Any, wrapped: dict[tuple[int, int], tuple[int, int]],
                 leading: frozenset[str]) -> int:
     """The first line of the definition `node` (of `span`): that of the nodes wrapping it
     (`wrapped`: where each begins, by where what it wraps begins), or of the nodes of the
-    `leading` kinds just before it (other tokens between them aside)."""
+    `leading` kinds just before it (other tokens and comments between them aside)."""
     at = (int(span.start.line), int(span.start.column))
     while at in wrapped:  # a template in a template
         at = wrapped[at]
     first = at[0] + 1
     before = node.prev() if leading else None  # named or not: `@Component() export class`
     while before is not None:
-        if before.is_named():
+        if before.is_named() and "comment" not in before.kind():  # `#[doc(alias)] // why`
             if before.kind() not in leading:
                 break
             first = min(first, int(before.range().start.line) + 1)
@@ -186,6 +217,13 @@ def _first_line(node: Any, span: Any, wrapped: dict[tuple[int, int], tuple[int, 
 LEADING = {"typescript": frozenset({"decorator"}), "tsx": frozenset({"decorator"}),
            "javascript": frozenset({"decorator"}), "rust": frozenset({"attribute_item"})}
 WRAPPING = {"python": "decorated_definition", "cpp": "template_declaration"}
+# What belongs to the definition it comes after, though the grammar has it beside the
+# definition: a Kotlin property's getter and setter.
+TRAILING = {"kotlin": frozenset({"getter", "setter"})}
+# Kinds that define a name as a member of a type or of a file, and nothing as a statement
+# of a body (see _local): Swift's and Kotlin's `let`, `val` and `var` are properties there
+# (`Repo.count`, its getter and setter inside it), local variables here.
+PROPERTIES = frozenset({"property_declaration"})
 
 
 # What a node of each kind is to the walk, by language: one that may define a name (its
@@ -241,7 +279,12 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
 def _name_node(node: Any) -> Any:
     """For a definition without a name field (in NAMED_BY_CHILD's languages): its first
     child that is a name (Kotlin), or else the name of its first child, if a signature
-    (Dart: a method's name is that of its signature's signature)."""
+    (Dart: a method's name is that of its signature's signature). A Kotlin property is
+    named by its variable (`val x = y` names x; `val (a, b) = pair` names nothing)."""
+    if node.kind() == "property_declaration":
+        variable = next((c for c in node.named_children() if c.kind() == "variable_declaration"),
+                        None)
+        return _name_node(variable) if variable is not None else None
     for _ in range(3):
         children = node.named_children()
         named = next((c for c in children if c.kind() in NAME_KINDS), None)
@@ -290,16 +333,35 @@ def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
     reads as a '.' (C++: `Table::get` names get, defined in the class Table or out of it),
     Go's `(*Conn).Close` as `Conn.Close`, and a call's parentheses are left out
     (`save_checkpoint()`, `put(K key)` name save_checkpoint and put)."""
-    wanted = _CALLED.sub("", _GO_METHOD.sub(r"\1", symbol.strip())).replace("::", ".")
+    wanted = _wanted(symbol)
     return [d for d in defs
             if (name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted)]
 
 
+def _wanted(symbol: str) -> str:
+    """A name as written on a page, as definitions are named (see named)."""
+    return _CALLED.sub("", _GO_METHOD.sub(r"\1", symbol.strip())).replace("::", ".")
+
+
+def chosen(defs: Iterable[Definition], symbol: str) -> list[Definition]:
+    """The definitions a reference's `symbol` names (see named), preferred: those it names
+    whole, when there are any (`run` names the function run beside the method Job.run,
+    which `Job.run` names), else those it ends."""
+    found = named(defs, symbol)
+    wanted = _wanted(symbol)
+    return preferred([d for d in found if d.name.replace("::", ".") == wanted] or found)
+
+
 def preferred(found: list[Definition]) -> list[Definition]:
-    """Of the definitions a name names, those with a body when there are any: a C++ method
-    declared in its class and defined after it, a `struct s` used before its definition."""
-    bodies = [d for d in found if not d.declared]
-    return bodies or found
+    """Of the definitions a name names, those that define it when there are any, not those
+    that only declare it or add to it: a C++ method declared in its class and defined
+    after it, a `struct s` used before its definition, a Rust struct and its `impl`s.
+    Names of the same lines are one definition, the outermost named (JavaScript's
+    `app.handle = function handle() {...}` is app.handle, and app.handle.handle)."""
+    spans: dict[tuple[int, int], Definition] = {}
+    for definition in [d for d in found if not d.declared] or found:
+        spans.setdefault((definition.start, definition.end), definition)  # outer ones first
+    return list(spans.values())
 
 
 def enclosing(defs: Iterable[Definition], start: int, end: int) -> Definition | None:

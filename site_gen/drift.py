@@ -35,7 +35,7 @@ from .code_index import index_of
 from .config import Config
 from .content import Page, PullRequest
 from .context import PageContext
-from .definitions import Definition, enclosing, named, preferred
+from .definitions import Definition, chosen, enclosing
 from .git_reader import SourceReader
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
@@ -341,14 +341,14 @@ class HeadMove:
 
     def _definition(self, path: str, name: str) -> Definition | None:
         index = index_of(self.reader, self.new, path, languages=self.config.languages)
-        found = preferred(named(index.definitions, name)) if index else []
+        found = chosen(index.definitions, name) if index else []
         return found[0] if len(found) == 1 else None
 
     def _symbol(self, item: Item, new_path: str, old_lines: list[str],
                 new_lines: list[str]) -> Placed:
         assert item.symbol is not None
         index = index_of(self.reader, self.old, item.file, languages=self.config.languages)
-        old = preferred(named(index.definitions, item.symbol)) if index else []
+        old = chosen(index.definitions, item.symbol) if index else []
         if len(old) != 1:
             return Placed(item, CHANGED, detail=f"{item.symbol} names no one definition at the old head")
         text = tuple(old_lines[old[0].start - 1:old[0].end])

@@ -146,10 +146,22 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
                                                     "something: give it as 'where:'"]),
     ("count: some\ntext: x", ["3: 'count: some' is not a count; expected a number, 'all' or "
                               "'none'"]),
+    ("count: 1\ntext: \"tag = wait_fn is not None\"",  # a claim's lines are not YAML
+     ["3: the claim 'x' does not hold at {head}: counted 0, not 1; the quotes are part of the "
+      "text: write 'text: tag = wait_fn is not None'"]),
 ])
 def test_claim_counts(code: tuple[Path, list[str]], fields: str, expected: list[str]) -> None:
     _, errors = check(code, f"```claim\nsays: x\n{fields}\n```\n")
     assert errors == [e.format(head=code[1][1][:7]) for e in expected]
+
+
+def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(
+        code: tuple[Path, list[str]]) -> None:
+    _, errors = check(code, "All [[claim:callers]] loops wait.\n\n" + CALLERS, head=2)
+    assert len(errors) == 1 and errors[0].startswith("6: the claim 'every training loop")
+    _, errors = check(code, "All [[claim:nobody]] loops wait.\n\n" + CALLERS, head=2)
+    assert errors[0] == ("1: '[[claim:nobody]]' names no claim of this page; expected the id "
+                         "of a claim block (ids here: callers)")
 
 
 def test_a_file_that_does_not_parse_is_a_clear_error(code: tuple[Path, list[str]]) -> None:
@@ -369,7 +381,9 @@ def test_code_nested_deeper_than_python_recurses_is_indexed(language: str, code:
      [("A", 1, 6), ("A.onClick", 2, 5), ("B", 7, 8)]),
     ("rust", "#[derive(Debug)]\nstruct P { x: i32 }\nimpl P {\n    #[inline]\n    // fast\n"
              "    fn f(&self) -> i32 { self.x }\n}\n",
-     [("P", 1, 2), ("P", 3, 7), ("P.f", 6, 6)]),  # a comment ends what belongs to it
+     [("P", 1, 2), ("P", 3, 7), ("P.f", 4, 6)]),  # a comment between them aside
+    ("rust", "impl R {\n    #[doc(alias = \"scope\")] // as others say\n    #[track_caller]\n"
+             "    fn nest(self) {}\n}\n", [("R", 1, 5), ("R.nest", 2, 4)]),  # axum's Router.nest
     ("java", "class A {\n  @Override\n  public String toString() {\n    return \"\";\n  }\n}\n",
      [("A", 1, 6), ("A.toString", 2, 5)]),  # the grammar holds it inside already
     ("cpp", "template <typename T>\nstruct Box {\n  T get();\n};\n"
@@ -496,6 +510,14 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("swift", "class A {\n  var count: Int {\n    return 1\n  }\n}\n", [("A", 1, 5), ("A.count", 2, 4)]),
     ("rust", "struct P;\nimpl P {\n    fn f(&self) {}\n}\n",
      [("P", 1, 1), ("P", 2, 4), ("P.f", 3, 3)]),  # a type and its impl: two, not clauses
+    ("kotlin", "class D {\n  @get:Synchronized\n  var max = 64\n    set(v) {\n      field = v\n"
+               "    }\n  val pool: Int\n    get() {\n      return 1\n    }\n"
+               "  private val (a, b) = pair\n  val alias = other\n  fun f() {\n"
+               "    val local = 1\n  }\n}\nval top = 3\n",
+     [("D", 1, 16), ("D.max", 2, 6), ("D.pool", 7, 10), ("D.alias", 12, 12), ("D.f", 13, 15),
+      ("top", 17, 17)]),  # a property with its setter or getter; no local, no `(a, b)`
+    ("swift", "class R {\n  let n = 1\n  func f() {\n    let local = 1\n    if ok { var y = 2 }\n"
+              "  }\n}\n", [("R", 1, 7), ("R.n", 2, 2), ("R.f", 3, 6)]),  # locals define nothing
 ])
 def test_each_language_s_definitions_are_found_by_their_names(
         language: str, text: str, expected: list[tuple[str, int, int]]) -> None:
@@ -506,6 +528,44 @@ def test_each_language_s_definitions_are_found_by_their_names(
     index = definitions(language, text.splitlines())
     assert index.broken is None
     assert [(d.name, d.start, d.end) for d in index.definitions] == expected
+
+
+@pytest.mark.parametrize(("language", "text", "symbol", "expected"), [
+    ("python", "def run():\n    pass\n\n\nclass Job:\n    def run(self):\n        pass\n",
+     "run", [("run", 1, 2)]),  # named whole: the function, not the method it ends
+    ("python", "def run():\n    pass\n\n\nclass Job:\n    def run(self):\n        pass\n",
+     "Job.run", [("Job.run", 6, 7)]),
+    ("python", "class A:\n    def run(self):\n        pass\n\n\nclass B:\n    def run(self):\n"
+               "        pass\n", "run", [("A.run", 2, 3), ("B.run", 7, 8)]),  # still ambiguous
+    ("rust", "pub struct Router;\nimpl Clone for Router {\n    fn clone(&self) -> Self { Router }\n}\n"
+             "impl Router {\n    pub fn new() -> Self { Router }\n}\n", "Router",
+     [("Router", 1, 1)]),  # the struct, not the impls that add to it
+    ("rust", "mod route;\nfn route() {}\n", "route", [("route", 2, 2)]),  # `mod m;` is elsewhere
+    ("swift", "extension Repo {\n  func save() {}\n}\nclass Repo {}\n", "Repo", [("Repo", 4, 4)]),
+    ("javascript", "app.handle = function handle(req) {\n  return req;\n};\n", "handle",
+     [("app.handle", 1, 3)]),  # one function, two names: one definition
+])
+def test_a_reference_s_symbol_chooses_one_definition(language: str, text: str, symbol: str,
+                                                    expected: list[tuple[str, int, int]]) -> None:
+    """Before, each of these was refused as ambiguous: a function beside a method of its
+    name could not be named at all, a Rust struct not beside its impls, nor Express's
+    `app.handle = function handle` by its own name."""
+    from site_gen.code_index import definitions
+    from site_gen.definitions import chosen
+
+    index = definitions(language, text.splitlines())
+    assert [(d.name, d.start, d.end) for d in chosen(index.definitions, symbol)] == expected
+
+
+def test_definitions_that_share_their_whole_name_are_cited_by_lines(tmp_path: Path) -> None:
+    """A Kotlin property and a function of one name: no more of the name tells them apart,
+    so the error says to cite the lines (not to write more of the name)."""
+    repo, head = _one_commit(tmp_path, {"Pool.kt": "class Pool {\n  val size: Int\n"
+                                                   "    get() = 1\n  fun size(): Int = 2\n}\n"})
+    _, errors = check((repo, [head, head]), "See [[Pool.kt::Pool.size]].\n")
+    assert errors == ["1: ambiguous symbol 'Pool.size' in '[[Pool.kt::Pool.size]]': it names "
+                      "Pool.size (L2-L3), Pool.size (L4); they share the whole name: cite one by "
+                      "its lines instead, as '[[Pool.kt:2-3]]'"]
 
 
 def test_a_hunk_in_ruby_names_its_method_and_one_in_nix_is_not_checked(tmp_path: Path) -> None:

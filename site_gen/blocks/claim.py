@@ -149,6 +149,9 @@ def _count(ctx: PageContext, claim: Claim) -> None:
                              changed is not None and path not in changed)
                    for path, m in found]
     problem = _contradiction(claim)
+    quoted = claim.text or ""
+    if problem and not claim.sites and len(quoted) > 1 and quoted[0] == quoted[-1] in "\"'":
+        problem += f"; the quotes are part of the text: write 'text: {quoted[1:-1]}'"
     if problem:
         ctx.error(f"the claim '{claim.says}' does not hold at {full[:7]}: {problem}",
                   claim.lines["count"])
@@ -251,6 +254,9 @@ def _inline_counts(state: StateCore) -> None:
     ctx = context_of(state.env)
     claims = {token.meta["model"].id: token.meta["model"] for token in state.tokens
               if token.type == "claim_block" and token.meta["model"].id}
+    failed = {m["value"] for token in state.tokens  # their errors are told: not again here
+              if token.type == "fence" and token.info.strip() == "claim"
+              for m in map(FIELD.match, token.content.splitlines()) if m and m["key"] == "id"}
     for block in state.tokens:
         for token in block.children or ():
             m = INLINE.match(token.content) if token.type == "code_ref" else None
@@ -258,9 +264,10 @@ def _inline_counts(state: StateCore) -> None:
                 continue
             token.type = "claim_count"
             token.meta["claim"] = claims.get(m["id"])
-            if token.meta["claim"] is None:
+            if token.meta["claim"] is None and m["id"] not in failed:
+                ids = ", ".join(sorted({*claims, *failed})) or "none"
                 ctx.error(f"'[[claim:{m['id']}]]' names no claim of this page; expected the "
-                          f"id of a claim block (ids here: {', '.join(sorted(claims)) or 'none'})",
+                          f"id of a claim block (ids here: {ids})",
                           ctx.line(block.map, token.meta["offset"]))
 
 

@@ -28,7 +28,7 @@ from markupsafe import Markup, escape
 from ..code_host import fill
 from ..code_index import SYMBOL_LANGUAGES, Index, index_of
 from ..context import PageContext, context_of
-from ..definitions import named, nearest_names, preferred
+from ..definitions import chosen, nearest_names
 from ..highlight import highlighted_lines
 from ..names import REPO_PATH, SHA
 from . import block_renderer, find_after, line_offset
@@ -213,7 +213,7 @@ def _symbol(ctx: PageContext, path: str, commit: str, symbol: str, what: str,
     index = code_definitions(ctx, full, path, what, line)
     if index is None:
         return None
-    found = preferred(named(index.definitions, symbol))
+    found = chosen(index.definitions, symbol)
     if len(found) == 1:
         return found[0].start, found[0].end
     if not found:
@@ -222,8 +222,12 @@ def _symbol(ctx: PageContext, path: str, commit: str, symbol: str, what: str,
                   f"{parse_note(index)}", line)
     else:
         listed = ", ".join(f"{d.name} ({d.lines})" for d in found)
-        ctx.error(f"ambiguous symbol '{symbol}' in {what}: it names {listed}; write more of "
-                  "the dotted name", line)
+        # no more of a name tells apart what shares it whole (a Kotlin property and a
+        # function of one name, overloads apart from each other): their lines do
+        hint = "write more of the dotted name" if len({d.name for d in found}) > 1 else (
+            f"they share the whole name: cite one by its lines instead, as "
+            f"'[[{path}:{found[0].start}-{found[0].end}]]'")
+        ctx.error(f"ambiguous symbol '{symbol}' in {what}: it names {listed}; {hint}", line)
     return None
 
 
