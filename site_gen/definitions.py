@@ -80,8 +80,9 @@ CLAUSE_OF = {"signature": "function"}
 # A name as written where it is defined: dotted (Lua's `M.run`, `M:method`; a TypeScript
 # namespace `A.B`) or qualified (C++'s `Table::get`), perhaps asking or insisting (Ruby's
 # `valid?`, Elixir's `save!`), a C++ operator (`Vec::operator==`, `operator()`) or
-# destructor (`Table::~Table`).
-_NAME_TEXT = re.compile(r"~?[A-Za-z_$][\w$]*(?:(?:::|[.:])~?[A-Za-z_$][\w$]*)*"
+# destructor (`Table::~Table`), a JavaScript private member (`Ky.#retry`: `#retry` and
+# `retry` are two members).
+_NAME_TEXT = re.compile(r"[~#]?[A-Za-z_$][\w$]*(?:(?:::|[.:])[~#]?[A-Za-z_$][\w$]*)*"
                         r"(?:(?<=operator)\s*(?:\(\)|\[\]|[^\s\w()\[\]]+)|[?!])?")
 
 
@@ -121,6 +122,7 @@ def walk(root: Any, language: str) -> list[Definition]:
     # where each node that wraps a definition begins, by where the definition begins
     wrapped: dict[tuple[int, int], tuple[int, int]] = {}
     last_kind = ""  # of the last definition found
+    holders: list[int] = []  # objects named as what names their methods (see below)
     todo = [(child, "") for child in reversed(root.named_children())]
     while todo:
         node, prefix = todo.pop()
@@ -147,10 +149,16 @@ def walk(root: Any, language: str) -> list[Definition]:
                 and node.child(0) is not None and node.child(0).kind() == "extension")
             _add(found, Definition(prefix, start, end, declared), kind, last_kind)
             last_kind = kind
+            if kind == "variable_declarator" and node.field("value").kind() == "object":
+                holders.append(len(found) - 1)
             prefix += "."
         for child in reversed(children):
             todo.append((child, prefix))
-    return found
+    # `const api = { get() {...} }` defines api.get, and api as what holds it; an object
+    # that holds no function (options, a table of data) defines nothing
+    empty = {k for k in holders if not (k + 1 < len(found) and found[k + 1].start <= found[k].end
+                                        and found[k + 1].name.startswith(found[k].name + "."))}
+    return [d for k, d in enumerate(found) if k not in empty] if empty else found
 
 
 def _add(found: list[Definition], definition: Definition, kind: str, last_kind: str) -> None:

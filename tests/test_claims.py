@@ -516,6 +516,10 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
                "    val local = 1\n  }\n}\nval top = 3\n",
      [("D", 1, 16), ("D.max", 2, 6), ("D.pool", 7, 10), ("D.alias", 12, 12), ("D.f", 13, 15),
       ("top", 17, 17)]),  # a property with its setter or getter; no local, no `(a, b)`
+    ("typescript", "class Ky {\n  #retry() {}\n  retry() {}\n}\nfunction f() {\n"
+                   "  const options = {a: 1, b: [2]};\n  const api = {get() {}};\n}\n",
+     [("Ky", 1, 4), ("Ky.#retry", 2, 2), ("Ky.retry", 3, 3), ("f", 5, 8), ("f.api", 7, 7),
+      ("f.api.get", 7, 7)]),  # `#retry` is a member of its own; an object of data is none
     ("swift", "class R {\n  let n = 1\n  func f() {\n    let local = 1\n    if ok { var y = 2 }\n"
               "  }\n}\n", [("R", 1, 7), ("R.n", 2, 2), ("R.f", 3, 6)]),  # locals define nothing
 ])
