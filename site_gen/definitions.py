@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 # A node that defines a name: its kind says what (function_definition, class_declaration,
-# function_item, method_declaration, type_spec, struct_specifier, ...) and it has a name.
+# function_item, method_declaration, type_spec, struct_specifier, ...) and it has a name;
+# not a parameter's or a tuple's (Go's `[T any]`, Swift's `(inout URLRequest)`).
 DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local|short_var|"
-                     r"use|namespace_use)_)\w*?(?:function|method|class|struct|enum|interface|"
+                     r"use|namespace_use)_)(?!\w*(?:parameter|tuple))\w*?(?:function|method|class|struct|enum|interface|"
                      r"trait|impl|module|mod|namespace|type|object|protocol|record|"
                      r"constructor|union|contract|library|modifier|event|property|macro)\w*?_(?:"
                      r"definition|declaration|item|spec|specifier)$")
@@ -131,7 +132,7 @@ def walk(root: Any, language: str) -> list[Definition]:
         if role is None:
             role = memo[kind] = (_WRAPS if kind == wrapper else _DEFINES_NAME
                                  if kind in own or kind in HOLDS_A_FUNCTION
-                                 or DEFINES.match(kind) is not None else 0)
+                                 or _defines(kind) else 0)
         children = node.named_children()
         if role == _WRAPS and children:  # met before the definition it wraps, its last child
             inner, outer = children[-1].range().start, node.range().start
@@ -159,6 +160,14 @@ def walk(root: Any, language: str) -> list[Definition]:
     empty = {k for k in holders if not (k + 1 < len(found) and found[k + 1].start <= found[k].end
                                         and found[k + 1].name.startswith(found[k].name + "."))}
     return [d for k, d in enumerate(found) if k not in empty] if empty else found
+
+
+def _defines(kind: str) -> bool:
+    """Whether a node of `kind` defines a name (see DEFINES): of C's and C++'s specifiers,
+    a struct's, class's, union's or enum's does; `unsigned int`, `static`, `explicit`, a
+    macro used as a type (`__struct_group(...)`) do not."""
+    return DEFINES.match(kind) is not None and (not kind.endswith("_specifier")
+                                                or kind in _SPECIFIERS)
 
 
 def _add(found: list[Definition], definition: Definition, kind: str, last_kind: str) -> None:
@@ -268,7 +277,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
         if kind in ("declaration", "field_declaration") and not function:
             return None  # a variable, a field
         named = declarator
-    named = named or node.field("type")  # Rust: impl Type { ... }
+    if named is None and kind == "impl_item":
+        named = node.field("type")  # Rust: impl Type { ... }
     if named is None and unnamed:
         named = _name_node(node)
     text = named.text() if named is not None else ""
@@ -334,13 +344,15 @@ _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
 _LUA_METHOD = re.compile(r"(?<!:):(?!:)")  # M:method (Lua) is M.method
 _GO_METHOD = re.compile(r"\(\*?([A-Za-z_]\w*)\)(?=\.)")
 _CALLED = re.compile(r"(?<!operator)\([^()]*\)$")  # not C++'s `operator()`
+_MEMBER = re.compile(r"(?<=[\w?!])#(?=[A-Za-z_])")  # Repo#find; not Ky.#retry, #retry
 
 
 def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
     """The definitions whose dotted name is `symbol` or ends with '.' + `symbol`; a '::'
     reads as a '.' (C++: `Table::get` names get, defined in the class Table or out of it),
-    Go's `(*Conn).Close` as `Conn.Close`, and a call's parentheses are left out
-    (`save_checkpoint()`, `put(K key)` name save_checkpoint and put)."""
+    Go's `(*Conn).Close` as `Conn.Close`, a '#' after a name as a '.' (`Repo#find`, as
+    Ruby's and Java's documentation write a method), and a call's parentheses are left
+    out (`save_checkpoint()`, `put(K key)` name save_checkpoint and put)."""
     wanted = _wanted(symbol)
     return [d for d in defs
             if (name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted)]
@@ -348,7 +360,8 @@ def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
 
 def _wanted(symbol: str) -> str:
     """A name as written on a page, as definitions are named (see named)."""
-    return _CALLED.sub("", _GO_METHOD.sub(r"\1", symbol.strip())).replace("::", ".")
+    bare = _CALLED.sub("", _GO_METHOD.sub(r"\1", symbol.strip()))
+    return _MEMBER.sub(".", bare).replace("::", ".")
 
 
 def chosen(defs: Iterable[Definition], symbol: str) -> list[Definition]:

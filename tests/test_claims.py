@@ -520,6 +520,14 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
                    "  const options = {a: 1, b: [2]};\n  const api = {get() {}};\n}\n",
      [("Ky", 1, 4), ("Ky.#retry", 2, 2), ("Ky.retry", 3, 3), ("f", 5, 8), ("f.api", 7, 7),
       ("f.api.get", 7, 7)]),  # `#retry` is a member of its own; an object of data is none
+    ("go", "func Map[T any](xs []T) []T { return xs }\ntype Set[K comparable] struct{}\n",
+     [("Map", 1, 1), ("Set", 2, 2)]),  # not the type parameters T and K
+    ("swift", "func f(a: @escaping (Set<Int>) -> Void) {}\ntypealias M = (inout Int) throws -> Void\n",
+     [("f", 1, 1), ("M", 2, 2)]),  # not the tuple types' Set and Int
+    ("php", "<?php\nclass A {\n  protected ?Resolver $resolver;\n  function run() {}\n}\n",
+     [("A", 2, 5), ("A.run", 4, 4)]),  # a field, as Java's: not named by its type
+    ("c", "struct certs {\n  STACK_OF(X509) *list;\n  unsigned int n;\n};\n",
+     [("certs", 1, 4)]),  # a macro used as a type, `unsigned int`: no definitions
     ("swift", "class R {\n  let n = 1\n  func f() {\n    let local = 1\n    if ok { var y = 2 }\n"
               "  }\n}\n", [("R", 1, 7), ("R.n", 2, 2), ("R.f", 3, 6)]),  # locals define nothing
 ])
@@ -548,6 +556,10 @@ def test_each_language_s_definitions_are_found_by_their_names(
     ("swift", "extension Repo {\n  func save() {}\n}\nclass Repo {}\n", "Repo", [("Repo", 4, 4)]),
     ("javascript", "app.handle = function handle(req) {\n  return req;\n};\n", "handle",
      [("app.handle", 1, 3)]),  # one function, two names: one definition
+    ("ruby", "class Repo\n  def find(id)\n  end\nend\n", "Repo#find",
+     [("Repo.find", 2, 3)]),  # as Ruby's (and Javadoc's) documentation writes a method
+    ("typescript", "class Ky {\n  #retry() {}\n  retry() {}\n}\n", "#retry", [("Ky.#retry", 2, 2)]),
+    ("typescript", "class Ky {\n  #retry() {}\n  retry() {}\n}\n", "Ky#retry", [("Ky.retry", 3, 3)]),
 ])
 def test_a_reference_s_symbol_chooses_one_definition(language: str, text: str, symbol: str,
                                                     expected: list[tuple[str, int, int]]) -> None:
