@@ -264,6 +264,19 @@ def test_an_excerpt_shows_the_lines_the_commit_holds(code: tuple[Path, list[str]
     assert re.sub("<[^>]+>", "", rows[1][2]) == "tag = wait_fn is not None and step &gt; 0"
 
 
+@pytest.mark.parametrize(("at", "shown"), [("", None), ("@base", "at base {base}"),
+                                           ("@{base}", "at base {base}"), ("@{head}", None)])
+def test_an_excerpt_at_another_commit_than_the_head_says_so(
+        code: tuple[Path, list[str]], reader: SourceReader, at: str, shown: str | None) -> None:
+    """Lines read at the base look like the head's: the excerpt's head names the commit."""
+    base, head = code[1][0][:7], code[1][1][:7]
+    html, errors, _ = render(f"```excerpt\n[[checkpoint.py:5-7{at.format(base=base, head=head)}]]\n```\n",
+                             reader, _on_the_pr(code))
+    assert errors == []
+    found = re.findall(r'<span class="excerpt-at">([^<]*)</span>', html)
+    assert found == ([shown.format(base=base)] if shown else [])
+
+
 def test_a_pr_diff_shows_the_change_from_base_to_head(code: tuple[Path, list[str]],
                                                       reader: SourceReader) -> None:
     html, errors, _ = render("```pr-diff\n[[checkpoint.py:6]]\n```\n", reader, _on_the_pr(code))

@@ -209,6 +209,24 @@ def _overlaps(section: Section, start: int, end: int) -> bool:
     return bool(news) and min(news) <= end and start <= max(news)
 
 
+def _pinned_apart(ctx: PageContext, ref: CodeRef | None) -> str | None:
+    """'base d697b46' or '1a2b3c4' for lines read at another commit than the PR's head
+    (`@base`, `@sha`), which a reader would otherwise take for the head's; None at the
+    head."""
+    pr = ctx.pr
+    if ref is None or pr is None:
+        return None
+    commit = ref.commit
+
+    def names(sha: str | None) -> bool:  # as pr.yml writes it, or expanded
+        full = ctx.source.commit(sha) if sha and ctx.source is not None else None
+        return any(s and (commit.startswith(s) or s.startswith(commit)) for s in (sha, full))
+
+    if names(pr.head):
+        return None
+    return f"base {commit[:7]}" if names(pr.base) else commit[:7]
+
+
 def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     """Register ```` ```excerpt ```` and ```` ```pr-diff ```` (templates/blocks/excerpt.html,
     and the proposal's template for the PR's change)."""
@@ -219,7 +237,8 @@ def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         excerpt: Excerpt = token.meta["model"]
         ctx = context_of(env)
         rows = _rows(ctx, excerpt) if excerpt.lines is not None else None
-        return excerpt_template.render(excerpt=excerpt, rows=rows, missing=MISSING)
+        return excerpt_template.render(excerpt=excerpt, rows=rows, missing=MISSING,
+                                       at=_pinned_apart(ctx, excerpt.ref))
 
     def render_pr_diff(token: Token, env: dict[str, Any]) -> str:
         change: Proposal = token.meta["model"]
