@@ -24,6 +24,7 @@ class SourceReader:
         self._trees: dict[str, tuple[str, ...]] = {}
         self._binary: set[tuple[str, str]] = set()
         self._changed: dict[tuple[str, str], frozenset[str] | None] = {}
+        self._renames: dict[tuple[str, str], dict[str, str]] = {}  # by (base, head): old path by new
 
     def _git(self) -> subprocess.Popen[bytes]:
         if self._process is None:
@@ -170,6 +171,24 @@ class SourceReader:
             self._changed[key] = (frozenset(p.decode() for p in done.stdout.split(b"\0") if p)
                                   if done is not None and done.returncode == 0 else None)
         return self._changed[key]
+
+    def renamed_from(self, base: str, head: str, path: str) -> str | None:
+        """The path at `base` of the file at `path` in `head` when the change renamed it
+        (as `git diff --find-renames` finds renames: 50% alike or more), else None."""
+        key = (base, head)
+        if key not in self._renames:
+            done = subprocess.run(["git", "-C", str(self.checkout), "diff", "--find-renames",
+                                   "--name-status", "-z", base, head, "--"], capture_output=True,
+                                  check=False)
+            fields = [f.decode() for f in done.stdout.split(b"\0")] if done.returncode == 0 else []
+            renames, k = {}, 0
+            while k < len(fields) and fields[k]:  # status, then one path or two (R, C)
+                two = fields[k][:1] in ("R", "C")
+                if fields[k][:1] == "R" and k + 2 < len(fields):
+                    renames[fields[k + 2]] = fields[k + 1]
+                k += 3 if two else 2
+            self._renames[key] = renames
+        return self._renames[key].get(path)
 
     def verify(self, commit: str, path: str, start: int | None, end: int | None,
                quote: str | None, what: str) -> tuple[str | None, str | None]:

@@ -19,6 +19,7 @@ from site_gen.git_reader import SourceReader
 from .blockutil import PR, render
 from .coderepo import make_code_repo
 from .conftest import Project, Run, git
+from .conftest import commit as commit_files
 
 CLI = Callable[..., Run]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -292,6 +293,35 @@ def test_a_pr_diff_shows_the_change_from_base_to_head(code: tuple[Path, list[str
             'aria-label="line 6 at the commit"') in html
     assert (f'href="https://github.com/acme/widgets/blob/{head}/src/app/checkpoint.py#L6" '
             'aria-label="line 6 at the head"') in html
+
+
+MODULE = "".join(f"def step_{k}(x):\n    return x + {k}\n\n\n" for k in range(6))
+
+
+@pytest.mark.parametrize("changed", [True, False])
+def test_a_pr_diff_of_a_renamed_file_shows_the_change_from_its_old_name(
+        tmp_path: Path, changed: bool) -> None:
+    """Before, a renamed file showed as all added lines: the base has no file of that name."""
+    repo = tmp_path / "code"
+    base = commit_files(repo, {"src/old_name.py": MODULE}, "base")
+    git(repo, "mv", "src/old_name.py", "src/new_name.py")
+    head = commit_files(repo, {"src/new_name.py": MODULE.replace("x + 3", "x * 3") if changed else MODULE})
+    pr = dataclasses.replace(PR, head=head, base=base, files=("src/new_name.py",))
+    reader = SourceReader(repo)
+    try:
+        html, errors, _ = render("```pr-diff\n[[new_name.py]]\n```\n", reader, pr)
+    finally:
+        reader.close()
+    assert errors == []
+    said = re.findall(r'<p class="pr-diff-rename">(.*?)</p>', html)
+    assert [re.sub("<[^>]+>", "", s) for s in said] == [
+        "src/new_name.py was src/old_name.py at the base"
+        + ("." if changed else ": renamed, its lines as they were.")]
+    rows = re.findall(r'<tr class="diff-(add|del)">', html)
+    assert rows == (["del", "add"] if changed else [])
+    if changed:  # the old side's line numbers link the old name at the base
+        assert (f'href="https://github.com/acme/widgets/blob/{base}/src/old_name.py#L14" '
+                'aria-label="line 14 at the commit"') in html
 
 
 @pytest.mark.parametrize(("text", "base", "expected"), [

@@ -130,11 +130,14 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
                  "fetch')", line)
         return Proposal(line=line, hunks=[Hunk(ref.path, [], None, None, line, file_ref=ref)])
     base = ctx.source.commit(pr.base) or pr.base
-    if ctx.source.is_binary(base, ref.path) or ctx.source.is_binary(ref.commit, ref.path):
+    old_path = ref.path  # or the name the PR renamed it from, as git finds renames
+    if ctx.source.lines(base, ref.path) is None:
+        old_path = ctx.source.renamed_from(base, ref.commit, ref.path) or ref.path
+    if ctx.source.is_binary(base, old_path) or ctx.source.is_binary(ref.commit, ref.path):
         ctx.error(f"{ref.path} is a binary file, which a pr-diff does not show; expected a "
                   "text file the PR changes", line)
         return None
-    before = ctx.source.lines(base, ref.path) or []
+    before = ctx.source.lines(base, old_path) or []
     after = ctx.source.lines(ref.commit, ref.path) or []
     sections = [s for s in _sections(before, after, line)
                 if ref.start is None or _overlaps(s, ref.start, ref.end or ref.start)]
@@ -144,12 +147,16 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
     shown = sum(len(s.lines) for s in sections)
     if sections and not ctx.show_code(shown, f"the PR's change to {ref.path}", line):
         return None
+    renamed = old_path if old_path != ref.path else None
+    if not sections and renamed and ref.start is None:  # moved, not changed: say so
+        return Proposal(line=line, hunks=[Hunk(ref.path, [], None, None, line, file_ref=ref,
+                                               old_path=renamed)])
     if not sections:
         where = f" in lines {ref.start}-{ref.end or ref.start}" if ref.start else ""
         ctx.error(f"the PR does not change {ref.path}{where}; expected a file (and lines) its "
                   "change touches", line)
         return None
-    hunk = Hunk(ref.path, [], None, None, line, sections, file_ref=ref)
+    hunk = Hunk(ref.path, [], None, None, line, sections, file_ref=ref, old_path=renamed)
     if ref.start is not None:  # its lines, and the definition that holds them, at the head
         hunk.range_refs = [(ref.lines_text, ref)]
         index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages)
@@ -250,6 +257,7 @@ def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         base = (ctx.source.commit(pr.base) if ctx.source and pr and pr.base else None) or \
             (pr.base if pr else None)
         return proposal_template.render(proposal=change, hunks=hunks, commit="", pr_diff=True,
+                                        renamed=hunk.old_path,
                                         base=base, head=hunk.file_ref.commit if hunk.file_ref
                                         else (pr.head if pr else None),
                                         missing=MISSING, inline=lambda text, line: text)
@@ -268,8 +276,10 @@ def _line_urls(ctx: PageContext, hunk: Hunk) -> Any:
     commits = {"old": (ctx.source.commit(base) if ctx.source else None) or base,
                "new": ref.commit}
 
+    paths = {"old": hunk.old_path or ref.path, "new": ref.path}
+
     def url(side: str, number: int) -> str:
-        return permalink(ctx, ref.path, commits[side], number, number)
+        return permalink(ctx, paths[side], commits[side], number, number)
     return url
 
 

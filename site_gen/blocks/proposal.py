@@ -108,8 +108,9 @@ def with_context(ctx: PageContext, hunk: Hunk, old: list[str] | None,
     first = min(firsts)
     hunk.old_file, hunk.new_file = old, new
     assert ctx.source is not None
-    index = index_of(ctx.source, old_commit or hunk.file_ref.commit, hunk.file_ref.path,
-                     ctx.code_store, ctx.config.languages)
+    index = index_of(ctx.source, old_commit or hunk.file_ref.commit,
+                     (old_commit and hunk.old_path) or hunk.file_ref.path, ctx.code_store,
+                     ctx.config.languages)
     holding = [d.start for d in (index.definitions if index else ()) if d.start <= first <= d.end]
     hunk.lex_from = min(holding) if holding else max(1, first - LEX_BACK)
 
