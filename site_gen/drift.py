@@ -360,6 +360,8 @@ class HeadMove:
         if now != text:
             return Placed(item, CHANGED, new_path, new.start, new.end, text, now,
                           f"{item.symbol} was edited")
+        if new_path == item.file and (new.start, new.end) == (old[0].start, old[0].end):
+            return Placed(item, SAME, new_path, new.start, new.end, text, now)  # a name has no lines
         return self._moved(item, new_path, new.start, new.end, text, now)
 
     def _hunk(self, item: Item, new_path: str, old_lines: list[str],

@@ -170,6 +170,17 @@ def test_a_function_moved_within_its_file_is_found_again(
     assert "2 references: 2 moved (rewritten)" in run.out
 
 
+def test_a_symbol_whose_definition_stands_where_it_stood_is_the_same(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Before, every symbol reference counted as moved (a name has no lines to compare),
+    even when nothing above its definition changed."""
+    repo, _, _ = moved("By name [[core.py::helper]] and [[core.py::make_key]].\n",
+                       {"src/widgets/core.py": CORE + "\n\ndef extra():\n    return 3\n"})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    assert "2 references: 2 same" in run.out and "moved" not in run.out
+
+
 def test_a_symbol_whose_body_changed_is_changed(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     repo, _, _ = moved("By name [[core.py::helper]].\n",
