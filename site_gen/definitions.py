@@ -46,6 +46,11 @@ _SPECIFIERS = frozenset({"struct_specifier", "class_specifier", "union_specifier
 # declarations above: a Rust `impl` (of a type, or of a trait for it), a Swift `extension`
 # (see walk); and, without a body, a C type named (`struct s;`) or a Rust `mod m;`.
 ELSEWHERE = frozenset({"impl_item"})
+# Where a C or C++ type named without its body declares it (see _only_used): `struct s;`
+# in a file, a namespace or a class, or beginning a declaration or a typedef.
+_DECLARING = frozenset({"translation_unit", "declaration_list", "field_declaration_list",
+                        "declaration", "type_definition", "preproc_if", "preproc_ifdef",
+                        "preproc_else", "preproc_elif", "preproc_elifdef", "linkage_specification"})
 _BODY_ELSEWHERE = _SPECIFIERS | {"mod_item"}
 _MACROS = ("preproc_def", "preproc_function_def")  # C, C++: #define MAX(a, b) ...
 # JavaScript's functions given a name where they are made: `exports.run = () => ...`,
@@ -137,7 +142,7 @@ def walk(root: Any, language: str) -> list[Definition]:
         if role == _WRAPS and children:  # met before the definition it wraps, its last child
             inner, outer = children[-1].range().start, node.range().start
             wrapped[int(inner.line), int(inner.column)] = (int(outer.line), int(outer.column))
-        elif role and not (kind in PROPERTIES and _local(node)) \
+        elif role and not ((kind in PROPERTIES or kind in _SPECIFIERS) and _only_used(node, kind)) \
                 and (name := _name(node, kind, by_child and kind not in own)) is not None:
             prefix += name
             span = node.range()
@@ -189,11 +194,18 @@ def _last_line(span: Any) -> int:
     return max(last, int(span.start.line) + 1)
 
 
-def _local(node: Any) -> bool:
-    """Whether `node` stands among the statements of a body (a function's, a block's, a
-    lambda's), not among the members of a type or a file."""
+def _only_used(node: Any, kind: str) -> bool:
+    """Whether `node` (of `kind`) uses a name where it stands, defining none: a `let`,
+    `val` or `var` among the statements of a body (PROPERTIES: a local variable), or a C
+    or C++ type named without its body anywhere but where a declaration stands (a field's,
+    a parameter's or a cast's type: `struct node *next;` inside `struct node`)."""
+    if kind in _SPECIFIERS and node.field("body") is not None:
+        return False
     parent = node.parent()
-    return parent is not None and parent.kind() == "statements"
+    if parent is None:
+        return False
+    return parent.kind() == "statements" if kind in PROPERTIES else \
+        parent.kind() not in _DECLARING
 
 
 def _trailing_end(node: Any, end: int, trailing: frozenset[str]) -> int:

@@ -526,6 +526,8 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("f", 1, 1), ("M", 2, 2)]),  # not the tuple types' Set and Int
     ("php", "<?php\nclass A {\n  protected ?Resolver $resolver;\n  function run() {}\n}\n",
      [("A", 2, 5), ("A.run", 4, 4)]),  # a field, as Java's: not named by its type
+    ("c", "struct node {\n  struct node *next;\n};\nvoid f(struct q *x);\nint n = sizeof(struct z);\n",
+     [("node", 1, 3), ("f", 4, 4)]),  # a type used (a field's, a parameter's) declares nothing
     ("c", "struct certs {\n  STACK_OF(X509) *list;\n  unsigned int n;\n};\n",
      [("certs", 1, 4)]),  # a macro used as a type, `unsigned int`: no definitions
     ("swift", "class R {\n  let n = 1\n  func f() {\n    let local = 1\n    if ok { var y = 2 }\n"
