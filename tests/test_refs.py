@@ -29,7 +29,8 @@ def links(project: Project) -> list[tuple[str, str, str]]:
 
 def test_links_and_ranges_from_the_file_map(project: Project, cli: CLI) -> None:
     page_with(project, "[[core.py:10]] [[widgets/core.py:57-59]] [[core.py L57-L59]] "
-                       "[[docs/speed.md]] [[core.py:3@abcdef12|the old line]]\n", "1234567",
+                       "[[docs/speed.md]] [[core.py:3@abcdef12|the old line]] "
+                       "[[core.py:4@abcdef12]] [[core.py:5@base \"x = 1\"]]\n", "1234567",
               "files: [src/widgets/core.py, docs/speed.md]\n")
     assert cli("build").code == 0
     base = "https://github.com/acme/widgets/blob"
@@ -43,6 +44,11 @@ def test_links_and_ranges_from_the_file_map(project: Project, cli: CLI) -> None:
         (f"{base}/1234567/docs/speed.md", "docs/speed.md at 1234567", "<code>docs/speed.md</code>"),
         (f"{base}/abcdef12/src/widgets/core.py#L3", "src/widgets/core.py L3 at abcdef1",
          "the old line"),
+        # pinned elsewhere than the head: the text says where, as written (not its quote)
+        (f"{base}/abcdef12/src/widgets/core.py#L4", "src/widgets/core.py L4 at abcdef1",
+         "<code>core.py:4@abcdef12</code>"),
+        (f"{base}/1234567/src/widgets/core.py#L5", "src/widgets/core.py L5 at 1234567",
+         "<code>core.py:5@base</code>"),
     ]
 
 

@@ -112,9 +112,15 @@ def resolve(ctx: PageContext, text: str, line: int | None,
         if verified is None:
             return None
         commit = verified
-    label = (m["label"] or "").strip() or m["target"]
-    return CodeRef(path, start, end, commit, label, bool((m["label"] or "").strip()),
+    custom = (m["label"] or "").strip()
+    return CodeRef(path, start, end, commit, custom or _written(m), bool(custom),
                    permalink(ctx, path, commit, start, end))
+
+
+def _written(m: re.Match[str]) -> str:
+    """A reference as its text shows it: what it cites, and where when not at the head
+    (`gone.py:2@base`, `core.py:7@1a2b3c4`), its quote left out."""
+    return m["target"] + (f"@{m['commit']}" if m["commit"] else "")
 
 
 def permalink(ctx: PageContext, path: str, commit: str, start: int | None,
@@ -319,7 +325,7 @@ def ref_label(ref: CodeRef | None, text: str) -> Markup:
     """What a reference shows: its label as code, or as written after '|' (when resolved)."""
     if ref is None:
         m = REF.match(text)
-        shown = (m["label"] or "").strip() or m["target"] if m else text
+        shown = (m["label"] or "").strip() or _written(m) if m else text
         return Markup("<code>{}</code>").format(shown)
     return escape(ref.label) if ref.custom_label else Markup("<code>{}</code>").format(ref.label)
 
