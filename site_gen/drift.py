@@ -37,10 +37,11 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing
 from .git_reader import SourceReader
+from .names import REFERENCE
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
 STATES = (SAME, MOVED, CHANGED, GONE)
-BRACKETS = re.compile(r"\[\[([^\[\]\n]*(?:\n[^\[\]\n]*)?)\]\]")
+BRACKETS = re.compile(rf"\[\[({REFERENCE}(?:\n{REFERENCE})?)\]\]")
 FENCE = re.compile(r"^(?P<indent> {0,3})(?P<mark>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
 HIGHLIGHT_LINE = re.compile(r"^(\s*highlight\s*:\s*)(.*)$")
 OURS = ("flow", "proposal", "excerpt", "pr-diff", "claim")  # fences whose refs are refs

@@ -29,6 +29,7 @@ from .blocks import (
 from .config import Config, default_config
 from .context import ENV_KEY, PageContext, context_of
 from .highlight import highlight_code
+from .names import REFERENCE
 from .slugs import slugify
 from .templates import template_env
 
@@ -96,7 +97,7 @@ def _block_title(token: Token) -> str | None:
     return MARKS.sub("", title) if isinstance(title, str) and title.strip() else None
 
 
-MARKS = re.compile(r"[`*_~]|\[\[[^\]]*\]\]")
+MARKS = re.compile(rf"[`*_~]|\[\[{REFERENCE}\]\]")
 
 
 def make_markdown(config: Config) -> MarkdownIt:

@@ -11,12 +11,14 @@ from typing import Any, Protocol
 
 from markupsafe import Markup
 
+from .blocks.refs import shown_text
 from .code_check import CodeCheck
 from .code_host import fill
 from .config import Config
 from .content import Page, PullRequest, Site
 from .css import minify, token_rules
 from .errors import Problems
+from .names import BRACKETED
 from .output import Kept
 from .pygments_styles import ReviewDark, ReviewLight
 from .statuses import Status
@@ -90,7 +92,7 @@ class MakeEach:
 
 def _plain(text: str) -> str:
     """Summary text for a meta description: markdown marks and code references unwrapped."""
-    text = re.sub(r"\[\[([^\]|]*?)(?:\|([^\]]*))?\]\]", lambda m: m[2] or m[1], text)
+    text = BRACKETED.sub(lambda m: shown_text(m[1]), text)
     return re.sub(r"[`*]|:badge\[([^\]]*)\]", lambda m: m[1] or "", text).strip()
 
 

@@ -170,6 +170,28 @@ def test_a_function_moved_within_its_file_is_found_again(
     assert "2 references: 2 moved (rewritten)" in run.out
 
 
+def test_a_reference_whose_quote_holds_brackets_moves(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A quote may hold `]]` (bash's `[[ -f "$1" ]]`): the reference is found and moved
+    whole, as the build reads it."""
+    script = 'if [[ -f "$1" ]]; then\n  echo "${a[i[0]]}"\nfi\n'
+    repo, _, _ = moved('The test [[run.sh:1 "if [[ -f \\"$1\\" ]]; then"]] and the lookup '
+                       '[[run.sh:2 "${a[i[0]]}"]].\n\n::: review suggestion [[run.sh:2 "${a[i[0]]}"]]\n'
+                       'Quote the lookup.\n:::\n',
+                       {"src/widgets/run.sh": "set -e\n" + script},
+                       {"src/widgets/core.py": CORE, "src/widgets/run.sh": script})
+    project.write("content/acme/widgets/12/pr.yml", (project.root / "content/acme/widgets/12/"
+                  "pr.yml").read_text() + "  - src/widgets/run.sh\n")
+    run = repin(cli, repo)
+    assert run.code == 0, run.out + run.err
+    assert "3 references: 3 moved (rewritten)" in run.out
+    assert '::: review suggestion [[run.sh:3 "${a[i[0]]}"]]' in page_text(project)
+    assert ('[[run.sh:2 "if [[ -f \\"$1\\" ]]; then"]] and the lookup [[run.sh:3 "${a[i[0]]}"]]'
+            in page_text(project))
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+
+
 def test_a_symbol_whose_definition_stands_where_it_stood_is_the_same(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """Before, every symbol reference counted as moved (a name has no lines to compare),

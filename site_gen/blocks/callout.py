@@ -19,12 +19,13 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from ..context import PageContext
+from ..names import REFERENCE
 from ..statuses import find_status
 from . import container_block, render_inline
 from .hunks import DiffLine, Proposal
 from .refs import CodeRef, preview_rows, ref_label, resolve
 
-REVIEW = re.compile(r"^review(?:\s+(?P<severity>[\w-]+))?(?:\s+\[\[(?P<ref>[^\]]+)\]\])?"
+REVIEW = re.compile(rf"^review(?:\s+(?P<severity>[\w-]+))?(?:\s+\[\[(?P<ref>{REFERENCE})\]\])?"
                     r"(?:\s+(?P<thread>https?://\S+))?\s*(?P<rest>.*)$")
 
 

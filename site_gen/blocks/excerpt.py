@@ -29,13 +29,14 @@ from ..code_index import index_of
 from ..context import PageContext, context_of
 from ..definitions import enclosing
 from ..highlight import highlighted_lines
+from ..names import REFERENCE
 from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
 from .proposal import diff_rows, hunk_lexing, render_hunk_lines, with_context
 from .refs import CodeRef, permalink, resolve
 
-REF_LINE = re.compile(r"^\s*\[\[(?P<ref>[^\]]+)\]\]\s*$")
+REF_LINE = re.compile(rf"^\s*\[\[(?P<ref>{REFERENCE})\]\]\s*$")
 HIGHLIGHT = re.compile(r"^\s*highlight\s*:\s*(?P<ranges>\d{1,9}(?:-\d{1,9})?"
                        r"(?:\s*,\s*\d{1,9}(?:-\d{1,9})?)*)\s*$")
 MISSING = "the code is not available at build time"

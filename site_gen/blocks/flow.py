@@ -26,6 +26,7 @@ from markdown_it.token import Token
 from markupsafe import Markup
 
 from ..context import PageContext
+from ..names import REFERENCE
 from ..statuses import Status, find_status
 from ..suggest import did_you_mean
 from . import block_renderer, fence_parser, render_inline
@@ -214,7 +215,7 @@ def _outcome(ctx: PageContext, flow: Flow, lane: str, text: str, line: int) -> N
 
 
 def _source(ctx: PageContext, flow: Flow, text: str, line: int) -> None:
-    m = re.match(r"^\[\[(?P<ref>[^\]]+)\]\]\s*(?P<code>.*)$", text)
+    m = re.match(rf"^\[\[(?P<ref>{REFERENCE})\]\]\s*(?P<code>.*)$", text)
     if not m:
         ctx.error(f"malformed source line '{text}'; expected 'source: [[file:line]] quoted code'",
                   line)

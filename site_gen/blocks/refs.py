@@ -30,7 +30,7 @@ from ..code_index import SYMBOL_LANGUAGES, Index, index_of
 from ..context import PageContext, context_of
 from ..definitions import chosen, nearest_names
 from ..highlight import highlighted_lines
-from ..names import REPO_PATH, SHA
+from ..names import BRACKETED, REPO_PATH, SHA
 from . import block_renderer, find_after, line_offset
 
 # Possessive quantifiers (*+, ++): no backtracking, so any text is matched in linear time.
@@ -270,6 +270,9 @@ def _ref_rule(state: StateInline, silent: bool) -> bool:
     end = find_after(state, "]]", state.pos + 2)  # over soft line breaks too
     if end < 0:
         return False
+    if '"' in state.src[state.pos + 2:end]:  # a quote may hold `]]`: its closing ones then
+        whole = BRACKETED.match(state.src, state.pos)
+        end = whole.end(1) if whole else end  # else malformed: told where it ends
     if not silent:
         token = state.push("code_ref", "", 0)
         token.content = state.src[state.pos + 2:end].replace("\n", " ")
@@ -321,12 +324,17 @@ def _check_links(state: StateCore) -> None:
                          "commit SHA, or write a [[file:line]] reference", ctx.line(block.map))
 
 
+def shown_text(text: str) -> str:
+    """What the reference `text` (inside its brackets) shows: its label, or what it cites
+    as written."""
+    m = REF.match(text)
+    return ((m["label"] or "").strip() or _written(m)) if m else text
+
+
 def ref_label(ref: CodeRef | None, text: str) -> Markup:
     """What a reference shows: its label as code, or as written after '|' (when resolved)."""
     if ref is None:
-        m = REF.match(text)
-        shown = (m["label"] or "").strip() or _written(m) if m else text
-        return Markup("<code>{}</code>").format(shown)
+        return Markup("<code>{}</code>").format(shown_text(text))
     return escape(ref.label) if ref.custom_label else Markup("<code>{}</code>").format(ref.label)
 
 
