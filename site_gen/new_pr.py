@@ -257,25 +257,40 @@ def changed_files(code: Path, head: str, base: str | None) -> list[str]:
 
 def find_example(code: Path, head: str, candidates: list[str], files: list[str] | None = None,
                  languages: dict[str, str] | None = None) -> Example | None:
-    """The first line of the first candidate file that reads well as a quote (`languages`:
-    mkdocs.yml's, which may say what language a file is in)."""
+    """The first line that reads well as a quote inside a definition of the first
+    candidate file that has one (code: its examples then name a real function), else the
+    first such line of the first candidate file (a changelog, a README); `languages`:
+    mkdocs.yml's, which may say what language a file is in."""
     reader = SourceReader(code)
     try:
         commit = reader.commit(head)
         if commit is None:
             return None
+        first: Example | None = None
         for path in dict.fromkeys(candidates):
             lines = reader.lines(commit, path) or []
-            for number, text in enumerate(lines, 1):
-                if QUOTABLE.match(text.strip()) and "⟨" not in text:
-                    index = index_of(reader, commit, path, languages=languages)
-                    defs = index.definitions if index else ()
-                    inner = enclosing(defs, number, number)
-                    return Example(path, number, text, shortest_tail(path, files or candidates),
-                                   inner.name if inner else None,
-                                   (inner or defs[0]).name if defs else None,
-                                   sum(text.strip() in line for line in lines))
-        return None
+            quotable = [(number, text) for number, text in enumerate(lines, 1)
+                        if QUOTABLE.match(text.strip()) and "⟨" not in text]
+            if not quotable:
+                continue
+            index = index_of(reader, commit, path, languages=languages)
+            defs = index.definitions if index else ()
+            held = [(number, text, inner) for number, text in quotable
+                    if (inner := enclosing(defs, number, number)) is not None]
+            # a line of a function's body, rather than of a namespace or a class around
+            # functions, or of a one-line declaration (`mod listener;`, `namespace X;`)
+            leaf = next((h for h in held if h[2].end > h[2].start and not h[2].declared
+                         and not any(d.start >= h[2].start and d.end <= h[2].end and d != h[2]
+                                     for d in defs)), None)
+            number, text, inner = leaf or (held[0] if held else (*quotable[0], None))
+            example = Example(path, number, text, shortest_tail(path, files or candidates),
+                              inner.name if inner else None,
+                              (inner or defs[0]).name if defs else None,
+                              sum(text.strip() in line for line in lines))
+            if held:
+                return example
+            first = first or example
+        return first
     finally:
         reader.close()
 

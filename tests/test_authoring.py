@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from .conftest import Project, Run, front
+from .conftest import Project, Run, commit, front
 
 CLI = Callable[..., Run]
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,6 +110,25 @@ def test_new_with_the_code_here_cites_a_real_line_twice(project: Project, cli: C
     assert all("placeholder(s) from site-gen new still here" in line for line in problems)
     html = (project.site / "acme/gears/9/two/index.html").read_text()
     assert f"blob/{second}/src/widgets/core.py#L1" in html
+
+
+def test_new_cites_a_line_of_a_function_when_the_pr_changes_one(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """Before, the examples cited the first changed file's first line: a changelog's, or a
+    module's constant, and so named no definition. Now a line inside a function, in the
+    first changed file that has one."""
+    repo = tmp_path / "code"
+    commit(repo, {"CHANGES.md": "Changes to widgets.\n", "src/app.py": "VERSION = 1\n\n\n"
+                  "class App:\n    def start(self, port):\n        return serve(port)\n"}, "base")
+    commit(repo, {"CHANGES.md": "Changes to widgets.\nA port.\n",
+                  "src/app.py": "VERSION = 2\n\n\nclass App:\n    def start(self, port):\n"
+                                "        return serve(port or 80)\n"})
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
+    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    assert '[[app.py:5 "def start(self, port):"]]' in page
+    assert "file: app.py L5 · App.start\n" in page and "[[app.py::App.start]]" in page
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert built.code == 0, built.err
 
 
 def test_new_fills_in_the_stand_in_files_once_the_code_is_here(
