@@ -108,7 +108,7 @@ def definitions(language: str, lines: list[str]) -> Index:
 def _definitions(language: str, text: str) -> Index:
     root = _root(language, text)
     broken = _first_error(root)
-    return Index(tuple(walk(root, language)), ParseError(language, broken) if broken else None)
+    return Index(tuple(walk(root, language, text)), ParseError(language, broken) if broken else None)
 
 
 def _first_error(root: Any) -> int | None:

@@ -108,13 +108,17 @@ class Definition:
         return f"L{self.start}" if self.end == self.start else f"L{self.start}-L{self.end}"
 
 
-def walk(root: Any, language: str) -> list[Definition]:
+def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
     """Every definition under `root` (code of `language`), in file order (a node before
     what it holds), each dotted with the names of those that hold it, from its first line:
     that of the decorators, attributes or template head that belong to it (see
     _first_line). The clauses of one definition side by side (Haskell's and Elixir's
     equations, a C++ overload after another: see CLAUSE_OF), each with a body or none
     without, are one definition.
+
+    A definition ends at its last code, not at the space or comments after it, which
+    some grammars hold in it (Scala's indented body runs to the next definition's doc
+    comment): seen where the node ends in white space of `text` (the code parsed).
 
     A loop, not a recursion: a tree is as deep as the code nests (`a + b + ... + z` nests
     once a term), deeper than Python recurses."""
@@ -147,6 +151,9 @@ def walk(root: Any, language: str) -> list[Definition]:
             prefix += name
             span = node.range()
             start, end = _first_line(node, span, wrapped, leading), _last_line(span)
+            if text is not None and 0 < span.end.index <= len(text) \
+                    and text[span.end.index - 1].isspace():
+                end = min(end, _last_line(_last_code(node).range()))
             if trailing:
                 end = _trailing_end(node, end, trailing)
             declared = kind in DECLARATIONS or kind in ELSEWHERE or (
@@ -206,6 +213,14 @@ def _only_used(node: Any, kind: str) -> bool:
         return False
     return parent.kind() == "statements" if kind in PROPERTIES else \
         parent.kind() not in _DECLARING
+
+
+def _last_code(node: Any) -> Any:
+    """The last node of code that `node` ends with: its last child but comments, and that
+    child's, down to a token."""
+    while kids := [c for c in node.children() if "comment" not in c.kind()]:
+        node = kids[-1]
+    return node
 
 
 def _trailing_end(node: Any, end: int, trailing: frozenset[str]) -> int:

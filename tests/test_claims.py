@@ -530,6 +530,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("node", 1, 3), ("f", 4, 4)]),  # a type used (a field's, a parameter's) declares nothing
     ("c", "struct certs {\n  STACK_OF(X509) *list;\n  unsigned int n;\n};\n",
      [("certs", 1, 4)]),  # a macro used as a type, `unsigned int`: no definitions
+    ("scala", "class B {\n  def name(x: String): Int =\n    wrap(x).size\n\n  /** The head. */\n"
+              "  def head(xs: String*): Int =\n    xs.size\n}\n",
+     [("B", 1, 8), ("B.name", 2, 3), ("B.head", 6, 7)]),  # not to the next one's doc comment
     ("swift", "class R {\n  let n = 1\n  func f() {\n    let local = 1\n    if ok { var y = 2 }\n"
               "  }\n}\n", [("R", 1, 7), ("R.n", 2, 2), ("R.f", 3, 6)]),  # locals define nothing
 ])
