@@ -111,12 +111,18 @@ def _definitions(language: str, text: str) -> Index:
     return Index(tuple(walk(root, language, text)), ParseError(language, broken) if broken else None)
 
 
+# Nodes that hold no text in code that parses: an empty comment (Lua's `--`), string
+# (Go's ``) or heredoc; unlike a token the parser had to assume.
+_MAY_BE_EMPTY = re.compile(r"content|comment")
+
+
 def _first_error(root: Any) -> int | None:
     """The line of the first node the parser could not read (an ERROR node, or a token it
-    had to assume: a node of no width), or None. ast-grep finds both (a rule of the kind,
-    a rule of the empty text): a walk over every node in Python took most of the index's
-    time."""
-    empty = next((node for node in root.find_all(regex="^$") if node != root), None)
+    had to assume: a node of no width, but one that may be empty), or None. ast-grep
+    finds both (a rule of the kind, a rule of the empty text): a walk over every node in
+    Python took most of the index's time."""
+    empty = next((node for node in root.find_all(regex="^$") if node != root
+                  and not _MAY_BE_EMPTY.search(node.kind())), None)
     return min((int(node.range().start.line) + 1 for node in (root.find(kind="ERROR"), empty)
                 if node is not None), default=None)
 

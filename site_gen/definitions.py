@@ -26,7 +26,13 @@ DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local
                      r"trait|impl|module|mod|namespace|type|object|protocol|record|"
                      r"constructor|union|contract|library|modifier|event|property|macro)\w*?_(?:"
                      r"definition|declaration|item|spec|specifier)$")
-FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generator_function"}
+FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generator_function",
+                   "function_definition"}  # the last, Lua's `function() ... end`
+# What names the functions it holds by its own name (`api.get`, Lua's `M.run` in a table),
+# and the kinds that name one so (`const api = {...}`, Lua's `local M = {...}`).
+HOLDERS = frozenset({"object", "table_constructor"})
+_HOLDS_IN_LUA = ("assignment_statement", "field")
+_DECLARES = ("variable_declarator", "assignment_statement")
 # Kinds that define a name when their value is a function (JavaScript, TypeScript): a
 # declarator (`const handler = () => ...`; or an object, whose methods it names), a class
 # field (`handle = (event) => ...`).
@@ -73,6 +79,7 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "javascript": frozenset({"pair", *_ASSIGNED}),  # { put: (x) => ... } (HOLDS_A_FUNCTION)
     "typescript": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
     "tsx": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
+    "lua": frozenset({"assignment_statement", "field"}),  # M.run = function ... end
 }
 ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
                             "defguardp", "defprotocol", "defimpl", "defdelegate"})
@@ -162,7 +169,7 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
                 and node.child(0) is not None and node.child(0).kind() == "extension")
             _add(found, Definition(prefix, start, end, declared), kind, last_kind)
             last_kind = kind
-            if kind == "variable_declarator" and node.field("value").kind() == "object":
+            if (value := _value(node, kind)) is not None and value.kind() in HOLDERS:
                 holders.append(len(found) - 1)
             prefix += "."
         for child in reversed(children):
@@ -280,10 +287,10 @@ _DEFINES_NAME, _WRAPS = 1, 2
 def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     """The name the node `node` (of `kind`, one that may define a name) defines, or None;
     with `unnamed`, found without a name field too (see _name_node)."""
-    if kind in HOLDS_A_FUNCTION or kind == "pair":
-        value = node.field("value")
+    if kind in HOLDS_A_FUNCTION or kind in _HOLDS_IN_LUA or kind == "pair":
+        value = _value(node, kind)
         if value is None or (value.kind() not in FUNCTION_VALUES and not
-                             (value.kind() == "object" and kind == "variable_declarator")):
+                             (value.kind() in HOLDERS and kind in _DECLARES)):
             return None  # `const api = { get() {...} }` names api.get
     elif kind == "assignment_expression":
         value, target = node.field("right"), node.field("left")
@@ -319,6 +326,15 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     receiver = node.field("receiver") if kind == "method_declaration" else None  # Go
     owner = _RECEIVER.match(receiver.text()) if receiver is not None else None
     return f"{owner[1]}.{name}" if owner else name
+
+
+def _value(node: Any, kind: str) -> Any:
+    """The value a node that may hold a function holds (Lua's, in its list of one)."""
+    value = node.field("value")
+    if kind in _HOLDS_IN_LUA and value is not None and value.kind() == "expression_list":
+        values = value.named_children()
+        return values[0] if len(values) == 1 else None
+    return value
 
 
 def _name_node(node: Any) -> Any:

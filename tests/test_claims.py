@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -274,6 +275,9 @@ def test_a_rebuild_parses_no_code_again(code: tuple[Path, list[str]], project: P
     assert parsed  # without the cache, the code is parsed
 
 
+MAY_BE_EMPTY = re.compile("content|comment")  # an empty comment or string: no error
+
+
 def _walked_first_error(root: object) -> int | None:
     """The first error found by walking every node in order (what site_gen did before):
     an ERROR node, or a leaf of no width (a token the parser had to assume)."""
@@ -283,7 +287,8 @@ def _walked_first_error(root: object) -> int | None:
         children = node.children()  # type: ignore[attr-defined]
         span = node.range()  # type: ignore[attr-defined]
         if node.kind() == "ERROR" or (not children and  # type: ignore[attr-defined]
-                                      span.start.index == span.end.index and node is not root):
+                                      span.start.index == span.end.index and node is not root
+                                      and not MAY_BE_EMPTY.search(node.kind())):  # type: ignore[attr-defined]
             return int(span.start.line) + 1
         todo.extend(reversed(children))
     return None
@@ -530,6 +535,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("node", 1, 3), ("f", 4, 4)]),  # a type used (a field's, a parameter's) declares nothing
     ("c", "struct certs {\n  STACK_OF(X509) *list;\n  unsigned int n;\n};\n",
      [("certs", 1, 4)]),  # a macro used as a type, `unsigned int`: no definitions
+    ("lua", "--\n-- a library\n--\nlocal noop = function() end\nM.run = function(x)\n  return x\nend\n"
+            "local conf = { a = 1 }\nlocal t = { f = function() end }\n",
+     [("noop", 4, 4), ("M.run", 5, 7), ("t", 9, 9), ("t.f", 9, 9)]),  # `--` is an empty comment
     ("scala", "class B {\n  def name(x: String): Int =\n    wrap(x).size\n\n  /** The head. */\n"
               "  def head(xs: String*): Int =\n    xs.size\n}\n",
      [("B", 1, 8), ("B.name", 2, 3), ("B.head", 6, 7)]),  # not to the next one's doc comment
