@@ -157,19 +157,13 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
                 and (name := _name(node, kind, by_child and kind not in own)) is not None:
             prefix += name
             span = node.range()
-            start, end = _first_line(node, span, wrapped, leading), _last_line(span)
-            if text is not None and 0 < span.end.index <= len(text) \
-                    and text[span.end.index - 1].isspace():
-                end = min(end, _last_line(_last_code(node).range()))
-            if trailing:
-                end = _trailing_end(node, end, trailing)
-            declared = kind in DECLARATIONS or kind in ELSEWHERE or (
-                kind in _BODY_ELSEWHERE and node.field("body") is None) or (
-                language == "swift" and kind == "class_declaration"
-                and node.child(0) is not None and node.child(0).kind() == "extension")
-            _add(found, Definition(prefix, start, end, declared), kind, last_kind)
+            start = _first_line(node, span, wrapped, leading)
+            end = _end_line(node, span, text, trailing)
+            _add(found, Definition(prefix, start, end, _declares(node, kind, language)), kind,
+                 last_kind)
             last_kind = kind
-            if (value := _value(node, kind)) is not None and value.kind() in HOLDERS:
+            if kind in _DECLARES and (value := _value(node, kind)) is not None \
+                    and value.kind() in HOLDERS:
                 holders.append(len(found) - 1)
             prefix += "."
         for child in reversed(children):
@@ -220,6 +214,26 @@ def _only_used(node: Any, kind: str) -> bool:
         return False
     return parent.kind() == "statements" if kind in PROPERTIES else \
         parent.kind() not in _DECLARING
+
+
+def _end_line(node: Any, span: Any, text: str | None, trailing: frozenset[str]) -> int:
+    """The last line of the definition `node` (of `span`): that of its last code, when it
+    ends in white space of `text` (see walk); or that of what trails it (`trailing`)."""
+    end = _last_line(span)
+    if text is not None and 0 < span.end.index <= len(text) and text[span.end.index - 1].isspace():
+        end = min(end, _last_line(_last_code(node).range()))
+    return _trailing_end(node, end, trailing) if trailing else end
+
+
+def _declares(node: Any, kind: str, language: str) -> bool:
+    """Whether the definition `node` (of `kind`) only declares its name or adds to it (see
+    Definition): a prototype, `struct s;`, a Rust `impl`, a Swift `extension`."""
+    if kind in DECLARATIONS or kind in ELSEWHERE:
+        return True
+    if kind in _BODY_ELSEWHERE:
+        return node.field("body") is None
+    first = node.child(0) if language == "swift" and kind == "class_declaration" else None
+    return first is not None and first.kind() == "extension"
 
 
 def _last_code(node: Any) -> Any:
