@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "6"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "7"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -44,6 +44,23 @@ class ParseError(Exception):
     def __init__(self, language: str, line: int) -> None:
         super().__init__(f"does not parse as {language} (first at line {line})")
         self.language, self.line = language, line
+
+
+class Unread(ParseError):
+    """A file whose grammar keeps some code as tokens, not as code (a Rust macro's
+    arguments, a C macro's body), where a pattern's word stands: a match there would be
+    missed, so the file cannot be counted."""
+
+    def __init__(self, language: str, line: int, word: str) -> None:
+        Exception.__init__(self, f"holds '{word}' at line {line} inside a macro, which the "
+                                 f"{language} grammar reads as tokens, not as code")
+        self.language, self.line = language, line
+
+
+# Nodes whose code a grammar keeps as tokens: a Rust macro's arguments and body (its
+# words are identifiers there), a C or C++ macro's body (one text).
+UNREAD = {"rust": ("token_tree", "identifier"), "c": ("preproc_arg", ""),
+          "cpp": ("preproc_arg", "")}
 
 
 def language_of(path: str, languages: dict[str, str] | None = None,
@@ -154,7 +171,27 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     for node in found:
         line = int(node.range().start.line) + 1
         out.append(Match(line, lines[line - 1] if line <= len(lines) else "", node.text()))
+    _unread(root, language, pattern)
     return out
+
+
+def _unread(root: Any, language: str, pattern: str) -> None:
+    """Raise Unread when the pattern's word stands in code the grammar of `language` keeps
+    as tokens (see UNREAD): a match there is not found."""
+    holder, word_kind = UNREAD.get(language, ("", ""))
+    word = literal_of(pattern)
+    if not holder or not word:
+        return
+    inside = {"kind": holder, "stopBy": "end"}
+    if word_kind:  # the word itself, as a token of the tree
+        hidden = root.find(kind=word_kind, regex=f"^{re.escape(word)}$", inside=inside)
+    else:  # a word of the text
+        hidden = root.find(kind=holder, regex=rf"\b{re.escape(word)}\b")
+    if hidden is not None:
+        start = hidden.range().start
+        offset = re.search(rf"\b{re.escape(word)}\b", hidden.text()) if not word_kind else None
+        line = int(start.line) + 1 + (hidden.text().count("\n", 0, offset.start()) if offset else 0)
+        raise Unread(language, line, word)
 
 
 def literal_of(pattern: str) -> str | None:

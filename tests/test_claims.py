@@ -597,6 +597,27 @@ def test_definitions_that_share_their_whole_name_are_cited_by_lines(tmp_path: Pa
                       "its lines instead, as '[[Pool.kt:2-3]]'"]
 
 
+@pytest.mark.parametrize(("path", "code", "pattern", "expected"), [
+    ("router.rs", "fn a() {\n    panic!(\"a\");\n}\nfn b() {\n    tap!(x, {\n        panic!(\"b\")\n"
+                  "    });\n}\n", "panic!($$$A)",
+     "router.rs holds 'panic' at line 6 inside a macro, which the rust grammar reads as tokens, "
+     "not as code"),
+    ("alloc.c", "#define FREE(p) \\\n  free(p)\nvoid f(void *p) { free(p); }\n", "free($P)",
+     "alloc.c holds 'free' at line 2 inside a macro, which the c grammar reads as tokens, not "
+     "as code"),
+    ("router.rs", "fn a() {\n    panic!(\"a\");\n    log!(\"panicking\");\n}\n", "panic!($$$A)", None),
+])
+def test_a_claim_is_not_counted_where_a_macro_hides_code(
+        tmp_path: Path, path: str, code: str, pattern: str, expected: str | None) -> None:
+    """Before, a match inside a macro's arguments (Rust) or body (C) was missed without a
+    word: a claim counted fewer sites than the code has, and `count: none` could hold."""
+    repo, head = _one_commit(tmp_path, {path: code})
+    _, errors = check((repo, [head, head]), f"```claim\nsays: x\ncount: 1\npattern: {pattern}\n"
+                                            f"in: {path}\n```\n")
+    assert errors == ([f"4: {expected}, so the claim cannot be counted there; narrow 'in:' or "
+                       "count with 'text:'"] if expected else [])
+
+
 def test_a_hunk_in_ruby_names_its_method_and_one_in_nix_is_not_checked(tmp_path: Path) -> None:
     repo, head = _one_commit(tmp_path, {
         "repo.rb": "class Repo\n  def find(id)\n    nil\n  end\nend\n",
