@@ -22,7 +22,8 @@ from typing import Any
 # function_item, method_declaration, type_spec, struct_specifier, ...) and it has a name;
 # not a parameter's or a tuple's (Go's `[T any]`, Swift's `(inout URLRequest)`).
 DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local|short_var|"
-                     r"use|namespace_use)_)(?!\w*(?:parameter|tuple))\w*?(?:function|method|class|struct|enum|interface|"
+                     r"use|namespace_use)_)(?!\w*(?:parameter|tuple))"
+                     r"\w*?(?:function|method|class|struct|enum|interface|"
                      r"trait|impl|module|mod|namespace|type|object|protocol|record|"
                      r"constructor|union|contract|library|modifier|event|property|macro)\w*?_(?:"
                      r"definition|declaration|item|spec|specifier)$")
@@ -50,7 +51,7 @@ _SPECIFIERS = frozenset({"struct_specifier", "class_specifier", "union_specifier
                          "enum_specifier"})
 # Kinds that add to a name defined elsewhere, or say where it is defined, like the
 # declarations above: a Rust `impl` (of a type, or of a trait for it), a Swift `extension`
-# (see walk); and, without a body, a C type named (`struct s;`) or a Rust `mod m;`.
+# (see _declares); and, without a body, a C type named (`struct s;`) or a Rust `mod m;`.
 ELSEWHERE = frozenset({"impl_item"})
 # Where a C or C++ type named without its body declares it (see _only_used): `struct s;`
 # in a file, a namespace or a class, or beginning a declaration or a typedef.
@@ -286,7 +287,7 @@ WRAPPING = {"python": "decorated_definition", "cpp": "template_declaration"}
 # definition: a Kotlin property's getter and setter.
 TRAILING = {"kotlin": frozenset({"getter", "setter"})}
 # Kinds that define a name as a member of a type or of a file, and nothing as a statement
-# of a body (see _local): Swift's and Kotlin's `let`, `val` and `var` are properties there
+# of a body (see _only_used): Swift's and Kotlin's `let`, `val` and `var` are properties there
 # (`Repo.count`, its getter and setter inside it), local variables here.
 PROPERTIES = frozenset({"property_declaration"})
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from .code_check import git_dir
 from .code_index import index_of
 from .config import Config
-from .definitions import enclosing
+from .definitions import Definition, enclosing
 from .errors import ContentError, SiteGenError
 from .git_reader import SourceReader
 from .names import REPO, SHA
@@ -275,14 +275,21 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
                 continue
             index = index_of(reader, commit, path, languages=languages)
             defs = index.definitions if index else ()
-            held = [(number, text, inner) for number, text in quotable
-                    if (inner := enclosing(defs, number, number)) is not None]
-            # a line of a function's body, rather than of a namespace or a class around
-            # functions, or of a one-line declaration (`mod listener;`, `namespace X;`)
-            leaf = next((h for h in held if h[2].end > h[2].start and not h[2].declared
-                         and not any(d.start >= h[2].start and d.end <= h[2].end and d != h[2]
-                                     for d in defs)), None)
-            number, text, inner = leaf or (held[0] if held else (*quotable[0], None))
+            held = leaf = None  # the first line in a definition; in a function's body
+            leaves: dict[Definition, bool] = {}
+            for number, text in quotable:
+                inner = enclosing(defs, number, number)
+                if inner is None:
+                    continue
+                held = held or (number, text, inner)
+                if inner not in leaves:  # not a namespace or a class around functions, nor
+                    # a one-line declaration (`mod listener;`, `namespace X;`)
+                    leaves[inner] = inner.end > inner.start and not inner.declared and not any(
+                        d != inner and inner.start <= d.start and d.end <= inner.end for d in defs)
+                if leaves[inner]:
+                    leaf = (number, text, inner)
+                    break
+            number, text, inner = leaf or held or (*quotable[0], None)
             example = Example(path, number, text, shortest_tail(path, files or candidates),
                               inner.name if inner else None,
                               (inner or defs[0]).name if defs else None,
