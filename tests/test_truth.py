@@ -324,6 +324,30 @@ def test_a_pr_diff_of_a_renamed_file_shows_the_change_from_its_old_name(
                 'aria-label="line 14 at the commit"') in html
 
 
+def test_a_pr_diff_of_a_removed_file_shows_its_lines_removed(tmp_path: Path) -> None:
+    """Before, the block was refused: the head has no such file. A reference to it at the
+    head says the base has it."""
+    repo = tmp_path / "code"
+    base = commit_files(repo, {"src/old_name.py": MODULE, "src/keep.py": "x = 1\n"}, "base")
+    git(repo, "rm", "-q", "src/old_name.py")
+    head = commit_files(repo, {"src/keep.py": "x = 2\n"})
+    pr = dataclasses.replace(PR, head=head, base=base, files=("src/old_name.py", "src/keep.py"))
+    reader = SourceReader(repo)
+    try:
+        html, errors, _ = render("```pr-diff\n[[old_name.py]]\n```\n\nSee [[old_name.py:2]].\n",
+                                 reader, pr)
+    finally:
+        reader.close()
+    assert errors == [f"5: 'src/old_name.py' of '[[old_name.py:2]]' does not exist at commit "
+                      f"{head}; the base has it (the PR removes or renames it): cite it as it "
+                      "was with @base"]
+    assert "The PR removes <code>src/old_name.py</code>: its lines as the base has them." in html
+    assert html.count('<tr class="diff-del">') == len(MODULE.splitlines())
+    assert '<tr class="diff-add">' not in html
+    assert f"base <code>{base[:7]}</code> → head <code>{head[:7]}</code>" in html
+    assert f'href="https://github.com/acme/widgets/blob/{base}/src/old_name.py"' in html
+
+
 @pytest.mark.parametrize(("text", "base", "expected"), [
     ("```excerpt\n[[checkpoint.py]]\n```\n", True,
      "2: the excerpt '[[checkpoint.py]]' names no lines; expected a range like "

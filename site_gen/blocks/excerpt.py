@@ -34,7 +34,7 @@ from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
 from .proposal import diff_rows, hunk_lexing, render_hunk_lines, with_context
-from .refs import CodeRef, permalink, resolve
+from .refs import REF, CodeRef, matching_paths, permalink, resolve
 
 REF_LINE = re.compile(rf"^\s*\[\[(?P<ref>{REFERENCE})\]\]\s*$")
 HIGHLIGHT = re.compile(r"^\s*highlight\s*:\s*(?P<ranges>\d{1,9}(?:-\d{1,9})?"
@@ -119,7 +119,8 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
     if found is None:
         return None
     text, line = found
-    ref = resolve(ctx, text, line)
+    pinned = _removed_at_base(ctx, text)
+    ref = resolve(ctx, pinned, line)
     if ref is None:
         return None
     pr = ctx.pr
@@ -139,7 +140,8 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
                   "text file the PR changes", line)
         return None
     before = ctx.source.lines(base, old_path) or []
-    after = ctx.source.lines(ref.commit, ref.path) or []
+    removed = pinned != text  # the head has no such file: every line is removed
+    after = [] if removed else ctx.source.lines(ref.commit, ref.path) or []
     sections = [s for s in _sections(before, after, line)
                 if ref.start is None or _overlaps(s, ref.start, ref.end or ref.start)]
     if ref.start is not None:  # only the change within the lines, with its context
@@ -157,7 +159,8 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
         ctx.error(f"the PR does not change {ref.path}{where}; expected a file (and lines) its "
                   "change touches", line)
         return None
-    hunk = Hunk(ref.path, [], None, None, line, sections, file_ref=ref, old_path=renamed)
+    hunk = Hunk(ref.path, [], None, None, line, sections, file_ref=ref, old_path=renamed,
+                removed=removed)
     if ref.start is not None:  # its lines, and the definition that holds them, at the head
         hunk.range_refs = [(ref.lines_text, ref)]
         index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages)
@@ -217,6 +220,22 @@ def _overlaps(section: Section, start: int, end: int) -> bool:
     return bool(news) and min(news) <= end and start <= max(news)
 
 
+def _removed_at_base(ctx: PageContext, text: str) -> str:
+    """The reference `text` pinned at the base (`@base`) when it names a whole file the PR
+    removed (the base has it, the head has not); else `text` as it is."""
+    m = REF.match(text)
+    pr = ctx.pr
+    if not m or m["commit"] or m["start"] or m["symbol"] or ctx.source is None or pr is None \
+            or not pr.base:
+        return text
+    paths = matching_paths(pr.files, m["path"])
+    head, base = ctx.source.commit(pr.head), ctx.source.commit(pr.base)
+    if len(paths) != 1 or head is None or base is None \
+            or ctx.source.lines(head, paths[0]) is not None or ctx.source.lines(base, paths[0]) is None:
+        return text
+    return f"{text[:m.end('target')]}@base{text[m.end('target'):]}"
+
+
 def _pinned_apart(ctx: PageContext, ref: CodeRef | None) -> str | None:
     """'base d697b46' or '1a2b3c4' for lines read at another commit than the PR's head
     (`@base`, `@sha`), which a reader would otherwise take for the head's; None at the
@@ -257,10 +276,12 @@ def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         pr = ctx.pr
         base = (ctx.source.commit(pr.base) if ctx.source and pr and pr.base else None) or \
             (pr.base if pr else None)
+        head = (ctx.source.commit(pr.head) if ctx.source and pr else None) or \
+            (pr.head if pr else None)  # a removed file's hunk is pinned at the base
         return proposal_template.render(proposal=change, hunks=hunks, commit="", pr_diff=True,
-                                        renamed=hunk.old_path,
-                                        base=base, head=hunk.file_ref.commit if hunk.file_ref
-                                        else (pr.head if pr else None),
+                                        renamed=hunk.old_path, removed=hunk.removed,
+                                        base=base, head=hunk.file_ref.commit
+                                        if hunk.file_ref and not hunk.removed else head,
                                         missing=MISSING, inline=lambda text, line: text)
 
     fence_parser(md, "excerpt", "excerpt_block", parse_excerpt)

@@ -260,8 +260,20 @@ def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: in
     assert ctx.source is not None
     full, problem = ctx.source.verify(commit, path, start, end, quote, what)
     if problem:
-        ctx.error(problem, line)
+        ctx.error(problem + _at_base(ctx, path, commit), line)
     return full
+
+
+def _at_base(ctx: PageContext, path: str, commit: str) -> str:
+    """For a file not at `commit` that the PR's base has (the PR removed or renamed it):
+    how to cite it as it was."""
+    assert ctx.source is not None
+    base = ctx.source.commit(ctx.pr.base) if ctx.pr is not None and ctx.pr.base else None
+    full = ctx.source.commit(commit)
+    if base is None or full is None or full == base or ctx.source.lines(full, path) is not None \
+            or ctx.source.lines(base, path) is None:
+        return ""
+    return "; the base has it (the PR removes or renames it): cite it as it was with @base"
 
 
 def _ref_rule(state: StateInline, silent: bool) -> bool:
