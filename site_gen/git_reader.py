@@ -129,9 +129,9 @@ class SourceReader:
         if data is None or header[1] != "blob":
             self._files[key] = None
             return
-        if b"\0" in data[:BINARY_SNIFF] or not _utf8(data):
+        if b"\0" in data[:BINARY_SNIFF]:
             self._binary.add(key)
-        text = data.decode("utf-8", "replace")
+        text = _decoded(data)
         # A CRLF file's line ends are not part of its lines: a page, whose markdown holds
         # none, quotes and changes its lines as those of any file (git: --ignore-cr-at-eol).
         if "\r\n" in text:
@@ -144,8 +144,8 @@ class SourceReader:
         self._files[key] = lines
 
     def is_binary(self, commit: str, path: str) -> bool:
-        """Whether `path` at `commit` is binary (a NUL byte, as git judges, or not UTF-8):
-        a page shows it as 'binary file, not shown', never its bytes."""
+        """Whether `path` at `commit` is binary (a NUL byte, as git judges): a page shows
+        it as 'binary file, not shown', never its bytes."""
         self.lines(commit, path)
         return (commit, path) in self._binary
 
@@ -265,12 +265,18 @@ def _batches(commands: list[str]) -> Iterator[list[str]]:
         yield batch
 
 
-def _utf8(data: bytes) -> bool:
+def _decoded(data: bytes) -> str:
+    """The text of a file: UTF-8; else, as code in another encoding is most often written
+    (Latin-1 and its Windows superset, as a code host shows it), Windows-1252, and Latin-1
+    for the five bytes that one leaves undefined."""
     try:
-        data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        return False
-    return True
+        pass
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
 
 def _squash(text: str) -> str:

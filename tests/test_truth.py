@@ -324,6 +324,27 @@ def test_a_pr_diff_of_a_renamed_file_shows_the_change_from_its_old_name(
                 'aria-label="line 14 at the commit"') in html
 
 
+def test_a_file_in_latin_1_is_text_as_the_code_host_shows_it(tmp_path: Path) -> None:
+    """Before, a file not in UTF-8 was 'binary file, not shown', and no quote of a line
+    with an accent could match (its bytes read as U+FFFD)."""
+    repo = tmp_path / "code"
+    head = commit_files(repo, {"src/greet.py": "# café\ndef greet():\n    return 'été'\n"
+                                               .encode("latin-1")})
+    pr = dataclasses.replace(PR, head=head, base=None, files=("src/greet.py",))
+    reader = SourceReader(repo)
+    try:
+        html, errors, _ = render("It says [[greet.py:3 \"return 'été'\"]].\n\n"
+                                 "```excerpt\n[[greet.py:1-3]]\n```\n", reader, pr)
+    finally:
+        reader.close()
+    assert errors == []
+    assert "Binary file" not in html
+    rows = re.findall(r'<td class="excerpt-ln" data-ln="\d+"></td><td class="diff-code">(.*?)</td>',
+                      html)
+    assert [re.sub("<[^>]+>", "", row) for row in rows] == [
+        "# café", "def greet():", "    return 'été'"]
+
+
 def test_a_pr_diff_of_a_removed_file_shows_its_lines_removed(tmp_path: Path) -> None:
     """Before, the block was refused: the head has no such file. A reference to it at the
     head says the base has it."""
