@@ -267,16 +267,12 @@ def _batches(commands: list[str]) -> Iterator[list[str]]:
 
 def _decoded(data: bytes) -> str:
     """The text of a file: UTF-8; else, as code in another encoding is most often written
-    (Latin-1 and its Windows superset, as a code host shows it), Windows-1252, and Latin-1
-    for the five bytes that one leaves undefined."""
+    (Latin-1 and its Windows superset, as a code host shows it), Windows-1252, the five
+    bytes that one leaves undefined read as U+FFFD (never as control characters)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return data.decode("cp1252", "replace")
 
 
 def _squash(text: str) -> str:
