@@ -36,7 +36,7 @@ from .config import Config
 from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing
-from .git_reader import SourceReader
+from .git_reader import SourceReader, changes
 from .names import REFERENCE
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
@@ -235,20 +235,11 @@ class HeadMove:
         self.config, self.reader, self.pr, self.old, self.new = config, reader, pr, old, new
         self.renamed: dict[str, str] = {}
         self.deleted: set[str] = set()
-        done = subprocess.run(["git", "-C", str(git_dir), "diff", "--name-status", "-M", "-z",
-                               old, new], capture_output=True, check=False)
-        fields = done.stdout.decode("utf-8", "replace").split("\0")
-        i = 0
-        while i < len(fields) - 1:
-            status = fields[i]
-            if status.startswith(("R", "C")):
-                if status.startswith("R"):
-                    self.renamed[fields[i + 1]] = fields[i + 2]
-                i += 3
-            else:
-                if status == "D":
-                    self.deleted.add(fields[i + 1])
-                i += 2
+        for status, before, after in changes(git_dir, old, new):
+            if status == "R":
+                self.renamed[before] = after
+            elif status == "D":
+                self.deleted.add(before)
         self._maps: dict[str, list[int | None]] = {}
 
     def lines(self, commit: str, path: str) -> list[str] | None:

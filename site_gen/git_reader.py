@@ -23,6 +23,7 @@ class SourceReader:
         self._files: dict[tuple[str, str], list[str] | None] = {}
         self._trees: dict[str, tuple[str, ...]] = {}
         self._binary: set[tuple[str, str]] = set()
+        self._ends: dict[tuple[str, str], tuple[str, bool]] = {}  # CRLF or LF; a last line end
         self._changed: dict[tuple[str, str], frozenset[str] | None] = {}
         self._renames: dict[tuple[str, str], dict[str, str]] = {}  # by (base, head): old path by new
 
@@ -134,6 +135,7 @@ class SourceReader:
         text = _decoded(data)
         # A CRLF file's line ends are not part of its lines: a page, whose markdown holds
         # none, quotes and changes its lines as those of any file (git: --ignore-cr-at-eol).
+        self._ends[key] = ("\r\n" if "\r\n" in text else "\n", text.endswith("\n") or not text)
         if "\r\n" in text:
             text = text.replace("\r\n", "\n")
         if HIDDEN.search(text):  # rare: translate only then (it is per character)
@@ -142,6 +144,12 @@ class SourceReader:
         if lines and lines[-1] == "":
             lines.pop()
         self._files[key] = lines
+
+    def line_ends(self, commit: str, path: str) -> tuple[str, bool]:
+        """How `path` at `commit` ends its lines ("\\r\\n" or "\\n"), and whether its last
+        line has one: what a patch to it must write, as `git diff` would."""
+        self.lines(commit, path)
+        return self._ends.get((commit, path), ("\n", True))
 
     def is_binary(self, commit: str, path: str) -> bool:
         """Whether `path` at `commit` is binary (a NUL byte, as git judges): a page shows
@@ -177,17 +185,8 @@ class SourceReader:
         (as `git diff --find-renames` finds renames: 50% alike or more), else None."""
         key = (base, head)
         if key not in self._renames:
-            done = subprocess.run(["git", "-C", str(self.checkout), "diff", "--find-renames",
-                                   "--name-status", "-z", base, head, "--"], capture_output=True,
-                                  check=False)
-            fields = [f.decode() for f in done.stdout.split(b"\0")] if done.returncode == 0 else []
-            renames, k = {}, 0
-            while k < len(fields) and fields[k]:  # status, then one path or two (R, C)
-                two = fields[k][:1] in ("R", "C")
-                if fields[k][:1] == "R" and k + 2 < len(fields):
-                    renames[fields[k + 2]] = fields[k + 1]
-                k += 3 if two else 2
-            self._renames[key] = renames
+            self._renames[key] = {new: old for status, old, new in changes(self.checkout, base, head)
+                                  if status == "R"}
         return self._renames[key].get(path)
 
     def verify(self, commit: str, path: str, start: int | None, end: int | None,
@@ -263,6 +262,24 @@ def _batches(commands: list[str]) -> Iterator[list[str]]:
         size += len(command.encode()) + 1
     if batch:
         yield batch
+
+
+def changes(git_dir: Path, base: str, head: str) -> list[tuple[str, str, str]]:
+    """The files that differ between commits `base` and `head` of the repository at
+    `git_dir`, as `git diff --find-renames` finds them: (status letter, path at the base,
+    path at the head), a renamed file ("R") 50% alike or more; [] when git cannot tell."""
+    done = subprocess.run(["git", "-C", str(git_dir), "diff", "--find-renames", "--name-status",
+                           "-z", base, head, "--"], capture_output=True, check=False)
+    fields = done.stdout.decode("utf-8", "replace").split("\0") if done.returncode == 0 else []
+    found, k = [], 0
+    while k + 1 < len(fields) and fields[k]:  # a status, then one path, or two (R, C)
+        if fields[k][:1] in ("R", "C") and k + 2 < len(fields):
+            found.append((fields[k][:1], fields[k + 1], fields[k + 2]))
+            k += 3
+        else:
+            found.append((fields[k][:1], fields[k + 1], fields[k + 1]))
+            k += 2
+    return found
 
 
 def _decoded(data: bytes) -> str:

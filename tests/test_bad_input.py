@@ -191,7 +191,8 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      [f"{P}:10: unknown verdict 'fine'; expected one of: right, wrong, luck"]),
     ("diff-line", {P: FM + PROPOSAL.format("-a\n+b\nplain")},
      [f"{P}:10: 'plain' is not a diff line; expected a line starting with ' ', '+' or '-', "
-      "'...' for lines left out, or '@@ -a,b +c,d @@'"]),
+      "'...' for lines left out, '@@ -a,b +c,d @@', or git's '\\ No newline at end of "
+      "file'"]),
     ("diff-header", {P: FM + "```proposal\nfile:\n-a\n```\n"},
      [f"{P}:7: malformed hunk header 'file:'; expected 'file: PATH Lstart-Lend · symbol'"]),
     ("diff-counts", {P: FM + PROPOSAL.format("@@ -1,2 +1,2 @@\n-a\n+b")},

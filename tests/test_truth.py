@@ -248,6 +248,34 @@ def test_a_proposal_is_also_a_patch_git_applies(project: Project, cli: CLI,
     assert "    tag = wait_fn is not None\n" in text and "def load(step):\n    return None\n" in text
 
 
+@pytest.mark.parametrize(("original", "hunk", "expected"), [
+    (b"def tail():\n    return 0", " def tail():\n-    return 0\n+    return 1\n",
+     b"def tail():\n    return 1"),  # no line end after the last line: kept so
+    (b"def tail():\n    return 0", " def tail():\n-    return 0\n\\ No newline at end of file\n"
+                                   "+    return 1\n\\ No newline at end of file\n",
+     b"def tail():\n    return 1"),  # as `git diff` writes it, pasted
+    (b"a = 1\r\nb = 2\r\nc = 3\r\n", " a = 1\n-b = 2\n+b = 3\n c = 3\n",
+     b"a = 1\r\nb = 3\r\nc = 3\r\n"),  # CRLF line ends
+])
+def test_the_patch_applies_whatever_the_file_s_line_ends(
+        project: Project, cli: CLI, tmp_path: Path, original: bytes, hunk: str,
+        expected: bytes) -> None:
+    """Before, a file without a last line end or with CRLF line ends got a patch that
+    `git apply` refused, though the page said it applied; and git's marker line was an
+    error."""
+    repo = tmp_path / "code"
+    head = commit_files(repo, {"src/app/tail.py": original})
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head))
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  PAGE.split("The tag")[0] + f"```proposal\nfile: tail.py\n{hunk}```\n")
+    built = cli("build", "--strict", "--no-search", "--checkout", str(repo))
+    assert built.code == 0, built.err
+    patch = project.site / "acme/widgets/12/cache-bug/proposal-1.patch"
+    assert "Applies at" in (patch.parent / "index.html").read_text()
+    git(repo, "apply", str(patch))  # raises if git refuses it
+    assert (repo / "src/app/tail.py").read_bytes() == expected
+
+
 def _on_the_pr(code: tuple[Path, list[str]], *, base: bool = True) -> Any:
     return dataclasses.replace(PR, head=code[1][1][:7], base=code[1][0][:7] if base else None,
                                files=())

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..statuses import Status
 from .refs import CodeRef
@@ -73,14 +73,25 @@ class Proposal:
     patch: str | None = None  # the name of its .patch file beside the page, when it has one
 
 
-def to_patch(proposal: Proposal,
-             file_lines: Callable[[str, str], list[str] | None] | None = None) -> str | None:
+class Files(Protocol):
+    """The files a patch is written for (the page's code: its git reader)."""
+
+    def lines(self, commit: str, path: str) -> list[str] | None: ...
+
+    def line_ends(self, commit: str, path: str) -> tuple[str, bool]: ...
+
+
+NO_NEWLINE = "\\ No newline at end of file"
+
+
+def to_patch(proposal: Proposal, files: Files | None = None) -> str | None:
     """The proposal as a patch `git apply` takes (full paths, a/ and b/ prefixes, each
     file's sections in order); None unless every section has its position.
 
     git reads a section that ends on a changed line as reaching the end of the file; with
-    the file's lines (`file_lines(commit, path)`), such a section gets the lines after it
-    as context, as `git diff` would write it."""
+    the files (`files`), such a section gets the lines after it as context, and each line
+    is written as the file ends its lines (CRLF; no line end after the last line, marked
+    as `git diff` marks it), so that `git apply` takes it."""
     by_file: dict[str, list[Section]] = {}
     for hunk in proposal.hunks:
         sections = [s for s in hunk.sections if s.lines]
@@ -91,14 +102,33 @@ def to_patch(proposal: Proposal,
     commit = next(h.file_ref.commit for h in proposal.hunks if h.file_ref)
     out = []
     for path, sections in by_file.items():
-        lines = file_lines(commit, path) if file_lines else None
-        out += [f"diff --git a/{path} b/{path}", f"--- a/{path}", f"+++ b/{path}"]
+        lines = files.lines(commit, path) if files else None
+        end, last_ended = files.line_ends(commit, path) if files else ("\n", True)
+        out += [f"diff --git a/{path} b/{path}\n", f"--- a/{path}\n", f"+++ b/{path}\n"]
         for section in sorted(sections, key=lambda s: s.old_start or 0):
             after = _context_after(section, lines)
             out.append(f"@@ -{section.old_start},{(section.old_count or 0) + len(after)} "
-                       f"+{section.new_start},{(section.new_count or 0) + len(after)} @@")
-            out += [dl.kind + dl.text for dl in section.lines] + [" " + line for line in after]
-    return "\n".join(out) + "\n"
+                       f"+{section.new_start},{(section.new_count or 0) + len(after)} @@\n")
+            body = [dl.kind + dl.text for dl in section.lines] + [" " + line for line in after]
+            reaches_end = lines is not None and \
+                section.old_end + len(after) == len(lines)
+            out += _ended(body, end, not last_ended and reaches_end)
+    return "".join(out)
+
+
+def _ended(body: list[str], end: str, open_end: bool) -> list[str]:
+    """The diff lines `body`, each with the line end `end`; with `open_end` (the section
+    reaches a last line that has no line end, which the change keeps), the last line of
+    each side has none, marked as `git diff` marks it."""
+    out = [line + end for line in body]
+    if not open_end:
+        return out
+    last_old = max((k for k, line in enumerate(body) if line[:1] in " -"), default=None)
+    last_new = max((k for k, line in enumerate(body) if line[:1] in " +"), default=None)
+    for k in sorted({k for k in (last_old, last_new) if k is not None}, reverse=True):
+        out[k] = body[k] + "\n"
+        out.insert(k + 1, NO_NEWLINE + "\n")
+    return out
 
 
 def _context_after(section: Section, lines: list[str] | None) -> list[str]:

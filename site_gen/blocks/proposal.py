@@ -88,7 +88,7 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
         for hunk in proposal.hunks:
             if hunk.file_ref is not None:
                 with_context(ctx, hunk, ctx.source.lines(hunk.file_ref.commit, hunk.file_ref.path))
-    patch = to_patch(proposal, ctx.source.lines if ctx.source else None)
+    patch = to_patch(proposal, ctx.source)
     if patch is not None:
         proposal.patch = f"proposal-{len(ctx.files) + 1}.patch"
         ctx.files[proposal.patch] = patch
@@ -177,11 +177,14 @@ def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
             hunk.sections[-1] = section
     elif ELISION.match(raw):
         hunk.sections[-1].lines.append(DiffLine("…", "", line))
+    elif raw.startswith("\\ "):  # `\ No newline at end of file`, as git diff writes it:
+        return  # the patch says it where the file has no last line end (see to_patch)
     elif raw == "" or raw[0] in " +-":
         hunk.sections[-1].lines.append(DiffLine(raw[:1] or " ", raw[1:], line))
     else:
         ctx.error(f"'{raw}' is not a diff line; expected a line starting with ' ', '+' or '-', "
-                  "'...' for lines left out, or '@@ -a,b +c,d @@'", line)
+                  "'...' for lines left out, '@@ -a,b +c,d @@', or git's '\\ No newline at end "
+                  "of file'", line)
 
 
 def _too_large(ctx: PageContext, text: str, line: int) -> bool:
