@@ -276,6 +276,34 @@ def test_the_patch_applies_whatever_the_file_s_line_ends(
     assert (repo / "src/app/tail.py").read_bytes() == expected
 
 
+@pytest.mark.parametrize("path", ["tests/test_tail.py", "src/app/tail.py"])
+def test_a_proposal_may_make_a_new_file(project: Project, cli: CLI, tmp_path: Path,
+                                       path: str) -> None:
+    """A hunk `@@ -0,0 +1,N @@` makes a file, named by its whole path: before, it was an
+    unknown file. The commit must not have it already."""
+    repo = tmp_path / "code"
+    head = commit_files(repo, {"src/app/tail.py": "def tail():\n    return 0\n"})
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("The tag")[0] +
+                  f"```proposal\nfile: {path}\n@@ -0,0 +1,2 @@\n+def test_tail():\n"
+                  "+    assert tail() == 0\n```\n")
+    built = cli("build", "--strict", "--no-search", "--checkout", str(repo))
+    if path == "src/app/tail.py":
+        assert built.code == 1
+        assert built.err.startswith(f"content/acme/widgets/12/cache-bug.md:7: 'file: {path}' "
+                                    f"makes a new file (@@ -0,0), but commit {head[:12]} has it; "
+                                    "expected a new path, or the file's lines with their positions")
+        return
+    assert built.code == 0, built.err
+    page = project.site / "acme/widgets/12/cache-bug"
+    html = (page / "index.html").read_text()
+    assert '<span class="hunk-new">new file</span>' in html and "Applies at" in html
+    assert (page / "proposal-1.patch").read_text().startswith(
+        f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n")
+    git(repo, "apply", str(page / "proposal-1.patch"))
+    assert (repo / path).read_text() == "def test_tail():\n    assert tail() == 0\n"
+
+
 def _on_the_pr(code: tuple[Path, list[str]], *, base: bool = True) -> Any:
     return dataclasses.replace(PR, head=code[1][1][:7], base=code[1][0][:7] if base else None,
                                files=())

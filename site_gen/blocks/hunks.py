@@ -58,6 +58,12 @@ class Hunk:
     new_file: list[str] | None = field(default=None, repr=False, compare=False)
     lex_from: int = 1
 
+    @property
+    def creates(self) -> bool:
+        """Whether the hunk makes a new file: each of its sections is `@@ -0,0 +1,N @@`."""
+        return bool(self.sections) and all(
+            s.old_start == 0 and s.old_count == 0 and s.lines for s in self.sections)
+
 
 @dataclass
 class Proposal:
@@ -93,18 +99,21 @@ def to_patch(proposal: Proposal, files: Files | None = None) -> str | None:
     is written as the file ends its lines (CRLF; no line end after the last line, marked
     as `git diff` marks it), so that `git apply` takes it."""
     by_file: dict[str, list[Section]] = {}
+    made = {h.path for h in proposal.hunks if h.creates}
     for hunk in proposal.hunks:
         sections = [s for s in hunk.sections if s.lines]
-        if hunk.file_ref is None or any(s.old_start is None or s.new_start is None
-                                        for s in sections):
+        if (hunk.file_ref is None and not hunk.creates) or any(
+                s.old_start is None or s.new_start is None for s in sections):
             return None
-        by_file.setdefault(hunk.file_ref.path, []).extend(sections)
-    commit = next(h.file_ref.commit for h in proposal.hunks if h.file_ref)
+        by_file.setdefault(hunk.file_ref.path if hunk.file_ref else hunk.path, []).extend(sections)
+    commit = next((h.file_ref.commit for h in proposal.hunks if h.file_ref), "")
     out = []
     for path, sections in by_file.items():
-        lines = files.lines(commit, path) if files else None
-        end, last_ended = files.line_ends(commit, path) if files else ("\n", True)
-        out += [f"diff --git a/{path} b/{path}\n", f"--- a/{path}\n", f"+++ b/{path}\n"]
+        lines = files.lines(commit, path) if files and path not in made else None
+        end, last_ended = files.line_ends(commit, path) if files and lines else ("\n", True)
+        out += [f"diff --git a/{path} b/{path}\n"] + (
+            ["new file mode 100644\n", "--- /dev/null\n"] if path in made else [f"--- a/{path}\n"])
+        out.append(f"+++ b/{path}\n")
         for section in sorted(sections, key=lambda s: s.old_start or 0):
             after = _context_after(section, lines)
             out.append(f"@@ -{section.old_start},{(section.old_count or 0) + len(after)} "

@@ -150,6 +150,7 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
     checked, wrong = False, 0
     for hunk in proposal.hunks:
         ref = hunk.file_ref
+        checked = checked or hunk.creates  # the commit has no such file (see _new_file)
         for section in hunk.sections:
             if ref is None or section.old_start is None:
                 continue

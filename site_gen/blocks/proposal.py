@@ -33,6 +33,7 @@ from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
 from ..definitions import enclosing, named
 from ..highlight import Lexing, Tokens, lexing_for, line_html, shared_indent
+from ..names import REPO_PATH
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
 from .hunks import DiffLine, Hunk, Proposal, Section, to_patch
@@ -74,6 +75,9 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
 
 def _resolve(ctx: PageContext, proposal: Proposal) -> None:
     for hunk in proposal.hunks:
+        if hunk.creates:
+            _new_file(ctx, hunk)
+            continue
         hunk.file_ref = resolve(ctx, hunk.path, hunk.line, f"'file: {hunk.path}'")
         hunk.range_refs = [(name, resolve(ctx, f"{hunk.path}:{a}-{b}", hunk.line,
                                           f"'{hunk.path} {name}'"))
@@ -92,6 +96,22 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
     if patch is not None:
         proposal.patch = f"proposal-{len(ctx.files) + 1}.patch"
         ctx.files[proposal.patch] = patch
+
+
+def _new_file(ctx: PageContext, hunk: Hunk) -> None:
+    """A hunk that makes a file (its sections `@@ -0,0 +1,N @@`): named by its whole path,
+    which the pinned commit must not have."""
+    path = hunk.path.strip("/")
+    if not REPO_PATH.match(path) or hunk.ranges:
+        ctx.error(f"'file: {hunk.path}' makes a new file: expected its whole path inside the "
+                  "repository, and no 'L' lines (it has none yet)", hunk.line)
+        return
+    hunk.path = path
+    pr = ctx.pr
+    head = ctx.source.commit(pr.head) if ctx.source is not None and pr is not None else None
+    if ctx.source is not None and head is not None and ctx.source.lines(head, path) is not None:
+        ctx.error(f"'file: {path}' makes a new file (@@ -0,0), but commit {head[:12]} has it; "
+                  "expected a new path, or the file's lines with their positions", hunk.line)
 
 
 LEX_BACK = 200  # lines lexed before a hunk that no definition holds
