@@ -81,7 +81,13 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "typescript": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
     "tsx": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
     "lua": frozenset({"assignment_statement", "field"}),  # M.run = function ... end
+    "swift": frozenset({"init_declaration", "deinit_declaration", "subscript_declaration"}),
+    "kotlin": frozenset({"secondary_constructor"}),
 }
+# Definitions named by their keyword, as their language's documentation names them
+# (Swift's `A.deinit`, `A.subscript`; Kotlin's `A.constructor`; Swift's `init` has a name).
+KEYWORD_NAMED = {"deinit_declaration": "deinit", "subscript_declaration": "subscript",
+                 "secondary_constructor": "constructor"}
 ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
                             "defguardp", "defprotocol", "defimpl", "defdelegate"})
 # Languages whose grammar gives a definition no name field (see _name_node), and the
@@ -302,6 +308,11 @@ _DEFINES_NAME, _WRAPS = 1, 2
 def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     """The name the node `node` (of `kind`, one that may define a name) defines, or None;
     with `unnamed`, found without a name field too (see _name_node)."""
+    if kind in KEYWORD_NAMED:
+        return KEYWORD_NAMED[kind]
+    if kind == "destructor_declaration":  # C#: ~Table(), as C++'s is named
+        named = node.field("name")
+        return f"~{named.text()}" if named is not None else None
     if kind in HOLDS_A_FUNCTION or kind in _HOLDS_IN_LUA or kind == "pair":
         value = _value(node, kind)
         if value is None or (value.kind() not in FUNCTION_VALUES and not

@@ -541,6 +541,12 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("scala", "class B {\n  def name(x: String): Int =\n    wrap(x).size\n\n  /** The head. */\n"
               "  def head(xs: String*): Int =\n    xs.size\n}\n",
      [("B", 1, 8), ("B.name", 2, 3), ("B.head", 6, 7)]),  # not to the next one's doc comment
+    ("swift", "class A {\n  init(x: Int) {}\n  convenience init() {}\n  deinit {}\n"
+              "  subscript(i: Int) -> Int { return i }\n}\n",
+     [("A", 1, 6), ("A.init", 2, 3), ("A.deinit", 4, 4), ("A.subscript", 5, 5)]),  # by keyword
+    ("kotlin", "class A(val x: Int) {\n  constructor() : this(1) {}\n}\n",
+     [("A", 1, 3), ("A.constructor", 2, 2)]),
+    ("csharp", "class A {\n  A() {}\n  ~A() {}\n}\n", [("A", 1, 4), ("A.A", 2, 2), ("A.~A", 3, 3)]),
     ("swift", "class R {\n  let n = 1\n  func f() {\n    let local = 1\n    if ok { var y = 2 }\n"
               "  }\n}\n", [("R", 1, 7), ("R.n", 2, 2), ("R.f", 3, 6)]),  # locals define nothing
 ])
