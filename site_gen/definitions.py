@@ -316,7 +316,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     if kind in HOLDS_A_FUNCTION or kind in _HOLDS_IN_LUA or kind == "pair":
         value = _value(node, kind)
         if value is None or (value.kind() not in FUNCTION_VALUES and not
-                             (value.kind() in HOLDERS and kind in _DECLARES)):
+                             (value.kind() in HOLDERS and kind in _DECLARES)
+                             and not (kind == "variable_declarator" and _wraps_a_function(value))):
             return None  # `const api = { get() {...} }` names api.get
     elif kind == "assignment_expression":
         value, target = node.field("right"), node.field("left")
@@ -352,6 +353,18 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     receiver = node.field("receiver") if kind == "method_declaration" else None  # Go
     owner = _RECEIVER.match(receiver.text()) if receiver is not None else None
     return f"{owner[1]}.{name}" if owner else name
+
+
+def _wraps_a_function(value: Any, depth: int = 3) -> bool:
+    """Whether `value` is a call that takes a function as it is written, perhaps in a call
+    that does (JavaScript's `memo(forwardRef((props, ref) => ...))`, `useCallback(() =>
+    ..., [])`): the function is the name's, as React code names its components and hooks."""
+    if depth == 0 or value.kind() != "call_expression":
+        return False
+    arguments = value.field("arguments")
+    return arguments is not None and any(
+        a.kind() in FUNCTION_VALUES or _wraps_a_function(a, depth - 1)
+        for a in arguments.named_children())
 
 
 def _value(node: Any, kind: str) -> Any:

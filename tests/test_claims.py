@@ -541,6 +541,10 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("scala", "class B {\n  def name(x: String): Int =\n    wrap(x).size\n\n  /** The head. */\n"
               "  def head(xs: String*): Int =\n    xs.size\n}\n",
      [("B", 1, 8), ("B.name", 2, 3), ("B.head", 6, 7)]),  # not to the next one's doc comment
+    ("tsx", "const Button = React.forwardRef((props, ref) => {\n  return <button ref={ref} />;\n});\n"
+            "const Card = memo(function Card({ title }) {\n  return <div>{title}</div>;\n});\n"
+            "const n = compute(1, 2);\n",
+     [("Button", 1, 3), ("Card", 4, 6), ("Card.Card", 4, 6)]),  # a function wrapped in a call
     ("swift", "class A {\n  init(x: Int) {}\n  convenience init() {}\n  deinit {}\n"
               "  subscript(i: Int) -> Int { return i }\n}\n",
      [("A", 1, 6), ("A.init", 2, 3), ("A.deinit", 4, 4), ("A.subscript", 5, 5)]),  # by keyword
