@@ -65,10 +65,10 @@ def shared_ending(path: str) -> str | None:
 def written_in(path: str, text: str) -> str | None:
     """The Pygments name of the language `text`, the code of `path`, is written in, when
     `path` ends in an ending several languages share; else None (its name says)."""
-    ending = shared_ending(path)
-    if ending is None:
+    shared = shared_ending(path)
+    if shared is None:
         return None
-    for language, marks in SHARED[ending]:
+    for language, marks in SHARED[shared]:
         if marks is None or marks.search(text):
             return language
     return None

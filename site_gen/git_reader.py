@@ -111,8 +111,8 @@ class SourceReader:
     def lines(self, commit: str, path: str) -> list[str] | None:
         """The lines of `path` at full SHA `commit` (each without its LF or CRLF), or None
         when the file is not there. A character no page may hold shows as its visible
-        stand-in (␛ for ESC, � for bytes that are not UTF-8), so code never brings one
-        into a page."""
+        stand-in (␛ for ESC), so code never brings one into a page; a file not in UTF-8
+        is read as Windows-1252 (see _decoded)."""
         key = (commit, path)
         if key not in self._files:
             self._keep(key, *self._ask(f"contents {commit}:{path}"))
@@ -135,8 +135,9 @@ class SourceReader:
         text = _decoded(data)
         # A CRLF file's line ends are not part of its lines: a page, whose markdown holds
         # none, quotes and changes its lines as those of any file (git: --ignore-cr-at-eol).
-        self._ends[key] = ("\r\n" if "\r\n" in text else "\n", text.endswith("\n") or not text)
-        if "\r\n" in text:
+        crlf = "\r\n" in text
+        self._ends[key] = ("\r\n" if crlf else "\n", text.endswith("\n") or not text)
+        if crlf:
             text = text.replace("\r\n", "\n")
         if HIDDEN.search(text):  # rare: translate only then (it is per character)
             text = text.translate(VISIBLE)

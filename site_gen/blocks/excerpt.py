@@ -34,7 +34,7 @@ from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
 from .proposal import diff_rows, hunk_lexing, render_hunk_lines, with_context
-from .refs import REF, CodeRef, matching_paths, permalink, resolve
+from .refs import REF, CodeRef, matching_paths, only_at_base, permalink, resolve
 
 REF_LINE = re.compile(rf"^\s*\[\[(?P<ref>{REFERENCE})\]\]\s*$")
 HIGHLIGHT = re.compile(r"^\s*highlight\s*:\s*(?P<ranges>\d{1,9}(?:-\d{1,9})?"
@@ -224,14 +224,10 @@ def _removed_at_base(ctx: PageContext, text: str) -> str:
     """The reference `text` pinned at the base (`@base`) when it names a whole file the PR
     removed (the base has it, the head has not); else `text` as it is."""
     m = REF.match(text)
-    pr = ctx.pr
-    if not m or m["commit"] or m["start"] or m["symbol"] or ctx.source is None or pr is None \
-            or not pr.base:
+    if not m or m["commit"] or m["start"] or m["symbol"] or ctx.pr is None:
         return text
-    paths = matching_paths(pr.files, m["path"])
-    head, base = ctx.source.commit(pr.head), ctx.source.commit(pr.base)
-    if len(paths) != 1 or head is None or base is None \
-            or ctx.source.lines(head, paths[0]) is not None or ctx.source.lines(base, paths[0]) is None:
+    paths = matching_paths(ctx.pr.files, m["path"])
+    if len(paths) != 1 or not only_at_base(ctx, paths[0], ctx.pr.head):
         return text
     return f"{text[:m.end('target')]}@base{text[m.end('target'):]}"
 

@@ -267,13 +267,19 @@ def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: in
 def _at_base(ctx: PageContext, path: str, commit: str) -> str:
     """For a file not at `commit` that the PR's base has (the PR removed or renamed it):
     how to cite it as it was."""
-    assert ctx.source is not None
-    base = ctx.source.commit(ctx.pr.base) if ctx.pr is not None and ctx.pr.base else None
-    full = ctx.source.commit(commit)
-    if base is None or full is None or full == base or ctx.source.lines(full, path) is not None \
-            or ctx.source.lines(base, path) is None:
+    if not only_at_base(ctx, path, commit):
         return ""
     return "; the base has it (the PR removes or renames it): cite it as it was with @base"
+
+
+def only_at_base(ctx: PageContext, path: str, commit: str) -> bool:
+    """Whether the PR's base has `path` and `commit` (another one, its head) has not: the
+    PR removed or renamed the file."""
+    if ctx.source is None or ctx.pr is None or not ctx.pr.base:
+        return False
+    base, full = ctx.source.commit(ctx.pr.base), ctx.source.commit(commit)
+    return base is not None and full is not None and full != base \
+        and ctx.source.lines(full, path) is None and ctx.source.lines(base, path) is not None
 
 
 def _ref_rule(state: StateInline, silent: bool) -> bool:
@@ -282,7 +288,7 @@ def _ref_rule(state: StateInline, silent: bool) -> bool:
     end = find_after(state, "]]", state.pos + 2)  # over soft line breaks too
     if end < 0:
         return False
-    if '"' in state.src[state.pos + 2:end]:  # a quote may hold `]]`: its closing ones then
+    if state.src.find('"', state.pos + 2, end) >= 0:  # a quote may hold `]]`: its own, then
         whole = BRACKETED.match(state.src, state.pos)
         end = whole.end(1) if whole else end  # else malformed: told where it ends
     if not silent:
