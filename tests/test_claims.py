@@ -141,7 +141,22 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
     ("count: 1\ntext: tag = wait_fn is not None", []),
     ("count: 0\ntext: tag = wait_fn is not None\nat: base", []),  # the line the PR adds
     ("count: 1\ntext: x\nin: src/nowhere", ["5: 'in: src/nowhere' names no file or folder at "
-                                            "commit {head}"]),
+                                            "commit {head}; expected a path from the tree's "
+                                            "root, or a glob such as '*.py'"]),
+    # globs, as .gitignore reads them, and '!' to leave out: the loops pass wait_fn on
+    # three lines, checkpoint.py names it on two, app.js never
+    ("count: 5\ntext: wait_fn\nin: *.py", []),
+    ("count: 3\ntext: wait_fn\nin: src/**/*.py !src/utils/", []),
+    ("count: 2\ntext: wait_fn\nin: !src/train/", []),
+    ("count: 4\ntext: request\nin: web/*.js", []),
+    ("count: 0\ntext: request\nin: src/*.js", ["5: 'in: src/*.js' matches no file at commit "
+                                               "{head}"]),
+    ("count: 1\ntext: x\nin: grpo.py train", [
+        "5: 'in: grpo.py' names no file or folder at commit {head}; expected a path from the "
+        "tree's root, such as src/train/grpo.py"]),
+    ("count: 1\ntext: x\nin: train", [
+        "5: 'in: train' names no file or folder at commit {head}; expected a path from the "
+        "tree's root, such as src/train"]),
     ("count: 1\npattern: $A.fetch($R, $$$)\nin: web/", []),  # JavaScript
     ("count: all\npattern: save_checkpoint($$$A)", ["3: 'count: all' says every match holds "
                                                     "something: give it as 'where:'"]),

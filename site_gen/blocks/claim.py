@@ -7,7 +7,7 @@ pinned commit when the page is built, shown with every site it counted.
     count: all                           (N: exactly N; all: every match has `where`; none)
     pattern: save_checkpoint($$$ARGS)    (an ast-grep pattern; or `text:` a literal)
     where: wait_fn=                      (optional: the text a counted match holds)
-    in: src/ tests/helpers.py            (optional: paths or folders; default the tree)
+    in: src/ tests/helpers.py            (optional: paths, folders, globs ('*.py'); '!' leaves out)
     at: base                             (optional: head, base or a SHA; default head)
     ```
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,20 +182,56 @@ def _found(ctx: PageContext, claim: Claim, commit: str,
 
 
 def _files(ctx: PageContext, claim: Claim, commit: str) -> list[str] | None:
+    """The files `in:` names at `commit`, in the tree's order: each path or folder from the
+    tree's root, each glob as .gitignore reads one (`*.py` at any depth, `src/**/*.ts`),
+    less what a `!` names; the whole tree when `in:` only leaves out or is not given."""
     assert ctx.source is not None
     tree = ctx.source.tree(commit)
-    if not claim.scopes:
-        return list(tree)
-    chosen: list[str] = []
+    chosen: set[str] = set()
+    left_out: set[str] = set()
     for scope in claim.scopes:
-        folder = scope.strip("/") + "/"
-        inside = [p for p in tree if p == scope.strip("/") or p.startswith(folder)]
+        named = scope.removeprefix("!")
+        inside = _named(named, tree)
         if not inside:
-            ctx.error(f"'in: {scope}' names no file or folder at commit {commit[:7]}",
-                      claim.lines["in"])
+            ctx.error(f"'in: {scope}' {_nothing_named(named, tree, commit)}", claim.lines["in"])
             return None
-        chosen += inside
-    return sorted(set(chosen))
+        (left_out if scope.startswith("!") else chosen).update(inside)
+    if not chosen:
+        return [p for p in tree if p not in left_out]
+    return [p for p in tree if p in chosen and p not in left_out]
+
+
+GLOB = re.compile(r"[*?\[]")
+
+
+def _nothing_named(scope: str, tree: Sequence[str], commit: str) -> str:
+    """What an error says of a scope that names nothing: for a path, the paths that end
+    with it (`in:` reads a path from the tree's root, not by its tail as a reference does)."""
+    if GLOB.search(scope):
+        return f"matches no file at commit {commit[:7]}"
+    tail = "/" + scope.strip("/")
+    ends = sorted({p[:p.index(tail + "/") + len(tail)] if tail + "/" in p else p
+                   for p in tree if p.endswith(tail) or tail + "/" in p})
+    said = f"names no file or folder at commit {commit[:7]}; expected a path from the tree's root"
+    if ends:
+        return f"{said}, such as {' or '.join(ends[:3])}{' ...' if len(ends) > 3 else ''}"
+    return f"{said}, or a glob such as '*.py'"
+
+
+def _named(scope: str, tree: Sequence[str]) -> list[str]:
+    """The files of `tree` one scope of `in:` names (pathspec, for a glob, only then)."""
+    if not GLOB.search(scope):
+        path = scope.strip("/").removeprefix("./")
+        if path in ("", "."):
+            return list(tree)
+        return [p for p in tree if p == path or p.startswith(path + "/")]
+    import pathspec
+
+    try:
+        regex = pathspec.GitIgnoreSpec.from_lines([scope]).patterns[0].regex
+    except ValueError:  # not a glob .gitignore could hold (a lone backslash): it names nothing
+        return []
+    return [p for p in tree if regex.match(p)] if regex is not None else []
 
 
 def _matches_in(ctx: PageContext, claim: Claim, commit: str, path: str) -> list[Match]:
