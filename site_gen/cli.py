@@ -13,9 +13,8 @@ from pathlib import Path
 
 from . import __version__
 from .build import RenderedSite, build, render_site
-from .code_check import UNCHECKED
 from .config import PACKAGE_TEMPLATES, Config, load_config
-from .errors import BuildFailed, ContentError, ContentWarning, SiteGenError, display_path, sort_key
+from .errors import UNCHECKED, BuildFailed, ContentError, ContentWarning, SiteGenError, display_path, sort_key
 from .names import REPO
 from .processes import Terminated, free_cores
 

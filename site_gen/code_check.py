@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .code_host import fill
-from .config import Config
+from .config import Config, git_dir
 from .content import PullRequest, Site
-from .errors import Problems
+from .errors import UNCHECKED, Problems
 from .git_reader import SourceReader
 
 if TYPE_CHECKING:
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-UNCHECKED = "unchecked"  # the kind of the warning that a PR's pages are not checked
 
 
 @dataclass(frozen=True)
@@ -35,21 +34,6 @@ class CodeCheck:
     declared: bool = False  # pr.yml says the code cannot be had (a deleted fork, say)
     git_dir: Path | None = field(default=None, repr=False, compare=False)
     drift: Drift | None = None  # the PR has moved on since: its pages at the newer head
-
-
-def fetched_dir(config: Config, repo: str) -> Path:
-    """The bare repository `site-gen fetch` keeps `repo`'s pinned commits in."""
-    return config.cache_dir / "repos" / f"{repo}.git"
-
-
-def git_dir(config: Config, repo: str) -> Path | None:
-    """Where the code of `repo` is read, if it is anywhere."""
-    if repo in config.checkouts:
-        return config.checkouts[repo]
-    if config.checkout is not None:
-        return config.checkout
-    fetched = fetched_dir(config, repo)
-    return fetched if fetched.is_dir() else None
 
 
 Kept = dict[str, tuple[PullRequest, CodeCheck, Problems]]

@@ -498,4 +498,16 @@ class _Validator:
         return result
 
 
+def fetched_dir(config: Config, repo: str) -> Path:
+    """The bare repository `site-gen fetch` keeps `repo`'s pinned commits in."""
+    return config.cache_dir / "repos" / f"{repo}.git"
 
+
+def git_dir(config: Config, repo: str) -> Path | None:
+    """Where the code of `repo` is read, if it is anywhere."""
+    if repo in config.checkouts:
+        return config.checkouts[repo]
+    if config.checkout is not None:
+        return config.checkout
+    fetched = fetched_dir(config, repo)
+    return fetched if fetched.is_dir() else None

@@ -72,8 +72,8 @@ class PageContext:
     def error(self, message: str, line: int | None) -> None:
         self.problems.error(message, self.path, line)
 
-    def warn(self, message: str, line: int | None) -> None:
-        self.problems.warn(message, self.path, line)
+    def warn(self, message: str, line: int | None, kind: str = "") -> None:
+        self.problems.warn(message, self.path, line, kind)
 
     @contextlib.contextmanager
     def at_line(self, line: int | None) -> Iterator[None]:

@@ -53,6 +53,9 @@ class TemplateError(ContentError):
     """A broken template: a syntax error, or a name it uses that is not defined."""
 
 
+UNCHECKED = "unchecked"  # the kind of a warning that code was not there to check pages against
+
+
 @dataclass(frozen=True)
 class ContentWarning:
     """Something an author should fix that does not stop the build (`--strict` does)."""

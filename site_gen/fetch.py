@@ -5,6 +5,7 @@ repository under `.cache/site-gen/repos/`.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -12,13 +13,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .code_check import fetched_dir, git_dir
 from .code_host import fill
-from .config import Config
+from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .errors import ContentError, display_path
 from .git_reader import SourceReader
-from .names import SHA
+from .names import BRACKETED, SHA
+from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
 PIN = re.compile(r"\[\[[^\[\]]*?@([0-9a-fA-F]{7,40})(?![0-9a-fA-F])")
@@ -79,13 +80,54 @@ def fetch(config: Config, site: Site, progress: Progress | None = None) -> list[
     for pr in site.prs:
         if not pr.code_unavailable:
             numbers.setdefault(pr.repo, []).append(pr)
-    reports = []
+    reports: dict[str, FetchReport] = {}
     for repo, repo_pins in pins(site).items():
         report = _fetch_repo(config, repo, repo_pins, progress)
         if not report.skipped:
             report.heads = fetch_heads(config, repo, numbers.get(repo, []))
-        reports.append(report)
-    return reports
+        reports[repo] = report
+    # then the submodules the pages cite, which the PRs' own commits (now here) name
+    for repo, repo_pins in submodule_pins(config, site).items():
+        report = _fetch_repo(config, repo, repo_pins, progress)
+        if repo in reports:
+            report = dataclasses.replace(
+                reports[repo], present=reports[repo].present + report.present,
+                fetched=reports[repo].fetched + report.fetched,
+                failed=reports[repo].failed + report.failed)
+        reports[repo] = report
+    return list(reports.values())
+
+
+def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
+    """The commits of the submodules the pages cite a file of (`[[vendor/lib/x.c:3]]`), by
+    their repository: each commit once, where it is first cited. A submodule's commit is
+    what the PR's commit pins it at, so this reads the PRs' own commits (fetched first)."""
+    from .blocks.refs import REF  # the reference's grammar: only for a fetch
+
+    found: dict[str, dict[str, Pin]] = {}
+    readers: dict[Path, SourceReader] = {}
+    try:
+        for pr in site.prs:
+            where = None if pr.code_unavailable else git_dir(config, pr.repo)
+            if where is None:
+                continue
+            reader = readers.setdefault(where, SourceReader(where))
+            for page in pr.pages:
+                for m in BRACKETED.finditer(page.body):
+                    ref = REF.match(m[1])
+                    if ref is None:
+                        continue
+                    pinned = {None: pr.head, "base": pr.base}.get(ref["commit"], ref["commit"])
+                    full = reader.commit(pinned) if pinned else None
+                    sub = full and holding(reader, full, ref["path"], config.code_host, pr.repo)
+                    if sub and sub.repo:
+                        line = page.body_line + page.body.count("\n", 0, m.start())
+                        found.setdefault(sub.repo, {}).setdefault(
+                            sub.commit, Pin(sub.commit, pr.number, page.path, line))
+    finally:
+        for reader in readers.values():
+            reader.close()
+    return {repo: list(by_sha.values()) for repo, by_sha in sorted(found.items())}
 
 
 def source_of(config: Config, repo: str) -> str:

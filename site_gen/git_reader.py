@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .names import CONTROL, SHA
+from .submodules import GITLINK, SYMLINK
 
 ANSWER = re.compile(r"^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)\n$")
 
@@ -22,6 +23,9 @@ class SourceReader:
         self._commits: dict[str, str | None] = {}
         self._files: dict[tuple[str, str], list[str] | None] = {}
         self._trees: dict[str, tuple[str, ...]] = {}
+        self._special: dict[str, dict[str, dict[str, str]]] = {}  # by commit, mode: path's id
+        self._beside: dict[Path, SourceReader] = {}
+        self._routes: dict[str, SourceReader] = {}  # a submodule's commits: read beside
         self._binary: set[tuple[str, str]] = set()
         self._ends: dict[tuple[str, str], tuple[str, bool]] = {}  # CRLF or LF; a last line end
         self._changed: dict[tuple[str, str], frozenset[str] | None] = {}
@@ -73,6 +77,8 @@ class SourceReader:
     def commit(self, sha: str) -> str | None:
         """The full SHA of commit `sha` (abbreviated or full, or a ref), or None if it is not
         there (or an abbreviation names more than one commit: see `candidates`)."""
+        if sha in self._routes:
+            return sha
         if sha not in self._commits:
             self.commits([sha])
         return self._commits[sha]
@@ -113,6 +119,8 @@ class SourceReader:
         when the file is not there. A character no page may hold shows as its visible
         stand-in (␛ for ESC), so code never brings one into a page; a file not in UTF-8
         is read as Windows-1252 (see _decoded)."""
+        if commit in self._routes:
+            return self._routes[commit].lines(commit, path)
         key = (commit, path)
         if key not in self._files:
             self._keep(key, *self._ask(f"contents {commit}:{path}"))
@@ -121,6 +129,9 @@ class SourceReader:
     def read_many(self, commit: str, paths: list[str]) -> None:
         """Read the files `paths` at full SHA `commit` at once (see lines): a claim over a
         tree reads thousands."""
+        if commit in self._routes:
+            self._routes[commit].read_many(commit, paths)
+            return
         todo = [p for p in dict.fromkeys(paths) if (commit, p) not in self._files]
         for path, answer in zip(todo, self._ask_many([f"contents {commit}:{p}" for p in todo]),
                                 strict=True):
@@ -149,24 +160,48 @@ class SourceReader:
     def line_ends(self, commit: str, path: str) -> tuple[str, bool]:
         """How `path` at `commit` ends its lines ("\\r\\n" or "\\n"), and whether its last
         line has one: what a patch to it must write, as `git diff` would."""
+        if commit in self._routes:
+            return self._routes[commit].line_ends(commit, path)
         self.lines(commit, path)
         return self._ends.get((commit, path), ("\n", True))
 
     def is_binary(self, commit: str, path: str) -> bool:
         """Whether `path` at `commit` is binary (a NUL byte, as git judges): a page shows
         it as 'binary file, not shown', never its bytes."""
+        if commit in self._routes:
+            return self._routes[commit].is_binary(commit, path)
         self.lines(commit, path)
         return (commit, path) in self._binary
 
     def tree(self, commit: str) -> tuple[str, ...]:
-        """Every file path at full SHA `commit`."""
+        """Every file path at full SHA `commit` (a submodule's folder is none: see entries)."""
+        if commit in self._routes:
+            return self._routes[commit].tree(commit)
         if commit not in self._trees:
-            out = subprocess.run(
-                ["git", "-C", str(self.checkout), "ls-tree", "-r", "-z", "--name-only", commit],
-                capture_output=True, check=False,
-            )
-            self._trees[commit] = tuple(sorted(p.decode() for p in out.stdout.split(b"\0") if p))
+            out = subprocess.run(["git", "-C", str(self.checkout), "ls-tree", "-r", "-z", commit],
+                                 capture_output=True, check=False)
+            files = []
+            special: dict[str, dict[str, str]] = {}
+            for entry in out.stdout.split(b"\0"):
+                info, tab, path = entry.partition(b"\t")
+                if not tab:
+                    continue
+                mode, _, rest = info.decode().partition(" ")
+                if mode != GITLINK:
+                    files.append(path.decode())
+                if mode in (GITLINK, SYMLINK):
+                    special.setdefault(mode, {})[path.decode()] = rest.rpartition(" ")[2]
+            self._trees[commit] = tuple(sorted(files))
+            self._special[commit] = special
         return self._trees[commit]
+
+    def entries(self, commit: str, mode: str) -> dict[str, str]:
+        """The tree entries of mode `mode` at full SHA `commit` (a submodule's GITLINK, a
+        symbolic link's SYMLINK), each path's object id."""
+        if commit in self._routes:
+            return self._routes[commit].entries(commit, mode)
+        self.tree(commit)
+        return self._special[commit].get(mode, {})
 
     def changed_files(self, base: str, head: str) -> frozenset[str] | None:
         """The files that differ between commits `base` and `head`, or None when either is
@@ -196,6 +231,8 @@ class SourceReader:
 
         Returns (the full commit, None), or (None, what is wrong, naming `what`).
         """
+        if commit in self._routes:
+            return self._routes[commit].verify(commit, path, start, end, quote, what)
         full = self.commit(commit)
         if full is None:
             ambiguous = self.ambiguity(commit)
@@ -221,6 +258,8 @@ class SourceReader:
                 expected: Iterable[tuple[int, str]]) -> list[tuple[int, str | None]] | None:
         """Each (line number, text) of `expected` that `path` at `commit` does not hold, with
         what it holds there (None: past its end); None when the file is not there at all."""
+        if commit in self._routes:
+            return self._routes[commit].compare(commit, path, expected)
         lines = self.lines(commit, path)
         if lines is None:
             return None
@@ -231,7 +270,22 @@ class SourceReader:
                 found.append((number, actual))
         return found
 
+    def beside(self, checkout: Path) -> SourceReader:
+        """A reader of another repository (a submodule's), closed with this one."""
+        if checkout not in self._beside:
+            self._beside[checkout] = SourceReader(checkout)
+        return self._beside[checkout]
+
+    def route(self, commit: str, reader: SourceReader) -> None:
+        """Read full SHA `commit` (a submodule's) with `reader` from now on: what a page
+        cites there is shown, checked and indexed as any code is."""
+        if reader is not self:
+            self._routes[commit] = reader
+
     def close(self) -> None:
+        for other in self._beside.values():
+            other.close()
+        self._beside.clear()
         if self._process is not None:
             assert self._process.stdin and self._process.stdout
             self._process.stdin.close()

@@ -9,9 +9,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from .code_check import git_dir
 from .code_index import index_of
-from .config import Config
+from .config import Config, git_dir
 from .definitions import Definition, enclosing
 from .errors import ContentError, SiteGenError
 from .git_reader import SourceReader

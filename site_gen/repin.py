@@ -14,8 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .code_check import fetched_dir, git_dir
-from .config import Config
+from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .drift import MOVED, Drift, Placed, measure, rewrite, summary
 from .errors import SiteGenError, display_path

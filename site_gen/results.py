@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .context import Link
-from .errors import ContentError, ContentWarning
+from .errors import UNCHECKED, ContentError, ContentWarning
 from .output import SAFE_NAME, Kept
 from .search import searchable
 
@@ -25,6 +25,12 @@ class PageResult:
     anchors: tuple[Link, ...] = ()
     targets: tuple[Link, ...] = ()
     files: tuple[tuple[str, str], ...] = ()  # published beside the page: (name, text)
+
+    @property
+    def keepable(self) -> bool:
+        """Whether the page may be kept for the next build: not when code it cites was not
+        here (a submodule's, not fetched yet), as its key does not say when that code comes."""
+        return not any(w.kind == UNCHECKED for w in self.warnings)
 
     def to_data(self) -> dict[str, Any]:
         """The page as the cache stores it (only pages without errors are stored)."""

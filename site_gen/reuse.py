@@ -266,9 +266,9 @@ class Reuse:
                 meanwhile()
                 meanwhile = None
             results[task] = result
-            if warm is not None:
+            if warm is not None and result.keepable:
                 warm.pages[site.prs[task[0]].pages[task[1]].path] = (inputs[task], result)
-            if cache and not result.errors and result.html is not None:
+            if cache and result.keepable and not result.errors and result.html is not None:
                 cache.put(keys[task], result.to_data())
             if progress:
                 progress(done, len(tasks))

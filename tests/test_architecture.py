@@ -67,7 +67,7 @@ LAYERS: dict[str, set[str]] = {
     "stages": {"content", "code_check", "drift", "question_pages", "render", "results", "outputcheck",
                "output", "search"},
     "page": {"markdown", "blocks", "context", "highlight", "lexer_index", "templates", "compiled", "slugs"},
-    "code": {"git_reader", "code_index", "definitions"},
+    "code": {"git_reader", "code_index", "definitions", "submodules"},
     "base": {"config", "code_host", "css", "filetypes", "statuses", "yamlfile", "names", "urls", "suggest",
              "errors", "processes", "pygments_styles"},
 }

@@ -32,6 +32,7 @@ from markupsafe import Markup, escape
 from ..code_host import fill
 from ..code_index import VERSION, Match, ParseError, language_of, literal_of, matches
 from ..context import PageContext, context_of
+from ..submodules import holding
 from . import block_renderer, fence_parser
 from .refs import permalink
 
@@ -193,7 +194,8 @@ def _files(ctx: PageContext, claim: Claim, commit: str) -> list[str] | None:
         named = scope.removeprefix("!")
         inside = _named(named, tree)
         if not inside:
-            ctx.error(f"'in: {scope}' {_nothing_named(named, tree, commit)}", claim.lines["in"])
+            ctx.error(f"'in: {scope}' {_nothing_named(ctx, named, tree, commit)}",
+                      claim.lines["in"])
             return None
         (left_out if scope.startswith("!") else chosen).update(inside)
     if not chosen:
@@ -204,11 +206,17 @@ def _files(ctx: PageContext, claim: Claim, commit: str) -> list[str] | None:
 GLOB = re.compile(r"[*?\[]")
 
 
-def _nothing_named(scope: str, tree: Sequence[str], commit: str) -> str:
-    """What an error says of a scope that names nothing: for a path, the paths that end
-    with it (`in:` reads a path from the tree's root, not by its tail as a reference does)."""
+def _nothing_named(ctx: PageContext, scope: str, tree: Sequence[str], commit: str) -> str:
+    """What an error says of a scope that names nothing: for a path, the submodule that
+    holds it or the paths that end with it (`in:` reads a path from the tree's root, not by
+    its tail as a reference does)."""
     if GLOB.search(scope):
         return f"matches no file at commit {commit[:7]}"
+    assert ctx.source is not None and ctx.pr is not None
+    sub = holding(ctx.source, commit, scope, ctx.config.code_host, ctx.pr.repo)
+    if sub is not None:
+        return (f"lies in the submodule {sub.path} ({sub.repo or sub.url} at {sub.commit[:7]}), "
+                "another repository; a claim counts the files of this one")
     tail = "/" + scope.strip("/")
     ends = sorted({p[:p.index(tail + "/") + len(tail)] if tail + "/" in p else p
                    for p in tree if p.endswith(tail) or tail + "/" in p})

@@ -427,7 +427,7 @@ def proposal_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         ctx = context_of(env)
         hunks = [(hunk, diff_rows(render_hunk_lines(hunk, hunk_lexing(ctx, hunk))))
                  for hunk in proposal.hunks]
-        commit = ctx.pr.head[:7] if ctx.pr else ""
+        commit = _applies_at(ctx, proposal)
         return template.render(
             proposal=proposal, hunks=hunks, commit=commit, anchor=token.meta.get("id"),
             inline=lambda text, line: render_inline(md, env, text, line),
@@ -435,6 +435,18 @@ def proposal_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
 
     fence_parser(md, "proposal", "proposal_block", parse_proposal)
     block_renderer(md, "proposal_block", render)
+
+
+def _applies_at(ctx: PageContext, proposal: Proposal) -> str:
+    """Where the proposal was checked: the head, or each submodule's commit in its own
+    repository, which its patch is for."""
+    head = ctx.pr.head[:7] if ctx.pr else ""
+    others = sorted({f"{h.file_ref.commit[:7]} in {h.file_ref.repo}" for h in proposal.hunks
+                     if h.file_ref is not None and h.file_ref.repo})
+    if not others:
+        return head
+    mine = any(h.file_ref is None or not h.file_ref.repo for h in proposal.hunks)
+    return ", ".join(([head] if mine else []) + others)
 
 
 def hunk_lexing(ctx: PageContext, hunk: Hunk) -> Lexing:

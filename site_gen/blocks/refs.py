@@ -11,11 +11,12 @@ reference may run over a line break inside a paragraph (the break reads as a spa
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import jinja2
@@ -27,11 +28,17 @@ from markupsafe import Markup, escape
 
 from ..code_host import fill
 from ..code_index import SYMBOL_LANGUAGES, Index, index_of
+from ..config import git_dir
 from ..context import PageContext, context_of
 from ..definitions import chosen, nearest_names
+from ..errors import UNCHECKED
 from ..highlight import highlighted_lines
 from ..names import BRACKETED, REPO_PATH, SHA
+from ..submodules import SYMLINK, Submodule, holding
 from . import block_renderer, find_after, line_offset
+
+if TYPE_CHECKING:
+    from ..git_reader import SourceReader
 
 # Possessive quantifiers (*+, ++): no backtracking, so any text is matched in linear time.
 # A path may hold an '@' that begins one of its parts (`packages/@scope/pkg/index.ts`, as
@@ -61,6 +68,7 @@ class CodeRef:
     label: str
     custom_label: bool
     url: str
+    repo: str | None = None  # another repository's (a submodule's); None: the PR's
 
     @property
     def lines_text(self) -> str:
@@ -73,7 +81,7 @@ class CodeRef:
     @property
     def title(self) -> str:
         where = f"{self.path} {self.lines_text}".strip()
-        return f"{where} at {self.commit[:7]}"
+        return f"{where} at {self.commit[:7]}" + (f" in {self.repo}" if self.repo else "")
 
 
 def resolve(ctx: PageContext, text: str, line: int | None,
@@ -101,6 +109,8 @@ def resolve(ctx: PageContext, text: str, line: int | None,
     path = _path(ctx, m["path"], commit, what, line)
     if path is None:
         return None
+    if not isinstance(path, str):  # a Submodule
+        return _in_submodule(ctx, m, path, what, line)
     if m["symbol"] and ctx.source is not None and "⟨" not in m["symbol"]:  # ⟨…⟩: new's
         found = _symbol(ctx, path, commit, m["symbol"], what, line)
         if found is None:
@@ -159,13 +169,16 @@ def _commit(ctx: PageContext, given: str | None, what: str, line: int | None) ->
     return given.lower()
 
 
-def _path(ctx: PageContext, name: str, commit: str, what: str, line: int | None) -> str | None:
+def _path(ctx: PageContext, name: str, commit: str, what: str,
+          line: int | None) -> str | Submodule | None:
+    """The full path `name` names at `commit`, or the submodule that holds it."""
     assert ctx.pr is not None
     if not REPO_PATH.match(name.strip("/")):
         ctx.error(f"'{name}' in {what} is not a path inside the repository; "
                   "expected a path like 'src/module.py' (no '..')", line)
         return None
     known = ctx.pr.files
+    full = None
     if ctx.source is not None and not matching_paths(known, name):
         full = ctx.source.commit(commit)
         known = ctx.source.tree(full) if full else ()
@@ -174,6 +187,10 @@ def _path(ctx: PageContext, name: str, commit: str, what: str, line: int | None)
     candidates = matching_paths(known, name)
     if len(candidates) == 1:
         return candidates[0]
+    if not candidates and full is not None and ctx.source is not None:
+        inside = holding(ctx.source, full, name, ctx.config.code_host, ctx.pr.repo)
+        if inside is not None:
+            return inside
     if not candidates:
         where = "the files listed in pr.yml" if ctx.source is None else f"commit {commit}"
         ctx.error(f"unknown file '{name}' in {what}; it is not among {where} "
@@ -182,6 +199,54 @@ def _path(ctx: PageContext, name: str, commit: str, what: str, line: int | None)
         ctx.error(f"ambiguous file name '{name}' in {what}; it matches "
                   f"{', '.join(candidates)}; write more of the path", line)
     return None
+
+
+def _in_submodule(ctx: PageContext, m: re.Match[str], sub: Submodule, what: str,
+                  line: int | None) -> CodeRef | None:
+    """A reference to a file in a submodule: resolved in the submodule's repository at the
+    commit the tree pins it at (checked against its code when that is here), linked there."""
+    assert ctx.pr is not None
+    inner = sub.inner(m["path"].strip("/"))
+    pinned = f"{sub.repo} at {sub.commit[:7]}, the submodule {sub.path}"
+    if sub.repo is None:
+        ctx.error(f"'{m['path']}' of {what} lies in the submodule {sub.path}, whose repository "
+                  f"({sub.url or 'not listed in .gitmodules'}) is not on the code host, so it "
+                  f"has no permalink here; link its file at commit {sub.commit[:7]} yourself",
+                  line)
+        return None
+    if not inner:
+        ctx.error(f"{what} names the submodule {sub.path} ({sub.repo} at {sub.commit[:7]}); "
+                  "expected a file in it", line)
+        return None
+    reader = _submodule_reader(ctx, sub)
+    if reader is None:
+        ctx.warn(f"{what} cites {pinned}, whose code is not here, so it is not checked; run "
+                 "'site-gen fetch' (it fetches the submodules the pages cite)", line, UNCHECKED)
+    elif ctx.source is not None:  # the blocks that show or change its lines read them there too
+        ctx.source.route(sub.commit, reader)
+    there = dataclasses.replace(ctx, source=reader, pr=dataclasses.replace(
+        ctx.pr, repo=sub.repo, head=sub.commit, base=None, files=()))
+    text = m.string
+    rest = text[m.end("commit"):] if m["commit"] else text[m.end("target"):]
+    ref = resolve(there, inner + text[m.end("path"):m.end("target")] + "@" + sub.commit[:12]
+                  + rest, line, f"{what} (in {pinned})")
+    if ref is None:
+        return None
+    label = ref.label if ref.custom_label else _written(m)
+    return dataclasses.replace(ref, label=label, repo=sub.repo)
+
+
+def _submodule_reader(ctx: PageContext, sub: Submodule) -> SourceReader | None:
+    """Where the submodule's commit is read: its repository's clone or fetched store, the
+    submodule's work tree in a local clone, or the PR's own store (objects fetched there)."""
+    assert ctx.source is not None and sub.repo is not None
+    places = [git_dir(ctx.config, sub.repo), ctx.source.checkout / sub.path]
+    for place in places:
+        if place is not None and place.exists():
+            reader = ctx.source.beside(place)
+            if reader.commit(sub.commit) is not None:
+                return reader
+    return ctx.source if ctx.source.commit(sub.commit) is not None else None
 
 
 def nearest(name: str, known: tuple[str, ...], count: int = 3) -> list[str]:
@@ -260,8 +325,25 @@ def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: in
     assert ctx.source is not None
     full, problem = ctx.source.verify(commit, path, start, end, quote, what)
     if problem:
-        ctx.error(problem + _at_base(ctx, path, commit), line)
+        ctx.error(problem + (_not_a_file(ctx, path, commit) or _at_base(ctx, path, commit)), line)
     return full
+
+
+def _not_a_file(ctx: PageContext, path: str, commit: str) -> str:
+    """For a path the tree holds as no file: what it is (a submodule, a symbolic link)."""
+    assert ctx.source is not None and ctx.pr is not None
+    full = ctx.source.commit(commit)
+    if full is None:
+        return ""
+    target = ctx.source.entries(full, SYMLINK).get(path)
+    if target is not None:
+        lines = ctx.source.lines(full, path) or [""]  # a link's blob is its target's path
+        return f"; {path} is a symbolic link to {lines[0]}: cite the file it links to"
+    sub = holding(ctx.source, full, path, ctx.config.code_host, ctx.pr.repo)
+    if sub is not None:
+        return (f"; it is a submodule ({sub.repo or sub.url} at {sub.commit[:7]}): cite a file "
+                "in it")
+    return ""
 
 
 def _at_base(ctx: PageContext, path: str, commit: str) -> str:

@@ -1,0 +1,149 @@
+"""Code in a git submodule: a page that cites a file in it links the submodule's own
+repository at the commit the PR pins it at, and is checked against that code; what is not
+a file of the tree (the submodule's folder, a symbolic link) says what it is."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from site_gen.code_host import CodeHost
+from site_gen.submodules import repo_of
+
+from .conftest import Project, Run, commit, front, git
+
+CLI = Callable[..., Run]
+
+CKPT = "def save_checkpoint(x):\n    return x\n"
+
+
+@pytest.fixture
+def code(tmp_path: Path) -> tuple[Path, Path, str, str]:
+    """(the PR's repository, the submodule's, the PR's head, the submodule's commit): the
+    head holds Megatron as a submodule at 3rdparty/Megatron, listed in .gitmodules by its
+    GitHub address, and a symbolic link."""
+    sub = tmp_path / "megatron"
+    pinned = commit(sub, {"megatron/ckpt.py": CKPT})
+    repo = tmp_path / "rl"
+    commit(repo, {"src/train.py": "save_checkpoint(model)\n"}, "base")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub),
+        "3rdparty/Megatron")
+    git(repo, "config", "-f", ".gitmodules", "submodule.3rdparty/Megatron.url",
+        "https://github.com/acme/megatron.git")
+    (repo / "link.py").symlink_to("src/train.py")
+    head = commit(repo, {}, "vendor megatron")
+    return repo, sub, head, pinned
+
+
+def page(project: Project, head: str, body: str) -> None:
+    project.write("content/acme/rl/7/pr.yml", f"repo: acme/rl\nnumber: 7\ntitle: T\nhead: {head}\n"
+                                              "state: open\n")
+    project.write("content/acme/rl/7/q.md", front() + body)
+
+
+def html(project: Project) -> str:
+    return (project.site / "acme/rl/7/q/index.html").read_text()
+
+
+def bare(repo: Path, where: Path) -> Path:
+    """A bare clone of `repo`: its commits, and no submodule's work tree beside them."""
+    subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(where)], check=True)
+    return where
+
+
+def test_a_reference_into_a_submodule_links_its_repository_at_the_pinned_commit(
+        project: Project, cli: CLI, code: tuple[Path, Path, str, str]) -> None:
+    repo, _, head, pinned = code
+    page(project, head, "The save: [[3rdparty/Megatron/megatron/ckpt.py:2 \"return x\"]], "
+                        "[[3rdparty/Megatron/ckpt.py::save_checkpoint|the function]].\n\n"
+                        "```excerpt\n[[3rdparty/Megatron/megatron/ckpt.py:1-2]]\n```\n\n"
+                        "```proposal\ntitle: Wait\nfile: 3rdparty/Megatron/megatron/ckpt.py L2\n"
+                        "@@ -1,2 +1,2 @@\n def save_checkpoint(x):\n-    return x\n"
+                        "+    return x.wait()\n```\n")
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/rl={repo}")
+    assert built.code == 0, built.err
+    shown = html(project)
+    link = f"https://github.com/acme/megatron/blob/{pinned}/megatron/ckpt.py"
+    assert (f'<a class="ref" href="{link}#L2" title="megatron/ckpt.py L2 at {pinned[:7]} in '
+            'acme/megatron"><code>3rdparty/Megatron/megatron/ckpt.py:2</code></a>') in shown
+    # a tail of the path inside the submodule, and a name it defines
+    assert (f'href="{link}#L1-L2" title="megatron/ckpt.py L1-L2 at {pinned[:7]} in '
+            'acme/megatron">the function</a>') in shown
+    # the excerpt shows its lines; the proposal is checked there, and its patch is the
+    # submodule's (it applies in that repository)
+    assert '<span class="nf">save_checkpoint</span>' in shown
+    assert f"Applies at {pinned[:7]} in acme/megatron: every removed and context line" in shown
+    patch = (project.site / "acme/rl/7/q/proposal-1.patch").read_text()
+    assert patch.startswith("diff --git a/megatron/ckpt.py b/megatron/ckpt.py\n")
+
+
+def test_a_reference_into_a_submodule_is_checked_against_its_code(
+        project: Project, cli: CLI, code: tuple[Path, Path, str, str]) -> None:
+    repo, _, head, pinned = code
+    page(project, head, "[[3rdparty/Megatron/megatron/ckpt.py:2 \"return y\"]] "
+                        "[[3rdparty/Megatron/megatron/ckpt.py:9]] [[3rdparty/Megatron]] "
+                        "[[link.py:2]]\n")
+    built = cli("build", "--no-search", "--checkout", f"acme/rl={repo}")
+    within = f"(in acme/megatron at {pinned[:7]}, the submodule 3rdparty/Megatron)"
+    assert built.code == 1
+    assert (f"q.md:6: the quote \"return y\" of '[[3rdparty/Megatron/megatron/ckpt.py:2 "
+            f"\"return y\"]]' {within} is not on those lines at commit {pinned[:12]}; they "
+            "read: return x") in built.err
+    assert (f"q.md:6: '[[3rdparty/Megatron/megatron/ckpt.py:9]]' {within} points past the end "
+            f"of megatron/ckpt.py, which has 2 lines at commit {pinned[:12]}") in built.err
+    assert (f"q.md:6: '[[3rdparty/Megatron]]' names the submodule 3rdparty/Megatron "
+            f"(acme/megatron at {pinned[:7]}); expected a file in it") in built.err
+    assert ("q.md:6: '[[link.py:2]]' points past the end of link.py, which has 1 lines at "
+            f"commit {head}; link.py is a symbolic link to src/train.py: cite the file it "
+            "links to") in built.err
+
+
+def test_fetch_brings_the_submodule_commits_the_pages_cite(
+        project: Project, cli: CLI, code: tuple[Path, Path, str, str], tmp_path: Path) -> None:
+    repo, sub, head, pinned = code
+    upstream = bare(repo, tmp_path / "rl.git")  # no work tree of the submodule to read
+    page(project, head, "[[3rdparty/Megatron/megatron/ckpt.py:2 \"return x\"]]\n")
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text() + "site_gen:\n  sources:\n"
+                  f"    acme/rl: {upstream.as_uri()}\n    acme/megatron: {sub.as_uri()}\n")
+    unfetched = cli("build", "--strict", "--no-search", "--checkout", f"acme/rl={upstream}")
+    assert unfetched.code == 1
+    assert (f"q.md:6: '[[3rdparty/Megatron/megatron/ckpt.py:2 \"return x\"]]' cites "
+            f"acme/megatron at {pinned[:7]}, the submodule 3rdparty/Megatron, whose code is not "
+            "here, so it is not checked; run 'site-gen fetch'") in unfetched.err
+    fetched = cli("fetch")
+    assert fetched.code == 0, fetched.err
+    assert (f"acme/megatron: fetched 1 commit(s) from {sub.as_uri()}; 0 already here"
+            in fetched.out)
+    store = project.root / ".cache/site-gen/repos/acme/megatron.git"
+    assert git(store, "cat-file", "-t", pinned) == "commit"
+    built = cli("build", "--strict", "--no-search")  # the page is checked now, not kept
+    assert built.code == 0, built.err
+
+
+def test_a_claim_names_no_file_of_a_submodule(project: Project, cli: CLI,
+                                              code: tuple[Path, Path, str, str]) -> None:
+    repo, _, head, pinned = code
+    page(project, head, "```claim\nsays: one return\ncount: 1\ntext: return\n"
+                        "in: 3rdparty/Megatron/megatron\n```\n")
+    built = cli("build", "--no-search", "--checkout", f"acme/rl={repo}")
+    assert (f"q.md:10: 'in: 3rdparty/Megatron/megatron' lies in the submodule 3rdparty/Megatron "
+            f"(acme/megatron at {pinned[:7]}), another repository; a claim counts the files of "
+            "this one") in built.err
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("https://github.com/NVIDIA/Megatron-LM.git", "NVIDIA/Megatron-LM"),
+    ("git@github.com:NVIDIA/Megatron-LM.git", "NVIDIA/Megatron-LM"),
+    ("ssh://git@github.com/NVIDIA/Megatron-LM", "NVIDIA/Megatron-LM"),
+    ("https://GitHub.com/a/b/", "a/b"),
+    ("../Megatron-LM.git", "NVIDIA/Megatron-LM"),  # beside the PR's repository, as git reads it
+    ("../../other/lib.git", "other/lib"),
+    ("https://gitlab.com/a/b.git", None),  # another host: no permalink here
+    ("/srv/git/lib", None),
+])
+def test_a_submodule_url_names_its_repository_on_the_code_host(url: str,
+                                                               expected: str | None) -> None:
+    assert repo_of(url, "NVIDIA/RL", CodeHost()) == expected
