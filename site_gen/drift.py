@@ -24,7 +24,7 @@ import dataclasses
 import difflib
 import re
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +38,7 @@ from .context import PageContext
 from .definitions import Definition, chosen, enclosing
 from .git_reader import SourceReader, changes
 from .names import REFERENCE
+from .submodules import GITLINK
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
 STATES = (SAME, MOVED, CHANGED, GONE)
@@ -120,9 +121,11 @@ def summary(counts: dict[str, int], what: str = "references") -> str:
 
 # -- finding what a page cites ---------------------------------------------------------
 
-def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...]) -> list[Item]:
+def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
+             links: frozenset[str] = frozenset()) -> list[Item]:
     """Every item of `page` (its file's `text`) pinned to the PR's head, in file order.
-    `known`: the paths a written path may be a tail of (the head's tree, or pr.yml's)."""
+    `known`: the paths a written path may be a tail of (the head's tree, or pr.yml's);
+    `links`: its submodules' folders, whose files a path may name whole."""
     found: list[Item] = []
     lines = text.splitlines(keepends=True)
     offsets = [0]
@@ -139,14 +142,14 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...]) -> 
         if fence is not None and raw.strip().startswith(fence[0]) and \
                 set(raw.strip()) == {fence[0][0]}:
             if fence[1] in ("proposal", "claim"):
-                found.extend(_block_items(pr, page, lines, offsets, fence, index, known))
+                found.extend(_block_items(pr, page, lines, offsets, fence, index, known, links))
             fence = None
             continue
         if fence is not None and fence[1] not in OURS:
             continue  # code: its brackets are not references
         if fence is not None and fence[1] in ("proposal", "claim"):
             continue  # read whole when the block ends
-        found.extend(_references(pr, page, raw, index, offsets[index], known))
+        found.extend(_references(pr, page, raw, index, offsets[index], known, links))
         if fence is not None and fence[1] == "excerpt":
             h = HIGHLIGHT_LINE.match(raw)
             if h and found and found[-1].line >= fence[2] + 1:
@@ -156,13 +159,13 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...]) -> 
 
 
 def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
-                known: tuple[str, ...]) -> Iterator[Item]:
+                known: tuple[str, ...], links: frozenset[str]) -> Iterator[Item]:
     for m in BRACKETS.finditer(raw):
         inner = m[1]
         ref = REF.match(inner)
         if ref is None or inner.strip().startswith("claim:") or ref["commit"]:
             continue  # not a reference, a claim's count, or pinned elsewhere (@base, @sha)
-        full = _full_path(ref["path"], known)
+        full = _full_path(ref["path"], known, links)
         if full is None:
             continue  # the build reports it
         at = offset + m.start(1) + ref.start("target")
@@ -180,7 +183,8 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
 
 
 def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[int],
-                 fence: tuple[str, str, int], close: int, known: tuple[str, ...]) -> list[Item]:
+                 fence: tuple[str, str, int], close: int, known: tuple[str, ...],
+                 links: frozenset[str]) -> list[Item]:
     body = [line.rstrip("\n") for line in lines[fence[2] + 1:close]]
     if fence[1] == "claim":
         at = next((line.split(":", 1)[1].strip() for line in body
@@ -194,7 +198,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         m = FILE.match(raw)
         if not m:
             continue
-        full = _full_path(m["path"], known)
+        full = _full_path(m["path"], known, links)
         ranges = [int(x) for pair in RANGE.findall(m["lines"] or "") for x in pair if x]
         if full is None:
             continue
@@ -219,9 +223,16 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
     return found
 
 
-def _full_path(name: str, known: tuple[str, ...]) -> str | None:
+def _full_path(name: str, known: tuple[str, ...], links: frozenset[str]) -> str | None:
     candidates = matching_paths(known, name) if known else [name.strip("/")]
+    if not candidates and _link_of(name.strip("/"), links):
+        return name.strip("/")  # a file in a submodule, named from the tree's root
     return candidates[0] if len(candidates) == 1 else None
+
+
+def _link_of(path: str, links: Iterable[str]) -> str | None:
+    """The submodule folder of `links` that holds `path`, if any."""
+    return next((f for f in links if path.startswith(f + "/")), None)
 
 
 # -- placing it at the new head ----------------------------------------------------------
@@ -268,6 +279,10 @@ class HeadMove:
     def place(self, item: Item) -> Placed:
         if item.kind == "claim":
             return self._claim(item)
+        pinned = self.reader.entries(self.old, GITLINK)
+        link = _link_of(item.file, pinned)
+        if link is not None:
+            return self._in_submodule(item, link, pinned[link])
         new_path = self.new_path(item.file)
         old_lines = self.lines(self.old, item.file)
         if new_path is None or old_lines is None:
@@ -282,6 +297,18 @@ class HeadMove:
         if item.kind == "hunk":
             return self._hunk(item, new_path, old_lines, new_lines)
         return self._lines(item, new_path, old_lines, new_lines)
+
+    def _in_submodule(self, item: Item, link: str, old: str) -> Placed:
+        """A file of a submodule stands as it did while the new head pins the submodule at
+        the same commit; else the cited code is another commit's, to be read again."""
+        new = self.reader.entries(self.new, GITLINK).get(link)
+        if new == old:
+            return Placed(item, SAME, item.file, item.start, item.end)
+        if new is None:
+            return Placed(item, GONE, detail=f"the new head has no submodule {link}")
+        return Placed(item, CHANGED, item.file, item.start, item.end, detail=(
+            f"the new head pins the submodule {link} at {new[:7]}, not {old[:7]}: read the "
+            "cited lines there"))
 
     def _lines(self, item: Item, new_path: str, old_lines: list[str],
                new_lines: list[str]) -> Placed:
@@ -434,13 +461,15 @@ def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest
     SHA)."""
     move = HeadMove(config, reader, git_dir, pr, old, new)
     known = reader.tree(old)
+    links = frozenset(reader.entries(old, GITLINK))
     drift = Drift(old, new, commits_between(git_dir, old, new))
     for page in pr.pages:
         try:
             text = page.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue  # discovery read it a moment ago; a page gone since is rebuilt anyway
-        drift.placed[page.path] = [move.place(item) for item in items_of(pr, page, text, known)]
+        drift.placed[page.path] = [move.place(item)
+                                   for item in items_of(pr, page, text, known, links)]
     return drift
 
 

@@ -75,6 +75,7 @@ def test_a_reference_into_a_submodule_links_its_repository_at_the_pinned_commit(
     # the excerpt shows its lines; the proposal is checked there, and its patch is the
     # submodule's (it applies in that repository)
     assert '<span class="nf">save_checkpoint</span>' in shown
+    assert f'<span class="excerpt-at">at {pinned[:7]} in acme/megatron</span>' in shown
     assert f"Applies at {pinned[:7]} in acme/megatron: every removed and context line" in shown
     patch = (project.site / "acme/rl/7/q/proposal-1.patch").read_text()
     assert patch.startswith("diff --git a/megatron/ckpt.py b/megatron/ckpt.py\n")
@@ -132,6 +133,27 @@ def test_a_claim_names_no_file_of_a_submodule(project: Project, cli: CLI,
     assert (f"q.md:10: 'in: 3rdparty/Megatron/megatron' lies in the submodule 3rdparty/Megatron "
             f"(acme/megatron at {pinned[:7]}), another repository; a claim counts the files of "
             "this one") in built.err
+
+
+def test_when_the_pr_moves_on_a_submodule_reference_stands_while_its_commit_does(
+        project: Project, cli: CLI, code: tuple[Path, Path, str, str]) -> None:
+    repo, sub, head, pinned = code
+    page(project, head, "[[3rdparty/Megatron/megatron/ckpt.py:2 \"return x\"]]\n")
+    later = commit(repo, {"src/train.py": "save_checkpoint(model, wait_fn=w)\n"}, "later")
+    git(repo, "update-ref", "refs/pull/7/head", later)
+    moved = cli("repin", "acme/rl#7", "--dry-run", "--checkout", f"acme/rl={repo}")
+    assert moved.code == 0, moved.err
+    assert f"acme/rl#7 {head[:7]} → {later[:7]}: 1 references: 1 same" in moved.out
+    # the PR now pins the submodule at a later commit: the cited lines are that commit's
+    bumped = commit(sub, {"megatron/ckpt.py": CKPT.replace("return x", "return x  # v2")})
+    git(repo / "3rdparty/Megatron", "pull", "-q", "origin", "main")
+    newest = commit(repo, {}, "bump megatron")
+    git(repo, "update-ref", "refs/pull/7/head", newest)
+    drift = cli("repin", "acme/rl#7", "--dry-run", "--checkout", f"acme/rl={repo}")
+    assert drift.code == 1
+    assert (f"q.md:6: changed: 3rdparty/Megatron/megatron/ckpt.py L2: the new head pins the "
+            f"submodule 3rdparty/Megatron at {bumped[:7]}, not {pinned[:7]}: read the cited "
+            "lines there") in drift.out + drift.err
 
 
 @pytest.mark.parametrize(("url", "expected"), [

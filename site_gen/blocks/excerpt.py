@@ -234,12 +234,14 @@ def _removed_at_base(ctx: PageContext, text: str) -> str:
 
 def _pinned_apart(ctx: PageContext, ref: CodeRef | None) -> str | None:
     """'base d697b46' or '1a2b3c4' for lines read at another commit than the PR's head
-    (`@base`, `@sha`), which a reader would otherwise take for the head's; None at the
-    head."""
+    (`@base`, `@sha`), which a reader would otherwise take for the head's ('1a2b3c4 in
+    acme/lib' for a submodule's); None at the head."""
     pr = ctx.pr
     if ref is None or pr is None:
         return None
     commit = ref.commit
+    if ref.repo:  # a submodule's lines: its own repository's commit
+        return f"{commit[:7]} in {ref.repo}"
 
     def names(sha: str | None) -> bool:  # as pr.yml writes it, or expanded
         full = ctx.source.commit(sha) if sha and ctx.source is not None else None
