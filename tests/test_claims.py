@@ -171,6 +171,17 @@ def test_claim_counts(code: tuple[Path, list[str]], fields: str, expected: list[
     assert errors == [e.format(head=code[1][1][:7]) for e in expected]
 
 
+def test_a_claim_says_what_it_counted_in_and_what_it_left_out(
+        code: tuple[Path, list[str]]) -> None:
+    html, errors = check(code, "```claim\nsays: x\ncount: 3\ntext: wait_fn\n"
+                               "in: src/**/*.py !src/utils/\n```\n")
+    assert errors == []
+    assert ("<code>wait_fn</code> in <code>src/**/*.py</code> but not in <code>src/utils/</code> "
+            "at ") in html
+    html, errors = check(code, "```claim\nsays: x\ncount: 2\ntext: wait_fn\nin: !src/train/\n```\n")
+    assert errors == [] and "<code>wait_fn</code> outside <code>src/train/</code> at " in html
+
+
 def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(
         code: tuple[Path, list[str]]) -> None:
     _, errors = check(code, "All [[claim:callers]] loops wait.\n\n" + CALLERS, head=2)

@@ -73,6 +73,16 @@ class Claim:
         return sum(1 for s in self.sites if s.counted)
 
     @property
+    def included(self) -> list[str]:
+        """What `in:` names to count in (nothing: the whole tree)."""
+        return [s for s in self.scopes if not s.startswith("!")]
+
+    @property
+    def left_out(self) -> list[str]:
+        """What `in:` leaves out (its `!` scopes, without the `!`)."""
+        return [s[1:] for s in self.scopes if s.startswith("!")]
+
+    @property
     def shown_count(self) -> str:
         """The number a sentence quotes: what was counted, else what the claim says."""
         if self.commit is not None:
