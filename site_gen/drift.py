@@ -4,8 +4,9 @@ head, confirmed by content, never trusted by line number.
 Every reference, symbol reference, excerpt, hunk, flow `source:`, review callout and
 claim of a page is an `Item`. `HeadMove` maps an item from the old head to the new one
 through the diff between them (renames followed): the cited lines are looked up where
-the diff puts them and their text compared; else the same text is looked for in the file
-(within the symbol that held it first); else the symbol is re-found by name. Each item
+the diff puts them and their text compared; else the same text is looked for in the
+definition that held it, while that is still defined (else in the file); else the symbol
+is re-found by name. Each item
 gets one state:
 
 - same: unchanged lines at the same numbers;
@@ -223,6 +224,22 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
     return found
 
 
+def _edited(item: Item, new_path: str, old: tuple[int, tuple[str, ...]],
+            new: tuple[int, tuple[str, ...]]) -> Placed:
+    """A definition that was edited: what changed in it, from its first changed line to
+    its last, as (first line, text) at each head."""
+    opcodes = [op for op in difflib.SequenceMatcher(None, old[1], new[1], autojunk=False)
+               .get_opcodes() if op[0] != "equal"]
+    i1, i2, j1, j2 = opcodes[0][1], opcodes[-1][2], opcodes[0][3], opcodes[-1][4]
+
+    def lines(first: int, a: int, b: int) -> str:
+        return "nothing" if a == b else f"L{first + a}" + (f"-L{first + b - 1}" if b - a > 1 else "")
+
+    return Placed(item, CHANGED, new_path, new[0], new[0] + len(new[1]) - 1, old[1][i1:i2],
+                  new[1][j1:j2], f"{item.symbol} was edited: {lines(old[0], i1, i2)} at the old "
+                  f"head, {lines(new[0], j1, j2)} at the new")
+
+
 def _full_path(name: str, known: tuple[str, ...], links: frozenset[str]) -> str | None:
     candidates = matching_paths(known, name) if known else [name.strip("/")]
     if not candidates and _link_of(name.strip("/"), links):
@@ -320,31 +337,42 @@ class HeadMove:
         if found is not None:
             return self._moved(item, new_path, found, found + len(text) - 1, text, text)
         approx = self._approximate(item.file, new_path, item.start, item.end)
+        elsewhere = self._elsewhere(new_path, text, new_lines)
         if approx is None:
             return Placed(item, GONE, new_path, old_text=text,
-                          detail="the cited lines were removed")
+                          detail="the cited lines were removed" + elsewhere)
         now = tuple(new_lines[approx[0] - 1:approx[1]])
         return Placed(item, CHANGED, new_path, approx[0], approx[1], text, now,
-                      "the cited lines were edited")
+                      "the cited lines were edited" + elsewhere)
+
+    def _elsewhere(self, new_path: str, text: tuple[str, ...], new_lines: list[str]) -> str:
+        """Where the cited text stands at the new head, when once and outside the definition
+        that held it: '; their text is now at L58-L59, in save_tokenizer_on_rank0'."""
+        places = _places(new_lines, text)
+        if len(places) != 1:
+            return ""
+        start, end = places[0], places[0] + len(text) - 1
+        index = index_of(self.reader, self.new, new_path, languages=self.config.languages)
+        holder = enclosing(index.definitions, start, end) if index else None
+        lines = f"L{start}" if start == end else f"L{start}-L{end}"
+        return f"; their text is now at {lines}" + (f", in {holder.name}" if holder else "")
 
     def _find(self, path: str, new_path: str, start: int, text: tuple[str, ...],
               new_lines: list[str], old_lines: list[str]) -> int | None:
         """Where `text` (old lines from `start`) stands at the new head: where the diff puts
-        it, confirmed; else its one place in the definition that held it (or the file)."""
+        it, confirmed; else its one place in the definition that held it, while that is
+        defined (text that left it is not what the page cited there); else in the file."""
         mapped = self._map(path, new_path)
         first = mapped[start] if start < len(mapped) else None
         if first is not None and tuple(new_lines[first - 1:first - 1 + len(text)]) == text:
             return first
         places = _places(new_lines, text)
-        if len(places) == 1:
-            return places[0]
-        holder = self._holder(path, start, start + len(text) - 1)
-        if holder is not None and places:
-            again = self._definition(new_path, holder.name)
-            inside = [p for p in places if again and again.start <= p <= again.end]
-            if len(inside) == 1:
-                return inside[0]
-        return None
+        holder = self._holder(path, start, start + len(text) - 1) if places else None
+        again = self._definition(new_path, holder.name) if holder is not None else None
+        if again is not None:  # it still stands: the lines are the same only inside it
+            inside = [p for p in places if again.start <= p <= again.end]
+            return inside[0] if len(inside) == 1 else None
+        return places[0] if len(places) == 1 else None
 
     def _approximate(self, path: str, new_path: str, start: int, end: int) -> tuple[int, int] | None:
         """The new lines that took the place of old lines `start`-`end` (None: removed)."""
@@ -377,8 +405,7 @@ class HeadMove:
                           detail=f"{item.symbol} is no longer defined in {new_path}")
         now = tuple(new_lines[new.start - 1:new.end])
         if now != text:
-            return Placed(item, CHANGED, new_path, new.start, new.end, text, now,
-                          f"{item.symbol} was edited")
+            return _edited(item, new_path, (old[0].start, text), (new.start, now))
         if new_path == item.file and (new.start, new.end) == (old[0].start, old[0].end):
             return Placed(item, SAME, new_path, new.start, new.end, text, now)  # a name has no lines
         return self._moved(item, new_path, new.start, new.end, text, now)

@@ -209,7 +209,37 @@ def test_a_symbol_whose_body_changed_is_changed(
                        {"src/widgets/core.py": CORE.replace("return 1", "return 2")})
     run = repin(cli, repo)
     assert run.code == 1
-    assert "changed: src/widgets/core.py · helper: helper was edited" in run.out
+    assert ("changed: src/widgets/core.py · helper: helper was edited: L17 at the old head, "
+            "L17 at the new") in run.out
+    assert "was: return 1\n    now: return 2\n" in run.out  # what changed, not its first lines
+
+
+def test_a_symbol_is_reported_by_the_lines_that_changed_in_it(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Before, the report showed the definition's first lines, the same on both sides."""
+    grown = CORE.replace("    return hash(name)", "    name = name.lower()\n    return hash(name)")
+    repo, _, _ = moved("By name [[core.py::make_key]].\n", {"src/widgets/core.py": grown})
+    run = repin(cli, repo)
+    assert ("make_key was edited: nothing at the old head, L13 at the new\n"
+            "    was: \n    now: name = name.lower()\n") in run.out
+
+
+def test_lines_that_left_their_definition_are_changed_and_say_where_they_went(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """The page cited make_key's lines; their text now stands once, in another function
+    (make_key calls it). Before, the reference 'moved' there, and repin rewrote the page to
+    cite the other function as make_key's lines."""
+    split = CORE.replace("    name = user.name\n    return hash(name)", "    return _hashed(user)") \
+        + "\n\ndef _hashed(user):\n    name = user.name\n    return hash(name)\n"
+    repo, _, _ = moved("make_key hashes the name: [[core.py L12-L13]].\n",
+                       {"src/widgets/core.py": split})
+    before = page_text(project)
+    run = repin(cli, repo)
+    assert run.code == 1
+    assert ("changed: src/widgets/core.py L12-L13: the cited lines were edited; their text is "
+            "now at L20-L21, in _hashed") in run.out
+    assert "now: return _hashed(user)" in run.out
+    assert page_text(project) == before
 
 
 HUNK = """\
