@@ -182,15 +182,16 @@ class SourceReader:
                                  capture_output=True, check=False)
             files = []
             special: dict[str, dict[str, str]] = {}
-            for entry in out.stdout.split(b"\0"):
-                info, tab, path = entry.partition(b"\t")
-                if not tab:
+            for entry in out.stdout.split(b"\0"):  # "<mode> <type> <id>\t<path>"
+                tab = entry.find(b"\t")
+                if tab < 0:
                     continue
-                mode, _, rest = info.decode().partition(" ")
+                mode = entry[:6].decode()
                 if mode != GITLINK:
-                    files.append(path.decode())
+                    files.append(entry[tab + 1:].decode())
                 if mode in (GITLINK, SYMLINK):
-                    special.setdefault(mode, {})[path.decode()] = rest.rpartition(" ")[2]
+                    special.setdefault(mode, {})[entry[tab + 1:].decode()] = \
+                        entry[:tab].rpartition(b" ")[2].decode()
             self._trees[commit] = tuple(sorted(files))
             self._special[commit] = special
         return self._trees[commit]
