@@ -6,6 +6,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from .blockutil import render
 from .conftest import Project, Run, front
 
 CLI = Callable[..., Run]
@@ -91,8 +94,32 @@ def test_reference_errors(project: Project, cli: CLI) -> None:
         "after the last",
         f"{path}:10: malformed code reference '[[core.py:1:2]]'; expected [[file:line]], "
         "[[file:start-end]], [[file Lstart-Lend]] or [[file::symbol]], then optionally "
-        "@commit, \"quoted code\" and |label",
+        "@commit, \"quoted code\" and |label; did you mean '[[core.py:1]]'?",
     ]
+
+
+@pytest.mark.parametrize(("written", "meant"), [
+    ("[[checkpoint.py#L57]]", "checkpoint.py:57"),  # the code host's anchors
+    ("[[checkpoint.py#L57-L59]]", "checkpoint.py:57-59"),
+    ("[[checkpoint.py:L57-L59 \"wait_fn\"]]", 'checkpoint.py:57-59 "wait_fn"'),
+    ("[[checkpoint.py:57–59]]", "checkpoint.py:57-59"),  # an en dash
+    ("[[checkpoint.py:57:12]]", "checkpoint.py:57"),  # a column
+    ("[[checkpoint.py line 57]]", "checkpoint.py:57"),
+    ("[[checkpoint.py lines 57-59]]", "checkpoint.py:57-59"),
+    ("[[https://github.com/acme/widgets/blob/2f6b955/src/app/checkpoint.py#L57-L59]]",
+     "src/app/checkpoint.py:57-59@2f6b955"),  # a permalink pasted whole
+])
+def test_a_reference_written_another_way_says_how_this_one_is_written(written: str,
+                                                                      meant: str) -> None:
+    _, errors, _ = render(f"See {written}.\n")
+    assert len(errors) == 1 and errors[0].endswith(f"; did you mean '[[{meant}]]'?"), errors
+
+
+def test_no_rewrite_is_offered_for_another_repository_or_what_cannot_be_read() -> None:
+    for written in ("[[https://github.com/other/repo/blob/2f6b955/src/app/checkpoint.py#L57]]",
+                    "[[checkpoint.py:57-]]", "[[nothing.py#L3]]"):
+        _, errors, _ = render(f"See {written}.\n")
+        assert len(errors) == 1 and "did you mean" not in errors[0], errors
 
 
 def test_verified_against_a_checkout(project: Project, cli: CLI,

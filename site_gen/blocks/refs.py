@@ -91,7 +91,8 @@ def resolve(ctx: PageContext, text: str, line: int | None,
     what = written or f"'[[{_short(text)}]]'"
     m = REF.match(text)
     if not m:
-        ctx.error(f"malformed code reference {what}; expected {SYNTAX}", line)
+        meant = _did_you_mean(text, ctx.pr.repo if ctx.pr else "")
+        ctx.error(f"malformed code reference {what}; expected {SYNTAX}{meant}", line)
         return None
     if any(len(m[g] or "") > 9 for g in ("start", "end")):
         ctx.error(f"line number in {what} is too large; expected at most {MAX_LINE:,}",
@@ -193,6 +194,10 @@ def _path(ctx: PageContext, name: str, commit: str, what: str,
             return inside
     if not candidates:
         where = "the files listed in pr.yml" if ctx.source is None else f"commit {commit}"
+        meant = _did_you_mean(name, ctx.pr.repo)
+        if meant and matching_paths(known, name.partition("#L")[0]):
+            ctx.error(f"unknown file '{name}' in {what}{meant}", line)
+            return None
         ctx.error(f"unknown file '{name}' in {what}; it is not among {where} "
                   f"(nearest by name: {', '.join(nearest(name, known))})", line)
     else:
@@ -454,6 +459,37 @@ def refs_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     md.core.ruler.after("inline", "code_ref_resolve", _resolve_all)
     md.core.ruler.after("code_ref_resolve", "unpinned_links", _check_links)
     block_renderer(md, "code_ref", render)
+
+
+# How references are written elsewhere, and this syntax's way: a code host's permalink,
+# its #L anchors, L before a line after the colon, a column, a dash of typography, "line N".
+REWRITES = (
+    (re.compile(r"^(\s*)https?://[^/\s]+/(?P<repo>[^/\s]+/[^/\s]+)/blob/([0-9a-fA-F]{7,40})/"
+                r"([^#\s|\]]+)(?:#L(\d+)(?:-L(\d+))?)?"),
+     lambda m: f"{m[1]}{m[4]}" + (f":{m[5]}" if m[5] else "") + (f"-{m[6]}" if m[6] else "")
+     + f"@{m[3]}"),
+    (re.compile(r"#L(\d+)(?:-L(\d+))?(?=[\s@\"|]|$)"),
+     lambda m: f":{m[1]}" + (f"-{m[2]}" if m[2] else "")),
+    (re.compile(r":L(\d+)(?:-L(\d+))?"), lambda m: f":{m[1]}" + (f"-{m[2]}" if m[2] else "")),
+    (re.compile(r"(?<=\d)\s*+[\u2012-\u2015]\s*+(?=L?\d)"), lambda m: "-"),
+    (re.compile(r":(\d+):\d+(?=[\s@\"|-]|$)"), lambda m: f":{m[1]}"),
+    (re.compile(r"(?<!\s)\s++lines?\s++(\d+)"), lambda m: f":{m[1]}"),  # linear: one try a run
+)
+
+
+def _did_you_mean(text: str, repo: str) -> str:
+    """"; did you mean 'X'?" when `text` (a reference, or its path) is one written another
+    way that this syntax writes as X; else '' (and for a link into another repository than
+    `repo`, the PR's)."""
+    meant = text
+    for pattern, rewrite in REWRITES:
+        m = pattern.match(meant)
+        if m and "repo" in pattern.groupindex and m["repo"] != repo:
+            return ""
+        meant = pattern.sub(rewrite, meant)
+    if meant == text or not REF.match(meant):
+        return ""
+    return f"; did you mean '[[{_short(meant.strip())}]]'?"
 
 
 def _short(text: str) -> str:
