@@ -27,6 +27,7 @@ class SourceReader:
         self._beside: dict[Path, SourceReader] = {}
         self._routes: dict[str, SourceReader] = {}  # a submodule's commits: read beside
         self._binary: set[tuple[str, str]] = set()
+        self._undecoded: dict[tuple[str, str], bytes] = {}  # binary files' bytes, until asked
         self._ends: dict[tuple[str, str], tuple[str, bool]] = {}  # CRLF or LF; a last line end
         self._changed: dict[tuple[str, str], frozenset[str] | None] = {}
         self._renames: dict[tuple[str, str], dict[str, str]] = {}  # by (base, head): old path by new
@@ -124,6 +125,8 @@ class SourceReader:
         key = (commit, path)
         if key not in self._files:
             self._keep(key, *self._ask(f"contents {commit}:{path}"))
+        if key in self._undecoded:
+            self._decode(key, self._undecoded.pop(key))
         return self._files[key]
 
     def read_many(self, commit: str, paths: list[str]) -> None:
@@ -141,8 +144,14 @@ class SourceReader:
         if data is None or header[1] != "blob":
             self._files[key] = None
             return
-        if b"\0" in data[:BINARY_SNIFF]:
-            self._binary.add(key)
+        if b"\0" in data[:BINARY_SNIFF]:  # binary: its lines are read only when asked for
+            self._binary.add(key)           # (a claim over a tree skips it; a page shows none)
+            self._files[key] = []
+            self._undecoded[key] = data
+            return
+        self._decode(key, data)
+
+    def _decode(self, key: tuple[str, str], data: bytes) -> None:
         text = _decoded(data)
         # A CRLF file's line ends are not part of its lines: a page, whose markdown holds
         # none, quotes and changes its lines as those of any file (git: --ignore-cr-at-eol).
@@ -170,7 +179,8 @@ class SourceReader:
         it as 'binary file, not shown', never its bytes."""
         if commit in self._routes:
             return self._routes[commit].is_binary(commit, path)
-        self.lines(commit, path)
+        if (commit, path) not in self._files:
+            self._keep((commit, path), *self._ask(f"contents {commit}:{path}"))
         return (commit, path) in self._binary
 
     def tree(self, commit: str) -> tuple[str, ...]:

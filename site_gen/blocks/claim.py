@@ -183,6 +183,8 @@ def _found(ctx: PageContext, claim: Claim, commit: str,
         with contextlib.suppress(TypeError, ValueError):
             return [(str(p), Match(int(n), str(c), str(t))) for p, n, c, t in held]
     uncounted = ctx.problems.checkpoint()
+    if claim.pattern is not None:  # only what a grammar reads (by its name) is read at all
+        files = [p for p in files if language_of(p, ctx.config.languages) is not None]
     ctx.source.read_many(commit, files)
     found = [(path, m) for path in files for m in _matches_in(ctx, claim, commit, path)]
     if uncounted.failed:
