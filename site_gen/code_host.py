@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from .filetypes import ending
 
 GITHUB_PERMALINK = "https://github.com/{repo}/blob/{commit}/{path}{lines}"
+GITHUB_FOLDER = "https://github.com/{repo}/tree/{commit}/{path}"
 GITHUB_LINES = "#L{start}-L{end}"
 GITHUB_LINE = "#L{start}"
 GITHUB_COMMIT = "https://github.com/{repo}/commit/{commit}"
@@ -27,10 +28,11 @@ RENDERED = frozenset({"md", "markdown", "mdown", "mkdn", "mkd", "rst", "adoc", "
 
 # The fields each code-host pattern may name; nothing else is ever substituted.
 HOST_FIELDS = {"permalink": ("repo", "commit", "path", "lines"), "lines": ("start", "end"),
+               "folder": ("repo", "commit", "path"),
                "line": ("start",), "commit": ("repo", "commit"), "clone": ("repo",),
                "pull_ref": ("number",), "pull": ("repo", "number"), "files": ("repo", "number"),
                "name": (), "plain": ()}
-WEB_PATTERNS = ("permalink", "commit", "clone", "pull", "files")  # pages a link opens
+WEB_PATTERNS = ("permalink", "folder", "commit", "clone", "pull", "files")  # pages a link opens
 FIELD = re.compile(r"\{([^{}]*)\}")
 
 
@@ -60,6 +62,7 @@ class CodeHost:
     """How a pinned permalink is spelled on the code host."""
 
     permalink: str = GITHUB_PERMALINK
+    folder: str = GITHUB_FOLDER  # a folder of the tree at a commit
     lines: str = GITHUB_LINES
     line: str = GITHUB_LINE
     commit: str = GITHUB_COMMIT

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from .blocks.claim import Claim, parse_claim
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE
-from .blocks.refs import REF, matching_paths
+from .blocks.refs import REF, folders_named, matching_paths
 from .code_index import index_of
 from .config import Config
 from .content import Page, PullRequest
@@ -53,7 +53,7 @@ OURS = ("flow", "proposal", "excerpt", "pr-diff", "claim")  # fences whose refs 
 class Item:
     """One thing a page cites at the PR's head, and where its markdown says so."""
 
-    kind: str  # "reference", "symbol", "file", "hunk", "claim"
+    kind: str  # "reference", "symbol", "file", "folder", "hunk", "claim"
     page: Path
     line: int  # its line in the page's file
     start_offset: int  # where its markdown (what a move rewrites) is in the file's text
@@ -167,13 +167,19 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
         if ref is None or inner.strip().startswith("claim:") or ref["commit"]:
             continue  # not a reference, a claim's count, or pinned elsewhere (@base, @sha)
         full = _full_path(ref["path"], known, links)
-        if full is None:
+        folder = None
+        if full is None and not (ref["start"] or ref["symbol"]):
+            found = folders_named(known, ref["path"])
+            folder = found[0] if len(found) == 1 else None
+        if full is None and folder is None:
             continue  # the build reports it
         at = offset + m.start(1) + ref.start("target")
         common = {"page": page.path, "line": index + 1, "start_offset": at,
-                  "end_offset": offset + m.start(1) + ref.end("target"), "file": full,
+                  "end_offset": offset + m.start(1) + ref.end("target"), "file": full or folder,
                   "written_path": ref["path"]}
-        if ref["symbol"]:
+        if folder is not None:  # it stands while the new head has it
+            yield Item("folder", **common)  # type: ignore[arg-type]
+        elif ref["symbol"]:
             yield Item("symbol", symbol=ref["symbol"], **common)  # type: ignore[arg-type]
         elif ref["start"]:
             start = int(ref["start"])
@@ -296,6 +302,10 @@ class HeadMove:
     def place(self, item: Item) -> Placed:
         if item.kind == "claim":
             return self._claim(item)
+        if item.kind == "folder":
+            inside = any(p.startswith(item.file + "/") for p in self.reader.tree(self.new))
+            return Placed(item, SAME, item.file) if inside else \
+                Placed(item, GONE, detail=f"the new head has no folder {item.file}/")
         pinned = self.reader.entries(self.old, GITLINK)
         link = _link_of(item.file, pinned)
         if link is not None:

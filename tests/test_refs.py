@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from .blockutil import render
+from .blockutil import PR, render
 from .conftest import Project, Run, front
 
 CLI = Callable[..., Run]
@@ -251,3 +252,26 @@ def test_a_line_link_to_a_file_the_host_renders_shows_its_text(project: Project,
                                 "site_gen:\n  code_host:\n    plain: ''\n")  # a host without
     assert cli("build").code == 0
     assert links(project)[0][0] == f"{blob}docs/guide.md#L3"
+
+
+def test_a_reference_to_a_folder_links_it_at_the_commit() -> None:
+    html, errors, _ = render("The code is in [[src/app/]], [[app|the app]] and [[src@base]].\n",
+                             pr=dataclasses.replace(PR, base="fe40302"))
+    assert errors == []
+    assert ('<a class="ref" href="https://github.com/acme/widgets/tree/2f6b955/src/app" '
+            'title="src/app/ at 2f6b955"><code>src/app/</code></a>') in html
+    assert 'href="https://github.com/acme/widgets/tree/2f6b955/src/app" title="src/app/ at ' \
+           '2f6b955">the app</a>' in html
+    assert 'href="https://github.com/acme/widgets/tree/fe40302/src" title="src/ at fe40302">' in html
+    _, errors, _ = render("[[src/app/:3]] [[src/app/::run]]\n")
+    assert errors == ["1: '[[src/app/:3]]' names the folder src/app/; lines, a name or a quote "
+                      "need a file in it",
+                      "1: '[[src/app/::run]]' names the folder src/app/; lines, a name or a "
+                      "quote need a file in it"]
+
+
+def test_a_folder_name_several_folders_end_with_is_ambiguous() -> None:
+    pr = dataclasses.replace(PR, files=("src/app/utils/a.py", "tests/utils/b.py"))
+    _, errors, _ = render("[[utils/]]\n", pr=pr)
+    assert errors == ["1: ambiguous folder name 'utils/' in '[[utils/]]'; it matches "
+                      "src/app/utils/, tests/utils/; write more of the path"]

@@ -242,6 +242,17 @@ def test_lines_that_left_their_definition_are_changed_and_say_where_they_went(
     assert page_text(project) == before
 
 
+def test_a_folder_stands_while_the_new_head_has_it(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Before, a reference to a folder was no item at all: the notice said nothing of it."""
+    repo, _, _ = moved("The widgets live in [[src/widgets/]]; the old helpers in [[src/gears]].\n",
+                       {"src/gears/util.py": None},
+                       {"src/widgets/core.py": CORE, "src/gears/util.py": "x = 1\n"})
+    run = repin(cli, repo, "--dry-run")
+    assert "cache-bug.md:9: gone: src/gears: the new head has no folder src/gears/" in run.out
+    assert "2 references: 1 same, 1 gone" in run.out
+
+
 HUNK = """\
 ```proposal
 title: Hash the whole user

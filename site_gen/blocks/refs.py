@@ -110,6 +110,8 @@ def resolve(ctx: PageContext, text: str, line: int | None,
     path = _path(ctx, m["path"], commit, what, line)
     if path is None:
         return None
+    if isinstance(path, Folder):
+        return _folder_ref(ctx, m, path.path, commit, what, line)
     if not isinstance(path, str):  # a Submodule
         return _in_submodule(ctx, m, path, what, line)
     if m["symbol"] and ctx.source is not None and "⟨" not in m["symbol"]:  # ⟨…⟩: new's
@@ -171,8 +173,9 @@ def _commit(ctx: PageContext, given: str | None, what: str, line: int | None) ->
 
 
 def _path(ctx: PageContext, name: str, commit: str, what: str,
-          line: int | None) -> str | Submodule | None:
-    """The full path `name` names at `commit`, or the submodule that holds it."""
+          line: int | None) -> str | Submodule | Folder | None:
+    """The full path `name` names at `commit`, the folder it names, or the submodule that
+    holds it."""
     assert ctx.pr is not None
     if not REPO_PATH.match(name.strip("/")):
         ctx.error(f"'{name}' in {what} is not a path inside the repository; "
@@ -192,6 +195,13 @@ def _path(ctx: PageContext, name: str, commit: str, what: str,
         inside = holding(ctx.source, full, name, ctx.config.code_host, ctx.pr.repo)
         if inside is not None:
             return inside
+    folders = folders_named(known, name) if not candidates else []
+    if len(folders) == 1:
+        return Folder(folders[0])
+    if len(folders) > 1:
+        ctx.error(f"ambiguous folder name '{name}' in {what}; it matches "
+                  f"{', '.join(f + '/' for f in folders)}; write more of the path", line)
+        return None
     if not candidates:
         where = "the files listed in pr.yml" if ctx.source is None else f"commit {commit}"
         meant = _did_you_mean(name, ctx.pr.repo)
@@ -204,6 +214,37 @@ def _path(ctx: PageContext, name: str, commit: str, what: str,
         ctx.error(f"ambiguous file name '{name}' in {what}; it matches "
                   f"{', '.join(candidates)}; write more of the path", line)
     return None
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A folder of the tree a reference names (`[[nemo_rl/utils/]]`)."""
+
+    path: str
+
+
+def folders_named(known: tuple[str, ...], name: str) -> list[str]:
+    """The folders of the paths `known` that are `name` or end with it."""
+    if not name.strip("/"):
+        return []
+    folders = tuple(sorted({p[:i] for p in known for i, c in enumerate(p) if c == "/"}))
+    return sorted(matching_paths(folders, name))
+
+
+def _folder_ref(ctx: PageContext, m: re.Match[str], folder: str, commit: str, what: str,
+                line: int | None) -> CodeRef | None:
+    """A reference to a folder: linked as the code host shows it at the commit; lines, a
+    name or a quote need a file."""
+    assert ctx.pr is not None
+    if m["start"] or m["symbol"] or m["quote"]:
+        ctx.error(f"{what} names the folder {folder}/; lines, a name or a quote need a file "
+                  "in it", line)
+        return None
+    full = (ctx.source.commit(commit) if ctx.source is not None else None) or commit
+    custom = (m["label"] or "").strip()
+    url = fill(ctx.config.code_host.folder, repo=ctx.pr.repo, commit=full,
+               path=quote(folder, PATH_SAFE))
+    return CodeRef(folder + "/", None, None, full, custom or _written(m), bool(custom), url)
 
 
 def _in_submodule(ctx: PageContext, m: re.Match[str], sub: Submodule, what: str,
