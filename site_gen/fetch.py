@@ -119,11 +119,13 @@ def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
                         continue
                     pinned = {None: pr.head, "base": pr.base}.get(ref["commit"], ref["commit"])
                     full = reader.commit(pinned) if pinned else None
-                    sub = full and holding(reader, full, ref["path"], config.code_host, pr.repo)
-                    if sub and sub.repo:
-                        line = page.body_line + page.body.count("\n", 0, m.start())
-                        found.setdefault(sub.repo, {}).setdefault(
-                            sub.commit, Pin(sub.commit, pr.number, page.path, line))
+                    line = page.body_line + page.body.count("\n", 0, m.start())
+                    # the submodule's commit, and (for the PR's own change) the base's
+                    for at in (full, reader.commit(pr.base) if pr.base and full else None):
+                        sub = at and holding(reader, at, ref["path"], config.code_host, pr.repo)
+                        if sub and sub.repo:
+                            found.setdefault(sub.repo, {}).setdefault(
+                                sub.commit, Pin(sub.commit, pr.number, page.path, line))
     finally:
         for reader in readers.values():
             reader.close()

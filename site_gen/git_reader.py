@@ -230,6 +230,8 @@ class SourceReader:
     def renamed_from(self, base: str, head: str, path: str) -> str | None:
         """The path at `base` of the file at `path` in `head` when the change renamed it
         (as `git diff --find-renames` finds renames: 50% alike or more), else None."""
+        if head in self._routes:
+            return self._routes[head].renamed_from(base, head, path)
         key = (base, head)
         if key not in self._renames:
             self._renames[key] = {new: old for status, old, new in changes(self.checkout, base, head)

@@ -156,6 +156,57 @@ def test_when_the_pr_moves_on_a_submodule_reference_stands_while_its_commit_does
             "lines there") in drift.out + drift.err
 
 
+@pytest.fixture
+def bump(code: tuple[Path, Path, str, str]) -> tuple[str, str, str]:
+    """A PR that bumps the submodule (its base pins it at the first commit, its head at a
+    second that changes the function): (the PR's head, the two submodule commits)."""
+    repo, sub, head, pinned = code
+    later = commit(sub, {"megatron/ckpt.py": CKPT.replace("return x", "return x.wait()")})
+    git(repo / "3rdparty/Megatron", "pull", "-q", "origin", "main")
+    return commit(repo, {}, "bump megatron"), pinned, later
+
+
+def test_the_prs_own_change_to_a_submodules_file_is_between_the_commits_it_pins(
+        project: Project, cli: CLI, code: tuple[Path, Path, str, str],
+        bump: tuple[str, str, str]) -> None:
+    repo, _, base, _ = code
+    head, old, new = bump
+    page(project, head, "```pr-diff\n[[3rdparty/Megatron/ckpt.py]]\n```\n")
+    project.write("content/acme/rl/7/pr.yml", (project.root / "content/acme/rl/7/pr.yml")
+                  .read_text() + f"base: {base}\n")
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/rl={repo}")
+    assert built.code == 0, built.err
+    shown = html(project)
+    assert (f"The PR’s own change</span> · base <code>{old[:7]}</code> → head <code>{new[:7]}"
+            "</code> in acme/megatron</p>") in shown
+    # one line changed, not every line added; each side's numbers link the submodule's lines
+    assert shown.count('<tr class="diff-del">') == 1 and shown.count('<tr class="diff-add">') == 1
+    assert f'href="https://github.com/acme/megatron/blob/{old}/megatron/ckpt.py#L2"' in shown
+    assert f'href="https://github.com/acme/megatron/blob/{new}/megatron/ckpt.py#L2"' in shown
+
+
+def test_fetch_brings_the_commit_the_base_pins_a_cited_submodule_at(
+        project: Project, cli: CLI, code: tuple[Path, Path, str, str],
+        bump: tuple[str, str, str], tmp_path: Path) -> None:
+    repo, sub, base, _ = code
+    head, old, new = bump
+    upstream = bare(repo, tmp_path / "rl.git")
+    page(project, head, "```pr-diff\n[[3rdparty/Megatron/ckpt.py]]\n```\n")
+    project.write("content/acme/rl/7/pr.yml", (project.root / "content/acme/rl/7/pr.yml")
+                  .read_text() + f"base: {base}\n")
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text() + "site_gen:\n  sources:\n"
+                  f"    acme/rl: {upstream.as_uri()}\n    acme/megatron: {sub.as_uri()}\n")
+    unfetched = cli("build", "--no-search", "--checkout", f"acme/rl={upstream}")
+    assert ("q.md:7: the PR's change to ckpt.py cannot be shown: the code of "
+            "acme/megatron at the commit the base pins 3rdparty/Megatron at is not here (run "
+            "'site-gen fetch')") in unfetched.err
+    fetched = cli("fetch")
+    assert f"acme/megatron: fetched 2 commit(s) from {sub.as_uri()}" in fetched.out, fetched.err
+    built = cli("build", "--strict", "--no-search")
+    assert built.code == 0, built.err
+    assert html(project).count('<tr class="diff-del">') == 1
+
+
 @pytest.mark.parametrize(("url", "expected"), [
     ("https://github.com/NVIDIA/Megatron-LM.git", "NVIDIA/Megatron-LM"),
     ("git@github.com:NVIDIA/Megatron-LM.git", "NVIDIA/Megatron-LM"),

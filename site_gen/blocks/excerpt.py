@@ -28,13 +28,14 @@ from markupsafe import Markup
 from ..code_index import index_of
 from ..context import PageContext, context_of
 from ..definitions import enclosing
+from ..errors import UNCHECKED
 from ..highlight import highlighted_lines
 from ..names import REFERENCE
 from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
 from .proposal import diff_rows, hunk_lexing, render_hunk_lines, with_context
-from .refs import REF, CodeRef, matching_paths, only_at_base, permalink, resolve
+from .refs import REF, CodeRef, matching_paths, only_at_base, permalink, resolve, submodule_at
 
 REF_LINE = re.compile(rf"^\s*\[\[(?P<ref>{REFERENCE})\]\]\s*$")
 HIGHLIGHT = re.compile(r"^\s*highlight\s*:\s*(?P<ranges>\d{1,9}(?:-\d{1,9})?"
@@ -131,7 +132,9 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
         ctx.warn(f"the PR's change to {ref.path} cannot be shown: {MISSING} (run 'site-gen "
                  "fetch')", line)
         return Proposal(line=line, hunks=[Hunk(ref.path, [], None, None, line, file_ref=ref)])
-    base = ctx.source.commit(pr.base) or pr.base
+    base = _base_of(ctx, ref, pr.base, line)
+    if base is None:
+        return Proposal(line=line, hunks=[Hunk(ref.path, [], None, None, line, file_ref=ref)])
     old_path = ref.path  # or the name the PR renamed it from, as git finds renames
     if ctx.source.lines(base, ref.path) is None:
         old_path = ctx.source.renamed_from(base, ref.commit, ref.path) or ref.path
@@ -160,7 +163,7 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
                   "change touches", line)
         return None
     hunk = Hunk(ref.path, [], None, None, line, sections, file_ref=ref, old_path=renamed,
-                removed=removed)
+                removed=removed, base=base)
     if ref.start is not None:  # its lines, and the definition that holds them, at the head
         hunk.range_refs = [(ref.lines_text, ref)]
         index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages)
@@ -168,6 +171,22 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
         hunk.symbol = holder.name if holder else None
     with_context(ctx, hunk, before, after, base)
     return Proposal(line=line, hunks=[hunk])
+
+
+def _base_of(ctx: PageContext, ref: CodeRef, base: str, line: int) -> str | None:
+    """The commit the PR's change to `ref`'s file is read from: the PR's base, or for a
+    submodule's file the commit the base pins the submodule at (when the PR adds the
+    submodule, the base's own: every line is new); None (a warning) when it is not here."""
+    assert ctx.source is not None
+    full = ctx.source.commit(base) or base
+    if not ref.repo:
+        return full
+    pinned = submodule_at(ctx, ref, full)
+    if pinned is None:
+        ctx.warn(f"the PR's change to {ref.path} cannot be shown: the code of {ref.repo} at "
+                 f"the commit the base pins {ref.within} at is not here (run 'site-gen fetch')",
+                 line, UNCHECKED)
+    return pinned or full if pinned is not None else None
 
 
 def _sections(before: list[str], after: list[str], line: int) -> list[Section]:
@@ -272,14 +291,15 @@ def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         hunks = [(hunk, diff_rows(render_hunk_lines(hunk, hunk_lexing(ctx, hunk)),
                                   _line_urls(ctx, hunk)))] if hunk.sections else []
         pr = ctx.pr
-        base = (ctx.source.commit(pr.base) if ctx.source and pr and pr.base else None) or \
-            (pr.base if pr else None)
+        base = hunk.base or (ctx.source.commit(pr.base) if ctx.source and pr and pr.base
+                             else None) or (pr.base if pr else None)
         head = (ctx.source.commit(pr.head) if ctx.source and pr else None) or \
             (pr.head if pr else None)  # a removed file's hunk is pinned at the base
         return proposal_template.render(proposal=change, hunks=hunks, commit="", pr_diff=True,
                                         renamed=hunk.old_path, removed=hunk.removed,
                                         base=base, head=hunk.file_ref.commit
                                         if hunk.file_ref and not hunk.removed else head,
+                                        repo=hunk.file_ref.repo if hunk.file_ref else None,
                                         missing=MISSING, inline=lambda text, line: text)
 
     fence_parser(md, "excerpt", "excerpt_block", parse_excerpt)
@@ -290,7 +310,7 @@ def excerpt_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
 
 def _line_urls(ctx: PageContext, hunk: Hunk) -> Any:
     """Permalinks of the diff's line numbers: the old side at the base, the new at the head."""
-    ref, base = hunk.file_ref, ctx.pr.base if ctx.pr else None
+    ref, base = hunk.file_ref, hunk.base or (ctx.pr.base if ctx.pr else None)
     if ref is None or base is None:
         return None
     commits = {"old": (ctx.source.commit(base) if ctx.source else None) or base,
@@ -299,7 +319,7 @@ def _line_urls(ctx: PageContext, hunk: Hunk) -> Any:
     paths = {"old": hunk.old_path or ref.path, "new": ref.path}
 
     def url(side: str, number: int) -> str:
-        return permalink(ctx, paths[side], commits[side], number, number)
+        return permalink(ctx, paths[side], commits[side], number, number, ref.repo)
     return url
 
 

@@ -50,6 +50,7 @@ class Hunk:
     range_refs: list[tuple[str, CodeRef | None]] = field(default_factory=list)
     old_path: str | None = None  # the PR's own change to a file it renamed: the name at base
     removed: bool = False  # the PR's own change to a file it removed
+    base: str | None = None  # the PR's own change: the commit its old side is read at
     # The file around it, when the code is there and the hunk stands in it: the old side's
     # lines (the new side's too, for the PR's own change) and the line lexing starts at
     # (where the outermost definition holding the first section starts), so a hunk that

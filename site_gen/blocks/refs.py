@@ -69,6 +69,7 @@ class CodeRef:
     custom_label: bool
     url: str
     repo: str | None = None  # another repository's (a submodule's); None: the PR's
+    within: str = ""  # that submodule's folder in the PR's tree
 
     @property
     def lines_text(self) -> str:
@@ -137,8 +138,9 @@ def _written(m: re.Match[str]) -> str:
 
 
 def permalink(ctx: PageContext, path: str, commit: str, start: int | None,
-              end: int | None) -> str:
-    """The host's permalink for `path` at `commit`, lines `start`-`end`."""
+              end: int | None, repo: str | None = None) -> str:
+    """The host's permalink for `path` at `commit`, lines `start`-`end` (in `repo`, a
+    submodule's, else the PR's)."""
     host = ctx.config.code_host
     lines = ""
     if start is not None:
@@ -146,8 +148,8 @@ def permalink(ctx: PageContext, path: str, commit: str, start: int | None,
         if host.rendered(path):  # a markdown file, a notebook: its text, the lines marked
             lines = host.plain + lines
     assert ctx.pr is not None
-    return fill(host.permalink, repo=ctx.pr.repo, commit=commit, path=quote(path, PATH_SAFE),
-                lines=lines)
+    return fill(host.permalink, repo=repo or ctx.pr.repo, commit=commit,
+                path=quote(path, PATH_SAFE), lines=lines)
 
 
 # What a path keeps as it is in a permalink: what a URL's path may hold besides letters and
@@ -279,7 +281,23 @@ def _in_submodule(ctx: PageContext, m: re.Match[str], sub: Submodule, what: str,
     if ref is None:
         return None
     label = ref.label if ref.custom_label else _written(m)
-    return dataclasses.replace(ref, label=label, repo=sub.repo)
+    return dataclasses.replace(ref, label=label, repo=sub.repo, within=sub.path)
+
+
+def submodule_at(ctx: PageContext, ref: CodeRef, commit: str) -> str | None:
+    """The commit that `commit` of the PR's repository pins the submodule of `ref` (a file
+    in one) at, made readable; '' when `commit` has no such submodule (the PR adds it),
+    None when its code is not here."""
+    assert ctx.source is not None and ctx.pr is not None
+    full = ctx.source.commit(commit)
+    sub = holding(ctx.source, full, f"{ref.within}/{ref.path}", ctx.config.code_host,
+                  ctx.pr.repo) if full else None
+    if sub is None or sub.repo != ref.repo:
+        return ""
+    reader = _submodule_reader(ctx, sub)
+    if reader is not None:
+        ctx.source.route(sub.commit, reader)
+    return sub.commit if reader is not None else None
 
 
 def _submodule_reader(ctx: PageContext, sub: Submodule) -> SourceReader | None:
