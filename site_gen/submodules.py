@@ -6,6 +6,7 @@ repository's code when it is here (`site-gen fetch` brings it).
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 from dataclasses import dataclass
@@ -52,9 +53,11 @@ def holding(reader: SourceReader, commit: str, path: str, host: CodeHost,
     return Submodule(folder, links[folder], url, repo_of(url, repo, host) if url else None)
 
 
+@functools.lru_cache(maxsize=64)
 def _urls(checkout: Path, commit: str) -> dict[str, str]:
     """Each submodule's URL by its folder, as .gitmodules at `commit` lists them (git reads
-    the file: it is git's configuration format)."""
+    the file: it is git's configuration format); asked once a commit, as a commit's files
+    never change."""
     done = subprocess.run(["git", "-C", str(checkout), "config", "--blob", f"{commit}:.gitmodules",
                            "-z", "--get-regexp", r"^submodule\..*\.(path|url)$"],
                           capture_output=True, text=True, check=False)
