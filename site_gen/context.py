@@ -51,6 +51,7 @@ class PageContext:
     code_lines: int = 0  # lines of code the page's excerpts and PR diffs show so far
     # The page's sections, for its outline: (level 2 or 3, id, title as text).
     outline: list[tuple[int, str, str]] = field(default_factory=list)
+    submodules: set[str] = field(default_factory=set)  # the repositories of those it cites
     # What builds before learned from code at a commit (definitions, claims' matches).
     code_store: Kept | None = None
 

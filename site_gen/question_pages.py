@@ -63,7 +63,8 @@ class _Worker:
             body = render_body(ctx, page.body)
             summary = {key: render_inline_text(ctx, text, 1) for key, text in
                        vars(page.summary).items() if text}  # front matter: line 2 on
-            html = self.renderer.page(pr, task[1], body, summary, ctx.outline)  # errors too: anchors
+            html = self.renderer.page(pr, task[1], body, summary, ctx.outline,  # errors too:
+                                      tuple(sorted(ctx.submodules)))  # anchors
         return PageResult(page.url, html, tuple(ctx.problems.errors),
                           tuple(ctx.problems.warnings), page.path, tuple(ctx.anchors),
                           tuple(ctx.targets), tuple(sorted(ctx.files.items())))

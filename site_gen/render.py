@@ -217,12 +217,14 @@ class Renderer:
 
     def page(self, pr: PullRequest, index: int, body: str,
              summary: dict[str, str] | None = None,
-             outline: list[tuple[int, str, str]] | None = None) -> str:
+             outline: list[tuple[int, str, str]] | None = None,
+             submodules: tuple[str, ...] = ()) -> str:
         """`pr`'s page at `index`; `summary` holds its summary fields rendered as inline
-        markdown, `outline` its sections (level, id, title)."""
+        markdown, `outline` its sections (level, id, title), `submodules` the repositories
+        of the submodules it cites code of."""
         return self.env.get_template("page.html").render(
             **self.page_context(pr, index), body=Markup(body), outline=outline or [],
-            summary={k: Markup(v) for k, v in (summary or {}).items()})
+            summary={k: Markup(v) for k, v in (summary or {}).items()}, submodules=submodules)
 
     def status(self, status: Status, keeping: Keeping) -> str:
         """The page listing every question page with `status`, by pull request."""

@@ -4,6 +4,7 @@ a file of the tree (the submodule's folder, a symbolic link) says what it is."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -66,6 +67,8 @@ def test_a_reference_into_a_submodule_links_its_repository_at_the_pinned_commit(
     built = cli("build", "--strict", "--no-search", "--checkout", f"acme/rl={repo}")
     assert built.code == 0, built.err
     shown = html(project)
+    assert re.search(r"All code links pin the PR head <a [^>]*><code>[0-9a-f]{7}</code></a>, or "
+                     r"the commit it pins its submodule at \(acme/megatron\)\.</span>", shown)
     link = f"https://github.com/acme/megatron/blob/{pinned}/megatron/ckpt.py"
     assert (f'<a class="ref" href="{link}#L2" title="megatron/ckpt.py L2 at {pinned[:7]} in '
             'acme/megatron"><code>3rdparty/Megatron/megatron/ckpt.py:2</code></a>') in shown

@@ -281,6 +281,7 @@ def _in_submodule(ctx: PageContext, m: re.Match[str], sub: Submodule, what: str,
     if ref is None:
         return None
     label = ref.label if ref.custom_label else _written(m)
+    ctx.submodules.add(sub.repo)  # the page's header names it
     return dataclasses.replace(ref, label=label, repo=sub.repo, within=sub.path)
 
 
