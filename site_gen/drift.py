@@ -39,7 +39,7 @@ from .context import PageContext
 from .definitions import Definition, chosen, enclosing
 from .git_reader import SourceReader, changes
 from .names import REFERENCE
-from .submodules import GITLINK
+from .submodules import GITLINK, holding, reader_of
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
 STATES = (SAME, MOVED, CHANGED, GONE)
@@ -327,15 +327,26 @@ class HeadMove:
 
     def _in_submodule(self, item: Item, link: str, old: str) -> Placed:
         """A file of a submodule stands as it did while the new head pins the submodule at
-        the same commit; else the cited code is another commit's, to be read again."""
+        the same commit; when it pins another, the item is placed in the submodule's own
+        repository from the one commit to the other (when both are here), as any is."""
         new = self.reader.entries(self.new, GITLINK).get(link)
         if new == old:
             return Placed(item, SAME, item.file, item.start, item.end)
         if new is None:
             return Placed(item, GONE, detail=f"the new head has no submodule {link}")
-        return Placed(item, CHANGED, item.file, item.start, item.end, detail=(
-            f"the new head pins the submodule {link} at {new[:7]}, not {old[:7]}: read the "
-            "cited lines there"))
+        sub = holding(self.reader, self.old, item.file, self.config.code_host, self.pr.repo)
+        reader = reader_of(self.config, self.reader, sub, old, new) if sub and sub.repo else None
+        inner = matching_paths(reader.tree(old), item.file[len(link) + 1:]) if reader else []
+        if reader is None or sub is None or sub.repo is None or len(inner) != 1:
+            return Placed(item, CHANGED, item.file, item.start, item.end, detail=(
+                f"the new head pins the submodule {link} at {new[:7]}, not {old[:7]}, whose "
+                "code is not here: read the cited lines there"))
+        move = HeadMove(self.config, reader, reader.checkout,
+                        dataclasses.replace(self.pr, repo=sub.repo), old, new)
+        placed = move.place(dataclasses.replace(item, file=inner[0]))
+        file = item.file if placed.file == inner[0] else placed.file and f"{link}/{placed.file}"
+        return dataclasses.replace(placed, item=item, file=file, detail=placed.detail.replace(
+            inner[0], f"{link}/{inner[0]}"))
 
     def _lines(self, item: Item, new_path: str, old_lines: list[str],
                new_lines: list[str]) -> Placed:

@@ -101,7 +101,8 @@ def fetch(config: Config, site: Site, progress: Progress | None = None) -> list[
 def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
     """The commits of the submodules the pages cite a file of (`[[vendor/lib/x.c:3]]`), by
     their repository: each commit once, where it is first cited. A submodule's commit is
-    what the PR's commit pins it at, so this reads the PRs' own commits (fetched first)."""
+    what the PR's commit pins it at, so this reads the PRs' own commits (fetched first,
+    with each PR's current head)."""
     from .blocks.refs import REF  # the reference's grammar: only for a fetch
 
     found: dict[str, dict[str, Pin]] = {}
@@ -120,8 +121,11 @@ def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
                     pinned = {None: pr.head, "base": pr.base}.get(ref["commit"], ref["commit"])
                     full = reader.commit(pinned) if pinned else None
                     line = page.body_line + page.body.count("\n", 0, m.start())
-                    # the submodule's commit, and (for the PR's own change) the base's
-                    for at in (full, reader.commit(pr.base) if pr.base and full else None):
+                    # the submodule's commit; the base's (for the PR's own change); the
+                    # PR's current head's (for the drift notice and repin)
+                    now = reader.commit(fill(config.code_host.pull_ref, number=pr.number))
+                    for at in (full, reader.commit(pr.base) if pr.base and full else None,
+                               now if full else None):
                         sub = at and holding(reader, at, ref["path"], config.code_host, pr.repo)
                         if sub and sub.repo:
                             found.setdefault(sub.repo, {}).setdefault(

@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from .code_host import CodeHost, fill
+from .config import Config, git_dir
 
 if TYPE_CHECKING:
     from .git_reader import SourceReader
@@ -51,6 +52,21 @@ def holding(reader: SourceReader, commit: str, path: str, host: CodeHost,
         return None
     url = _urls(reader.checkout, commit).get(folder, "")
     return Submodule(folder, links[folder], url, repo_of(url, repo, host) if url else None)
+
+
+def reader_of(config: Config, reader: SourceReader, sub: Submodule,
+              *commits: str) -> SourceReader | None:
+    """Where the submodule's `commits` (default: the one the tree pins) are all read: its
+    repository's clone or fetched store, its work tree in a local clone of the PR's
+    repository (`reader`'s), or `reader` itself (objects fetched there); None: nowhere."""
+    assert sub.repo is not None
+    wanted = commits or (sub.commit,)
+    for place in (git_dir(config, sub.repo), reader.checkout / sub.path):
+        if place is not None and place.exists():
+            found = reader.beside(place)
+            if all(found.commit(c) is not None for c in wanted):
+                return found
+    return reader if all(reader.commit(c) is not None for c in wanted) else None
 
 
 @functools.lru_cache(maxsize=64)

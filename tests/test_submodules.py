@@ -140,23 +140,58 @@ def test_a_claim_names_no_file_of_a_submodule(project: Project, cli: CLI,
 
 def test_when_the_pr_moves_on_a_submodule_reference_stands_while_its_commit_does(
         project: Project, cli: CLI, code: tuple[Path, Path, str, str]) -> None:
-    repo, sub, head, pinned = code
+    repo, _, head, _ = code
     page(project, head, "[[3rdparty/Megatron/megatron/ckpt.py:2 \"return x\"]]\n")
     later = commit(repo, {"src/train.py": "save_checkpoint(model, wait_fn=w)\n"}, "later")
     git(repo, "update-ref", "refs/pull/7/head", later)
     moved = cli("repin", "acme/rl#7", "--dry-run", "--checkout", f"acme/rl={repo}")
     assert moved.code == 0, moved.err
     assert f"acme/rl#7 {head[:7]} → {later[:7]}: 1 references: 1 same" in moved.out
-    # the PR now pins the submodule at a later commit: the cited lines are that commit's
-    bumped = commit(sub, {"megatron/ckpt.py": CKPT.replace("return x", "return x  # v2")})
+
+
+def bumped_to(repo: Path, sub: Path, text: str) -> str:
+    """The PR's ref moved to a commit that pins the submodule at a new commit of `text`."""
+    commit(sub, {"megatron/ckpt.py": text})
     git(repo / "3rdparty/Megatron", "pull", "-q", "origin", "main")
     newest = commit(repo, {}, "bump megatron")
     git(repo, "update-ref", "refs/pull/7/head", newest)
-    drift = cli("repin", "acme/rl#7", "--dry-run", "--checkout", f"acme/rl={repo}")
+    return newest
+
+
+def test_when_the_pr_bumps_the_submodule_its_lines_are_placed_in_the_submodule(
+        project: Project, cli: CLI, code: tuple[Path, Path, str, str]) -> None:
+    """Before, every reference into a bumped submodule was 'changed', whatever its text."""
+    repo, sub, head, _ = code
+    page(project, head, "[[3rdparty/Megatron/megatron/ckpt.py:2 \"return x\"]] and "
+                        "[[3rdparty/Megatron/ckpt.py:1]]\n")
+    bumped_to(repo, sub, "import os\n\n" + CKPT)
+    moved = cli("repin", "acme/rl#7", "--checkout", f"acme/rl={repo}")
+    assert moved.code == 0, moved.out + moved.err
+    assert "q.md:6: moved: 3rdparty/Megatron/megatron/ckpt.py L2 now at L4" in moved.out
+    assert ('[[3rdparty/Megatron/megatron/ckpt.py:4 "return x"]] and '
+            "[[3rdparty/Megatron/ckpt.py:3]]") in (project.root / "content/acme/rl/7/q.md").read_text()
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/rl={repo}")
+    assert built.code == 0, built.err
+    bumped_to(repo, sub, "import os\n\n" + CKPT.replace("return x", "return x  # v2"))
+    edited = cli("repin", "acme/rl#7", "--dry-run", "--checkout", f"acme/rl={repo}")
+    assert edited.code == 1
+    assert ("q.md:6: changed: 3rdparty/Megatron/megatron/ckpt.py L4: the cited lines were "
+            "edited\n    was: return x\n    now: return x  # v2") in edited.out
+
+
+def test_a_bumped_submodule_whose_code_is_not_here_is_changed(
+        project: Project, cli: CLI, code: tuple[Path, Path, str, str], tmp_path: Path) -> None:
+    repo, sub, head, pinned = code
+    page(project, head, "[[3rdparty/Megatron/megatron/ckpt.py:2 \"return x\"]]\n")
+    bumped_to(repo, sub, CKPT + "# later\n")
+    upstream = bare(repo, tmp_path / "rl.git")  # the PR's commits, no submodule's
+    git(upstream, "update-ref", "refs/pull/7/head", git(repo, "rev-parse", "refs/pull/7/head"))
+    drift = cli("repin", "acme/rl#7", "--dry-run", "--checkout", f"acme/rl={upstream}")
     assert drift.code == 1
+    new = git(repo, "rev-parse", "HEAD:3rdparty/Megatron")
     assert (f"q.md:6: changed: 3rdparty/Megatron/megatron/ckpt.py L2: the new head pins the "
-            f"submodule 3rdparty/Megatron at {bumped[:7]}, not {pinned[:7]}: read the cited "
-            "lines there") in drift.out + drift.err
+            f"submodule 3rdparty/Megatron at {new[:7]}, not {pinned[:7]}, whose code is not "
+            "here: read the cited lines there") in drift.out
 
 
 @pytest.fixture

@@ -28,13 +28,12 @@ from markupsafe import Markup, escape
 
 from ..code_host import fill
 from ..code_index import SYMBOL_LANGUAGES, Index, index_of
-from ..config import git_dir
 from ..context import PageContext, context_of
 from ..definitions import chosen, nearest_names
 from ..errors import UNCHECKED
 from ..highlight import highlighted_lines
 from ..names import BRACKETED, REPO_PATH, SHA
-from ..submodules import SYMLINK, Submodule, holding
+from ..submodules import SYMLINK, Submodule, holding, reader_of
 from . import block_renderer, find_after, line_offset
 
 if TYPE_CHECKING:
@@ -302,16 +301,9 @@ def submodule_at(ctx: PageContext, ref: CodeRef, commit: str) -> str | None:
 
 
 def _submodule_reader(ctx: PageContext, sub: Submodule) -> SourceReader | None:
-    """Where the submodule's commit is read: its repository's clone or fetched store, the
-    submodule's work tree in a local clone, or the PR's own store (objects fetched there)."""
-    assert ctx.source is not None and sub.repo is not None
-    places = [git_dir(ctx.config, sub.repo), ctx.source.checkout / sub.path]
-    for place in places:
-        if place is not None and place.exists():
-            reader = ctx.source.beside(place)
-            if reader.commit(sub.commit) is not None:
-                return reader
-    return ctx.source if ctx.source.commit(sub.commit) is not None else None
+    """Where the submodule's commit is read (see submodules.reader_of)."""
+    assert ctx.source is not None
+    return reader_of(ctx.config, ctx.source, sub)
 
 
 def nearest(name: str, known: tuple[str, ...], count: int = 3) -> list[str]:
