@@ -258,3 +258,18 @@ def test_fetch_brings_the_commit_the_base_pins_a_cited_submodule_at(
 def test_a_submodule_url_names_its_repository_on_the_code_host(url: str,
                                                                expected: str | None) -> None:
     assert repo_of(url, "NVIDIA/RL", CodeHost()) == expected
+
+
+def test_fetch_brings_the_commit_the_prs_current_head_pins_a_cited_submodule_at(
+        project: Project, cli: CLI, code: tuple[Path, Path, str, str], tmp_path: Path) -> None:
+    repo, sub, head, _ = code
+    page(project, head, "[[3rdparty/Megatron/megatron/ckpt.py:2 \"return x\"]]\n")
+    newest = bumped_to(repo, sub, "import os\n\n" + CKPT)
+    upstream = bare(repo, tmp_path / "rl.git")
+    git(upstream, "update-ref", "refs/pull/7/head", newest)
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text() + "site_gen:\n  sources:\n"
+                  f"    acme/rl: {upstream.as_uri()}\n    acme/megatron: {sub.as_uri()}\n")
+    fetched = cli("fetch")
+    assert f"acme/megatron: fetched 2 commit(s) from {sub.as_uri()}" in fetched.out, fetched.err
+    moved = cli("repin", "acme/rl#7", "--dry-run")
+    assert "1 references: 1 moved" in moved.out, moved.out + moved.err
