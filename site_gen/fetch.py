@@ -113,6 +113,10 @@ def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
             if where is None:
                 continue
             reader = readers.setdefault(where, SourceReader(where))
+            # besides each reference's own commit: the base's (for the PR's own change) and
+            # the PR's current head's (for the drift notice and repin)
+            also = [reader.commit(pr.base) if pr.base else None,
+                    reader.commit(fill(config.code_host.pull_ref, number=pr.number))]
             for page in pr.pages:
                 for m in BRACKETED.finditer(page.body):
                     ref = REF.match(m[1])
@@ -120,16 +124,12 @@ def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
                         continue
                     pinned = {None: pr.head, "base": pr.base}.get(ref["commit"], ref["commit"])
                     full = reader.commit(pinned) if pinned else None
-                    line = page.body_line + page.body.count("\n", 0, m.start())
-                    # the submodule's commit; the base's (for the PR's own change); the
-                    # PR's current head's (for the drift notice and repin)
-                    now = reader.commit(fill(config.code_host.pull_ref, number=pr.number))
-                    for at in (full, reader.commit(pr.base) if pr.base and full else None,
-                               now if full else None):
+                    for at in [full, *also] if full else []:
                         sub = at and holding(reader, at, ref["path"], config.code_host, pr.repo)
-                        if sub and sub.repo:
-                            found.setdefault(sub.repo, {}).setdefault(
-                                sub.commit, Pin(sub.commit, pr.number, page.path, line))
+                        if sub and sub.repo and sub.commit not in found.get(sub.repo, {}):
+                            line = page.body_line + page.body.count("\n", 0, m.start())
+                            found.setdefault(sub.repo, {})[sub.commit] = Pin(
+                                sub.commit, pr.number, page.path, line)
     finally:
         for reader in readers.values():
             reader.close()

@@ -122,12 +122,17 @@ class SourceReader:
         is read as Windows-1252 (see _decoded)."""
         if commit in self._routes:
             return self._routes[commit].lines(commit, path)
-        key = (commit, path)
-        if key not in self._files:
-            self._keep(key, *self._ask(f"contents {commit}:{path}"))
+        key = self._read(commit, path)
         if key in self._undecoded:
             self._decode(key, self._undecoded.pop(key))
         return self._files[key]
+
+    def _read(self, commit: str, path: str) -> tuple[str, str]:
+        """Ask git for `path` at `commit` once (kept, a binary file undecoded); its key."""
+        key = (commit, path)
+        if key not in self._files:
+            self._keep(key, *self._ask(f"contents {commit}:{path}"))
+        return key
 
     def read_many(self, commit: str, paths: list[str]) -> None:
         """Read the files `paths` at full SHA `commit` at once (see lines): a claim over a
@@ -179,9 +184,7 @@ class SourceReader:
         it as 'binary file, not shown', never its bytes."""
         if commit in self._routes:
             return self._routes[commit].is_binary(commit, path)
-        if (commit, path) not in self._files:
-            self._keep((commit, path), *self._ask(f"contents {commit}:{path}"))
-        return (commit, path) in self._binary
+        return self._read(commit, path) in self._binary
 
     def tree(self, commit: str) -> tuple[str, ...]:
         """Every file path at full SHA `commit` (a submodule's folder is none: see entries)."""

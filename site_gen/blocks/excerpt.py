@@ -186,7 +186,8 @@ def _base_of(ctx: PageContext, ref: CodeRef, base: str, line: int) -> str | None
         ctx.warn(f"the PR's change to {ref.path} cannot be shown: the code of {ref.repo} at "
                  f"the commit the base pins {ref.within} at is not here (run 'site-gen fetch')",
                  line, UNCHECKED)
-    return pinned or full if pinned is not None else None
+        return None
+    return pinned or full
 
 
 def _sections(before: list[str], after: list[str], line: int) -> list[Section]:
