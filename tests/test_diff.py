@@ -310,3 +310,14 @@ def test_a_crlf_file_takes_proposals_and_quotes_like_any_other(tmp_path: Path) -
         reader.close()
     assert errors == []
     assert "\r" not in html
+
+
+def test_sections_of_indented_code_are_parted_by_their_gap() -> None:
+    """Every line of these sections shares an indent, which the page leaves out; before,
+    the gap between the sections was left out with it, and the code read as one run."""
+    html, errors, _ = render("```proposal\ntitle: t\nfile: checkpoint.py L11\n"
+                             "@@ -10,2 +10,2 @@\n         a = 1\n-        b = 2\n+        b = 3\n"
+                             "@@ -20,1 +20,1 @@\n-        c = 4\n+        c = 5\n```\n")
+    assert errors == []
+    assert html.count('<tr class="diff-elision">') == 1
+    assert "8 lines not shown" in html  # 12 to 19

@@ -304,9 +304,9 @@ def render_hunk_lines(hunk: Hunk, lexing: Lexing) -> list[RenderedLine]:
     marks = _pair_marks(flat)
     gaps = _gaps(hunk)
     rendered = []
-    for dl in flat:
-        if id(dl) in starts:
-            rendered.append(RenderedLine("…", Markup(""), None, None, gaps.get(id(dl))))
+    for dl, original in zip(flat, originals, strict=True):  # sections are known by theirs
+        if id(original) in starts:
+            rendered.append(RenderedLine("…", Markup(""), None, None, gaps.get(id(original))))
         if dl.kind == "…":
             rendered.append(RenderedLine("…", Markup(""), None, None))
             continue
