@@ -64,13 +64,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="as in MkDocs; the host must be this machine (127.0.0.1 or localhost)")
     s.add_argument("-o", "--open", action="store_true", help="open the preview in a browser")
     i = commands.add_parser("init", help="start a content repository of your own")
+    _verbosity(i)
     i.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="DIR",
                    help="where (default: this folder)")
     i.add_argument("--force", action="store_true", help="write into a folder that is not empty")
     f = commands.add_parser("fetch", help="fetch the commits every page pins, for checking")
     _common(f)
     n = commands.add_parser("new", help="start the analysis of a pull request")
-
+    _verbosity(n)
     n.add_argument("target", metavar="OWNER/REPO#NUMBER")
     n.add_argument("--head", help="the PR head commit every code link pins")
     n.add_argument("--title", help="the pull request's title")
@@ -89,9 +90,14 @@ def _dev_addr(value: str) -> int:
     return int(port)
 
 
-def _common(command: argparse.ArgumentParser) -> None:
+def _verbosity(command: argparse.ArgumentParser) -> None:
+    """-q and -v, which every command takes (as in MkDocs)."""
     command.add_argument("-q", "--quiet", action="store_true", help="print errors only")
     command.add_argument("-v", "--verbose", action="store_true", help="print more of what happens")
+
+
+def _common(command: argparse.ArgumentParser) -> None:
+    _verbosity(command)
     command.add_argument("-f", "--config-file", type=Path, default=Path("mkdocs.yml"),
                          help="the configuration file (default: mkdocs.yml)")
     command.add_argument("-s", "--strict", action="store_true", default=None,

@@ -4,6 +4,7 @@ extra_css and extra_javascript, and a theme name that is not site_gen's is an er
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,22 @@ def test_quiet_verbose_and_clean(project: Project, cli: CLI) -> None:
     assert (warned.code, warned.out, warned.err) == (0, "", "")  # -q prints errors only
     loud = cli("build", "-v", "-c", "--no-search")  # every build is clean: -c changes nothing
     assert loud.code == 0 and "1 warning(s)" in loud.out and "unpinned link" in loud.err
+
+
+def test_every_command_takes_quiet_and_verbose(tmp_path: Path, cli: CLI,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README: every command takes -q and -v. init and new print nothing with -q."""
+    from site_gen.cli import _parser
+
+    commands = next(a for a in _parser()._actions if a.dest == "command").choices
+    for name, command in commands.items():
+        options = {o for a in command._actions for o in a.option_strings}
+        assert {"-q", "--quiet", "-v", "--verbose"} <= options, name
+    monkeypatch.chdir(tmp_path)
+    assert cli("init", "-q") == Run(0, "", "")
+    assert cli("new", "-q", "acme/widgets#12", "--head", "a" * 40, "--title", "T") == Run(0, "", "")
+    assert (tmp_path / "content/acme/widgets/12/pr.yml").is_file()
+    assert "Created" in cli("new", "-v", "acme/widgets#13", "--head", "b" * 40).out
 
 
 @pytest.mark.parametrize(("address", "message"), [
