@@ -38,7 +38,7 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing
 from .git_reader import SourceReader, changes
-from .names import REFERENCE
+from .names import REFERENCE, path_written
 from .submodules import GITLINK, holding, reader_of
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
@@ -166,10 +166,11 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
         ref = REF.match(inner)
         if ref is None or inner.strip().startswith("claim:") or ref["commit"]:
             continue  # not a reference, a claim's count, or pinned elsewhere (@base, @sha)
-        full = _full_path(ref["path"], known, links)
+        written = path_written(ref["path"])
+        full = _full_path(written, known, links)
         folder = None
         if full is None and not (ref["start"] or ref["symbol"]):
-            found = folders_named(known, ref["path"])
+            found = folders_named(known, written)
             folder = found[0] if len(found) == 1 else None
         if full is None and folder is None:
             continue  # the build reports it
@@ -205,7 +206,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         m = FILE.match(raw)
         if not m:
             continue
-        full = _full_path(m["path"], known, links)
+        full = _full_path(path_written(m["path"]), known, links)
         ranges = [int(x) for pair in RANGE.findall(m["lines"] or "") for x in pair if x]
         if full is None:
             continue

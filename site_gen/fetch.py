@@ -18,7 +18,7 @@ from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .errors import ContentError, display_path
 from .git_reader import SourceReader
-from .names import BRACKETED, SHA
+from .names import BRACKETED, SHA, path_written
 from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
@@ -125,7 +125,8 @@ def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
                     pinned = {None: pr.head, "base": pr.base}.get(ref["commit"], ref["commit"])
                     full = reader.commit(pinned) if pinned else None
                     for at in [full, *also] if full else []:
-                        sub = at and holding(reader, at, ref["path"], config.code_host, pr.repo)
+                        sub = at and holding(reader, at, path_written(ref["path"]),
+                                                config.code_host, pr.repo)
                         if sub and sub.repo and sub.commit not in found.get(sub.repo, {}):
                             line = page.body_line + page.body.count("\n", 0, m.start())
                             found.setdefault(sub.repo, {})[sub.commit] = Pin(

@@ -5,6 +5,7 @@ the git reader alike."""
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 SHA = re.compile(r"^[0-9a-f]{7,40}$")
 # What the brackets of a code reference hold, on one line: up to the first `]]` outside
@@ -17,3 +18,10 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 REPO_PATH = re.compile(r"^(?!/)(?!.*(?:^|/)\.{1,2}(?:/|$))[^\x00-\x1f\x7f]+$")
 # owner/name; neither part may be "." or "..", which would climb out of folders and URLs
 REPO = re.compile(r"^(?!\.\.?/)[A-Za-z0-9_.-]+/(?!\.\.?$)[A-Za-z0-9_.-]+$")
+
+
+def path_written(text: str) -> str:
+    """A path as an author wrote it, its URL escapes read (`Release%20Notes.md`, or
+    `app/%5Bslug%5D` pasted from the host's address bar): the one way a reference's path
+    holds a space, a colon or a quote mark, which its syntax cannot."""
+    return unquote(text) if "%" in text else text

@@ -275,3 +275,43 @@ def test_a_folder_name_several_folders_end_with_is_ambiguous() -> None:
     _, errors, _ = render("[[utils/]]\n", pr=pr)
     assert errors == ["1: ambiguous folder name 'utils/' in '[[utils/]]'; it matches "
                       "src/app/utils/, tests/utils/; write more of the path"]
+
+
+def test_a_path_with_a_space_is_written_as_a_url_writes_it(project: Project, cli: CLI,
+                                                           tmp_path: Path) -> None:
+    """A reference ends its path at a space, so a file in `Sample Data/` could not be cited
+    at all. `%20` (or any URL escape, as pasted from the host's address bar) now names it:
+    in references, proposal heads and a claim's `in:`; the page shows the path with its
+    space, the link and the patch are the host's and git's."""
+    from .conftest import commit, git
+
+    repo = tmp_path / "code"
+    head = commit(repo, {"Sample Data/load.py": "def load(x):\n    return x + 1\n",
+                         "app/[slug]/page.tsx": "export const slug = 1;\n"})
+    proposal = ("```proposal\ntitle: T\nstatus: proposed\nlands: Nothing.\n\n"
+                "file: Sample%20Data/load.py L2 · load\n@@ -1,2 +1,2 @@\n def load(x):\n"
+                "-    return x + 1\n+    return x + 2\n```\n\n")
+    claim = "```claim\nsays: one load adds one\ncount: 1\ntext: x + 1\nin: Sample%20Data/\n```\n"
+    page_with(project, '[[Sample%20Data/load.py:2 "x + 1"]], [[load.py::load]], '
+              "[[app/%5Bslug%5D/page.tsx:1]].\n\n" + proposal + claim, head, code=True)
+    result = cli("build", "--checkout", str(repo))
+    assert (result.code, result.err) == (0, "")
+    blob = f"https://github.com/acme/widgets/blob/{head}/"
+    assert links(project)[:3] == [
+        (f"{blob}Sample%20Data/load.py#L2", f"Sample Data/load.py L2 at {head[:7]}",
+         "<code>Sample Data/load.py:2</code>"),
+        (f"{blob}Sample%20Data/load.py#L1-L2", f"Sample Data/load.py L1-L2 at {head[:7]}",
+         "<code>load.py::load</code>"),
+        (f"{blob}app/[slug]/page.tsx#L1", f"app/[slug]/page.tsx L1 at {head[:7]}",
+         "<code>app/[slug]/page.tsx:1</code>")]
+    page = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert "<code>Sample Data/load.py</code></a>" in page  # the proposal's head
+    assert "1 counted: <code>x + 1</code> in <code>Sample Data/</code>" in page
+    patch = project.site / "acme/widgets/12/cache-bug/proposal-1.patch"
+    assert patch.read_text().splitlines()[1:3] == ["--- a/Sample Data/load.py\t",
+                                                   "+++ b/Sample Data/load.py\t"]
+    git(repo, "apply", "--check", str(patch))
+    page_with(project, '[[Sample Data/load.py:2 "x + 1"]]\n', head, code=True)
+    refused = cli("build", "--checkout", str(repo))
+    assert refused.code == 1 and refused.err.splitlines()[0].endswith(
+        "did you mean '[[Sample%20Data/load.py:2 \"x + 1\"]]'?")

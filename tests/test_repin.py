@@ -118,6 +118,19 @@ def test_lines_inserted_above_move_every_reference_and_rewrite_it(
     assert built.code == 0, built.err
 
 
+def test_a_path_written_with_url_escapes_moves_and_keeps_how_it_was_written(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """`Sample%20Data/core.py`: the drift reads the path the build reads, and the rewrite
+    keeps the author's spelling."""
+    repo, _, _ = moved("Named in [[Sample%20Data/core.py:12]].\n",
+                       {"Sample Data/core.py": "import os\nimport sys\n" + CORE},
+                       old={"Sample Data/core.py": CORE})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out + run.err
+    assert "moved: Sample Data/core.py L12 now at L14" in run.out
+    assert "[[Sample%20Data/core.py:14]]" in page_text(project)
+
+
 def test_an_edited_line_is_changed_and_reported_with_both_texts(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     repo, _, _ = moved("Named in [[core.py:12]], called [[core.py:16]].\n",

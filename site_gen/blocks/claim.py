@@ -32,6 +32,7 @@ from markupsafe import Markup, escape
 from ..code_host import fill
 from ..code_index import VERSION, Match, ParseError, language_of, literal_of, matches
 from ..context import PageContext, context_of
+from ..names import path_written
 from ..submodules import holding
 from . import block_renderer, fence_parser
 from .refs import permalink
@@ -137,7 +138,8 @@ def _claim(ctx: PageContext, values: dict[str, str], where: dict[str, int],
         return None
     return Claim(values["says"], count, line, where, values.get("id"), values.get("pattern"),
                  values.get("text"), values.get("where") or None,
-                 tuple(values.get("in", "").replace(",", " ").split()), values.get("at", "head"))
+                 tuple(map(path_written, values.get("in", "").replace(",", " ").split())),
+                 values.get("at", "head"))
 
 
 def _count(ctx: PageContext, claim: Claim) -> None:

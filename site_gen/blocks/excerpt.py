@@ -30,7 +30,7 @@ from ..context import PageContext, context_of
 from ..definitions import enclosing
 from ..errors import UNCHECKED
 from ..highlight import highlighted_lines
-from ..names import REFERENCE
+from ..names import REFERENCE, path_written
 from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
@@ -246,7 +246,7 @@ def _removed_at_base(ctx: PageContext, text: str) -> str:
     m = REF.match(text)
     if not m or m["commit"] or m["start"] or m["symbol"] or ctx.pr is None:
         return text
-    paths = matching_paths(ctx.pr.files, m["path"])
+    paths = matching_paths(ctx.pr.files, path_written(m["path"]))
     if len(paths) != 1 or not only_at_base(ctx, paths[0], ctx.pr.head):
         return text
     return f"{text[:m.end('target')]}@base{text[m.end('target'):]}"

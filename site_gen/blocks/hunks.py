@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..names import path_written
 from ..statuses import Status
 from .refs import CodeRef
 
@@ -60,6 +61,11 @@ class Hunk:
     lex_from: int = 1
 
     @property
+    def shown_path(self) -> str:
+        """The path as the head shows it: as written, its URL escapes read."""
+        return path_written(self.path)
+
+    @property
     def creates(self) -> bool:
         """Whether the hunk makes a new file: each of its sections is `@@ -0,0 +1,N @@`."""
         return bool(self.sections) and all(
@@ -112,9 +118,11 @@ def to_patch(proposal: Proposal, files: Files | None = None) -> str | None:
     for path, sections in by_file.items():
         lines = files.lines(commit, path) if files and path not in made else None
         end, last_ended = files.line_ends(commit, path) if files and lines else ("\n", True)
+        tab = "\t" if " " in path else ""  # as git ends a name with a space, for patch(1)
         out += [f"diff --git a/{path} b/{path}\n"] + (
-            ["new file mode 100644\n", "--- /dev/null\n"] if path in made else [f"--- a/{path}\n"])
-        out.append(f"+++ b/{path}\n")
+            ["new file mode 100644\n", "--- /dev/null\n"] if path in made
+            else [f"--- a/{path}{tab}\n"])
+        out.append(f"+++ b/{path}{tab}\n")
         for section in sorted(sections, key=lambda s: s.old_start or 0):
             after = _context_after(section, lines)
             out.append(f"@@ -{section.old_start},{(section.old_count or 0) + len(after)} "

@@ -33,7 +33,7 @@ from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
 from ..definitions import enclosing, named
 from ..highlight import Lexing, Tokens, lexing_for, line_html, shared_indent
-from ..names import REPO_PATH
+from ..names import REPO_PATH, path_written
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
 from .hunks import DiffLine, Hunk, Proposal, Section, to_patch
@@ -101,7 +101,7 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
 def _new_file(ctx: PageContext, hunk: Hunk) -> None:
     """A hunk that makes a file (its sections `@@ -0,0 +1,N @@`): named by its whole path,
     which the pinned commit must not have."""
-    path = hunk.path.strip("/")
+    path = path_written(hunk.path).strip("/")
     if not REPO_PATH.match(path) or hunk.ranges:
         ctx.error(f"'file: {hunk.path}' makes a new file: expected its whole path inside the "
                   "repository, and no 'L' lines (it has none yet)", hunk.line)

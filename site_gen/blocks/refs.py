@@ -32,7 +32,7 @@ from ..context import PageContext, context_of
 from ..definitions import chosen, nearest_names
 from ..errors import UNCHECKED
 from ..highlight import highlighted_lines
-from ..names import BRACKETED, REPO_PATH, SHA
+from ..names import BRACKETED, REPO_PATH, SHA, path_written
 from ..submodules import SYMLINK, Submodule, holding, reader_of
 from . import block_renderer, find_after, line_offset
 
@@ -107,7 +107,7 @@ def resolve(ctx: PageContext, text: str, line: int | None,
     commit = _commit(ctx, m["commit"], what, line)
     if commit is None:
         return None
-    path = _path(ctx, m["path"], commit, what, line)
+    path = _path(ctx, path_written(m["path"]), commit, what, line)
     if path is None:
         return None
     if isinstance(path, Folder):
@@ -133,7 +133,7 @@ def resolve(ctx: PageContext, text: str, line: int | None,
 def _written(m: re.Match[str]) -> str:
     """A reference as its text shows it: what it cites, and where when not at the head
     (`gone.py:2@base`, `core.py:7@1a2b3c4`), its quote left out."""
-    return m["target"] + (f"@{m['commit']}" if m["commit"] else "")
+    return path_written(m["target"]) + (f"@{m['commit']}" if m["commit"] else "")
 
 
 def permalink(ctx: PageContext, path: str, commit: str, start: int | None,
@@ -253,7 +253,7 @@ def _in_submodule(ctx: PageContext, m: re.Match[str], sub: Submodule, what: str,
     """A reference to a file in a submodule: resolved in the submodule's repository at the
     commit the tree pins it at (checked against its code when that is here), linked there."""
     assert ctx.pr is not None
-    inner = sub.inner(m["path"].strip("/"))
+    inner = sub.inner(path_written(m["path"]).strip("/"))
     pinned = f"{sub.repo} at {sub.commit[:7]}, the submodule {sub.path}"
     if sub.repo is None:
         ctx.error(f"'{m['path']}' of {what} lies in the submodule {sub.path}, whose repository "
@@ -526,6 +526,9 @@ REWRITES = (
     (re.compile(r"(?<=\d)\s*+[\u2012-\u2015]\s*+(?=L?\d)"), lambda m: "-"),
     (re.compile(r":(\d+):\d+(?=[\s@\"|-]|$)"), lambda m: f":{m[1]}"),
     (re.compile(r"(?<!\s)\s++lines?\s++(\d+)"), lambda m: f":{m[1]}"),  # linear: one try a run
+    # a path with spaces, before its line or name: the spaces as a URL writes them
+    (re.compile(r'^(\s*+)((?:[^\s:"|]++ )++[^\s:"|]++)(?=:)'),
+     lambda m: m[1] + m[2].replace(" ", "%20")),
 )
 
 
