@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "7"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "8"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -162,7 +162,7 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     if broken is not None:
         raise ParseError(language, broken)
     try:
-        found = root.find_all(pattern=pattern)
+        found = root.find_all(pattern=query(language, pattern))
     except BaseException as exc:  # ast-grep raises a Rust panic for a pattern it cannot read
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
@@ -173,6 +173,58 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
         out.append(Match(line, lines[line - 1] if line <= len(lines) else "", node.text()))
     _unread(root, language, pattern)
     return out
+
+
+# A function body of each language, `%s` where a statement goes: how a pattern reads as
+# code inside a function does (see `query`).
+IN_A_FUNCTION = {
+    "python": "def t():\n    %s\n", "javascript": "function t() {\n  %s;\n}\n",
+    "typescript": "function t() {\n  %s;\n}\n", "tsx": "function t() {\n  %s;\n}\n",
+    "go": "package t\nfunc t() {\n\t%s\n}\n", "rust": "fn t() {\n    %s;\n}\n",
+    "java": "class T {\n  void t() {\n    %s;\n  }\n}\n", "c": "void t(void) {\n  %s;\n}\n",
+    "cpp": "void t() {\n  %s;\n}\n", "csharp": "class T {\n  void t() {\n    %s;\n  }\n}\n",
+    "ruby": "def t\n  %s\nend\n", "kotlin": "fun t() {\n  %s\n}\n", "swift": "func t() {\n  %s\n}\n",
+    "scala": "object T {\n  def t(): Unit = {\n    %s\n  }\n}\n",
+    "php": "<?php\nfunction t() {\n  %s;\n}\n", "lua": "function t()\n  %s\nend\n",
+    "dart": "void t() {\n  %s;\n}\n",
+    "solidity": "contract T {\n  function t() public {\n    %s;\n  }\n}\n", "hcl": "t = %s\n",
+}
+
+
+@functools.lru_cache(maxsize=256)
+def query(language: str, pattern: str) -> str | dict[str, str]:
+    """The ast-grep pattern for `pattern` in `language`: as it is, unless a grammar reads
+    it alone as another kind of node than it reads the same code inside a function. Go
+    reads `c.requestHeader($$$)` alone as a type conversion, C reads `run($$$)` as a
+    declaration, Dart and Solidity read no statement outside a function: each matched
+    nothing, and a claim counted 0. Then it is the pattern in a function's body, its
+    node picked by kind (ast-grep's `context` and `selector`)."""
+    body = IN_A_FUNCTION.get(language)
+    if body is None or not pattern.strip():
+        return pattern
+    written = pattern.strip()
+    alone = _kind_spanning(language, written, 0, len(written))
+    inside = _kind_spanning(language, body % written, body.index("%s"), len(written))
+    if inside is None or inside == alone:
+        return pattern
+    return {"context": body % written, "selector": inside}
+
+
+def _kind_spanning(language: str, code: str, at: int, length: int) -> str | None:
+    """The kind of the innermost node of `code` (parsed with each metavariable's `$` as
+    `_`, which any grammar reads in a name) that spans exactly the `length` characters
+    from `at`; None when the code does not parse or no node spans them."""
+    root = _root(language, code.replace("$", "_"))
+    if root.find(kind="ERROR") is not None:
+        return None
+    end, node, kind = at + length, root, None
+    while node is not None:
+        span = node.range()
+        if span.start.index == at and span.end.index == end:
+            kind = node.kind()
+        node = next((child for child in node.children()
+                     if child.range().start.index <= at and child.range().end.index >= end), None)
+    return kind
 
 
 def _unread(root: Any, language: str, pattern: str) -> None:

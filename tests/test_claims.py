@@ -158,6 +158,22 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
         "5: 'in: train' names no file or folder at commit {head}; expected a path from the "
         "tree's root, such as src/train"]),
     ("count: 1\npattern: $A.fetch($R, $$$)\nin: web/", []),  # JavaScript
+    ("count: 2\ntext: wait_fn\nwhere: wait_fn=\nin: src/utils/", [  # says what 'where' kept
+        "3: the claim 'x' does not hold at {head}: counted 1 holding 'wait_fn=' (of 2 "
+        "matches), not 2: src/utils/checkpoint.py:13"]),
+    # a definition as a scope: its lines only, or (with '!') all but its lines
+    ("count: 2\ntext: return\nin: src/utils/checkpoint.py::Saver.save", []),
+    ("count: 2\ntext: return\nin: src/utils/checkpoint.py !src/utils/checkpoint.py::_finalize",
+     []),
+    ("count: 2\ntext: return\nin: src/utils/checkpoint.py::_finalize "
+     "src/utils/checkpoint.py::save_checkpoint", []),
+    ("count: 1\ntext: x\nin: src/utils/checkpoint.py::nothing", [
+        "5: unknown symbol 'nothing' in 'in: src/utils/checkpoint.py::nothing': "
+        "src/utils/checkpoint.py defines no such name at commit {head12} (nearest: "
+        "save_checkpoint (L13-L15), Saver.save._finalize (L3-L4), Loader (L8-L10))"]),
+    ("count: 1\ntext: x\nin: src/utils::save", [
+        "5: 'in: src/utils::save' names a definition, but src/utils is not a file at commit "
+        "{head}; expected 'path/of/file.py::name', the path from the tree's root"]),
     ("count: all\npattern: save_checkpoint($$$A)", ["3: 'count: all' says every match holds "
                                                     "something: give it as 'where:'"]),
     ("count: some\ntext: x", ["3: 'count: some' is not a count; expected a number, 'all' or "
@@ -168,7 +184,7 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
 ])
 def test_claim_counts(code: tuple[Path, list[str]], fields: str, expected: list[str]) -> None:
     _, errors = check(code, f"```claim\nsays: x\n{fields}\n```\n")
-    assert errors == [e.format(head=code[1][1][:7]) for e in expected]
+    assert errors == [e.format(head=code[1][1][:7], head12=code[1][1][:12]) for e in expected]
 
 
 def test_a_claim_says_what_it_counted_in_and_what_it_left_out(
@@ -652,6 +668,37 @@ def test_a_claim_is_not_counted_where_a_macro_hides_code(
                                             f"in: {path}\n```\n")
     assert errors == ([f"4: {expected}, so the claim cannot be counted there; narrow 'in:' or "
                        "count with 'text:'"] if expected else [])
+
+
+CALLS = {  # a function that calls a method of an object and a function, in each language
+    "go": ("main.go", "package main\n\nfunc f() {\n\tobj.run(1)\n\trun(2)\n}\n"),
+    "c": ("main.c", "void f(void) {\n  obj.run(1);\n  run(2);\n}\n"),
+    "dart": ("main.dart", "void f() {\n  obj.run(1);\n  run(2);\n}\n"),
+    "solidity": ("A.sol", "contract A {\n  function f() public {\n    obj.run(1);\n    run(2);\n"
+                          "  }\n}\n"),
+    "python": ("main.py", "def f():\n    obj.run(1)\n    run(2)\n"),
+    "java": ("A.java", "class A {\n  void f() {\n    obj.run(1);\n    run(2);\n  }\n}\n"),
+    "rust": ("main.rs", "fn f() {\n    obj.run(1);\n    run(2);\n}\n"),
+    "php": ("a.php", "<?php\nfunction f() {\n  $obj->run(1);\n  run(2);\n}\n"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(CALLS))
+def test_a_call_pattern_counts_calls_in_every_language(tmp_path: Path, language: str) -> None:
+    """Go reads `obj.run($$$)` alone as a type conversion, C reads `run($$$)` as a
+    declaration, Dart and Solidity read no call outside a function: each pattern matched
+    nothing there, so a claim counted 0 (and `count: none` held whatever the code). A
+    pattern is now read as code inside a function is, where the grammar reads it so."""
+    path, text = CALLS[language]
+    repo, head = _one_commit(tmp_path, {path: text})
+    method = "$obj->run($$$)" if language == "php" else "obj.run($$$)"
+    lines = text.splitlines()
+    for pattern, called in ((method, "run(1)"), ("run($$$)", "run(2)")):
+        line = next(n for n, code in enumerate(lines, 1) if called in code)
+        html, errors = check((repo, [head, head]), f"```claim\nsays: x\ncount: 1\n"
+                                                   f"pattern: {pattern}\nin: {path}\n```\n")
+        assert errors == [], (pattern, errors)
+        assert f"{path}:{line}</a>" in html, (pattern, line)
 
 
 def test_a_hunk_in_ruby_names_its_method_and_one_in_nix_is_not_checked(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ from ..context import PageContext, context_of
 from ..names import path_written
 from ..submodules import holding
 from . import block_renderer, fence_parser
-from .refs import permalink
+from .refs import definition_lines, permalink
 
 FIELD = re.compile(r"^(?P<key>id|says|count|pattern|text|where|in|at)\s*:\s*(?P<value>.*?)\s*$")
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -151,12 +151,14 @@ def _count(ctx: PageContext, claim: Claim) -> None:
         ctx.error(f"'at: {claim.at}' names no commit of the code here", claim.lines.get("at", claim.line))
         return
     files = _files(ctx, claim, full)
-    if files is None:
+    spans = _definitions(ctx, claim, full) if files is not None else None
+    if files is None or spans is None:
         return
     changed = ctx.source.changed_files(ctx.pr.base, ctx.pr.head) if ctx.pr.base else None
     found = _found(ctx, claim, full, files)
     if found is None:
         return  # a file it could not count in: its count is not known
+    found = [(path, m) for path, m in found if _kept(spans, path, m.line)]
     claim.commit = full
     claim.sites = [ClaimSite(path, m.line, m.code.strip(), permalink(ctx, path, full, m.line, m.line),
                              claim.where is None or claim.where in m.text,
@@ -205,8 +207,15 @@ def _files(ctx: PageContext, claim: Claim, commit: str) -> list[str] | None:
     chosen: set[str] = set()
     left_out: set[str] = set()
     for scope in claim.scopes:
-        named = scope.removeprefix("!")
+        named, definition, _ = scope.removeprefix("!").partition("::")
+        if definition and scope.startswith("!"):
+            continue  # a definition left out: its file is still counted, less its lines
         inside = _named(named, tree)
+        if definition and inside != [named.strip("/")]:
+            ctx.error(f"'in: {scope}' names a definition, but {named} is not a file at commit "
+                      f"{commit[:7]}; expected 'path/of/file.py::name', the path from the "
+                      "tree's root", claim.lines["in"])
+            return None
         if not inside:
             ctx.error(f"'in: {scope}' {_nothing_named(ctx, named, tree, commit)}",
                       claim.lines["in"])
@@ -218,6 +227,31 @@ def _files(ctx: PageContext, claim: Claim, commit: str) -> list[str] | None:
 
 
 GLOB = re.compile(r"[*?\[]")
+Spans = dict[str, tuple[list[tuple[int, int]], list[tuple[int, int]]]]
+
+
+def _definitions(ctx: PageContext, claim: Claim, commit: str) -> Spans | None:
+    """For each file `in:` names a definition of (`context.go::ClientIP`), the lines of
+    the definitions counted in and of those left out (`!`); None after an error."""
+    spans: Spans = {}
+    for scope in claim.scopes:
+        path, _, name = scope.removeprefix("!").partition("::")
+        if not name:
+            continue
+        found = definition_lines(ctx, path.strip("/"), commit, name, f"'in: {scope}'",
+                                 claim.lines["in"])
+        if found is None:
+            return None
+        spans.setdefault(path.strip("/"), ([], []))[scope.startswith("!")].append(found)
+    return spans
+
+
+def _kept(spans: Spans, path: str, line: int) -> bool:
+    """Whether a match at `line` of `path` is counted: inside a definition `in:` names in
+    that file (when it names one) and outside those it leaves out."""
+    inside, outside = spans.get(path, ([], []))
+    return (not inside or any(a <= line <= b for a, b in inside)) and not any(
+        a <= line <= b for a, b in outside)
 
 
 def _nothing_named(ctx: PageContext, scope: str, tree: Sequence[str], commit: str) -> str:
@@ -293,7 +327,9 @@ def _contradiction(claim: Claim) -> str | None:
     if claim.count == "none":
         return f"{len(counted)} match(es): {_listed(counted)}" if counted else None
     if len(counted) != int(claim.count):
-        return (f"counted {len(counted)}, not {claim.count}"
+        held = (f" holding '{claim.where}' (of {len(claim.sites)} matches)"
+                if len(counted) < len(claim.sites) else "")
+        return (f"counted {len(counted)}{held}, not {claim.count}"
                 + (f": {_listed(counted)}" if counted else ""))
     return None
 

@@ -115,7 +115,7 @@ def resolve(ctx: PageContext, text: str, line: int | None,
     if not isinstance(path, str):  # a Submodule
         return _in_submodule(ctx, m, path, what, line)
     if m["symbol"] and ctx.source is not None and "⟨" not in m["symbol"]:  # ⟨…⟩: new's
-        found = _symbol(ctx, path, commit, m["symbol"], what, line)
+        found = definition_lines(ctx, path, commit, m["symbol"], what, line)
         if found is None:
             return None
         start, end = found
@@ -332,8 +332,8 @@ def _by_basename(known: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     return {base: tuple(paths) for base, paths in index.items()}
 
 
-def _symbol(ctx: PageContext, path: str, commit: str, symbol: str, what: str,
-            line: int | None) -> tuple[int, int] | None:
+def definition_lines(ctx: PageContext, path: str, commit: str, symbol: str, what: str,
+                     line: int | None) -> tuple[int, int] | None:
     """The lines of the definition `symbol` (any unique tail of its dotted name) names in
     `path` at `commit`; None, with an error, when it names none or several."""
     assert ctx.source is not None
