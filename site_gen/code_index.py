@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "8"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "9"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -116,9 +116,16 @@ class Index:
     broken: ParseError | None = None
 
 
+def code_of(lines: list[str]) -> str:
+    """A file's text for its grammar, from its lines: the last one ends too, as a file's
+    last line does (Go's grammar reads a last `const Version = "v1"` without its line end
+    as cut short, so the whole file "did not parse")."""
+    return "\n".join(lines) + "\n"
+
+
 def definitions(language: str, lines: list[str]) -> Index:
     """Every definition in the code `lines` of `language`, in file order."""
-    return _definitions(language, "\n".join(lines))
+    return _definitions(language, code_of(lines))
 
 
 @functools.lru_cache(maxsize=2048)
@@ -157,7 +164,7 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     """The matches of the ast-grep `pattern` in the code `lines` of `language`, in order.
     Raises ParseError when the file does not parse, ValueError for a pattern ast-grep
     cannot read in `language`."""
-    root = _root(language, "\n".join(lines))
+    root = _root(language, code_of(lines))
     broken = _first_error(root)
     if broken is not None:
         raise ParseError(language, broken)

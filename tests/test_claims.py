@@ -701,6 +701,41 @@ def test_a_call_pattern_counts_calls_in_every_language(tmp_path: Path, language:
         assert f"{path}:{line}</a>" in html, (pattern, line)
 
 
+@pytest.mark.parametrize(("language", "code", "pattern"), [
+    # fragments ast-grep matches although the grammar cannot read them alone, and code
+    # outside any function: reading a pattern inside a function must not lose these
+    ("python", "@cache\ndef f():\n    pass\n", "@$DECO"),
+    ("java", "class A {\n  @Override\n  void f() {}\n}\n", "@Override"),
+    ("kotlin", "@Composable\nfun f() {}\n", "@Composable"),
+    ("rust", "#[derive(Debug)]\nstruct A;\n", "#[derive($$$)]"),
+    ("go", "package p\nimport \"fmt\"\n", "import \"$P\""),
+    ("go", "package p\ntype A struct{}\nfunc (a *A) F() {}\n", "func ($R *A) $F($$$) { $$$ }"),
+    ("go", "package p\nvar x = fmt.Sprint(1)\n", "fmt.Sprint($$$)"),
+    ("c", "int x = run(1);\n", "run($$$)"),
+    ("java", "class A { int x = run(1); }\n", "run($$$)"),
+    ("typescript", "interface A { x: string }\n", "interface $I { $$$ }"),
+    ("rust", "impl A { fn f(&self) {} }\n", "fn $F(&self) { $$$ }"),
+    ("solidity", "contract A { function f() public { require(x > 0); } }\n", "require($$$)"),
+])
+def test_a_pattern_read_inside_a_function_still_matches_what_it_matched(
+        language: str, code: str, pattern: str) -> None:
+    from site_gen.code_index import matches
+
+    assert len(matches(language, code.splitlines(), pattern)) == 1
+
+
+def test_a_go_file_that_ends_with_a_declaration_parses(tmp_path: Path) -> None:
+    """gin's version.go ends with `const Version = "v1.12.0"`: its last line reached the
+    grammar without its line end, which Go reads as cut short, so the file 'did not parse'
+    and any claim whose pattern it could hold failed the build."""
+    repo, head = _one_commit(tmp_path, {"version.go": "package gin\n\n// Version is gin's.\n"
+                                                      "const Version = \"v1.12.0\"\n"})
+    html, errors = check((repo, [head, head]), "```claim\nsays: x\ncount: 1\n"
+                                               "pattern: const Version = $V\nin: version.go\n```\n")
+    assert errors == []
+    assert "version.go#L4" in html
+
+
 def test_a_hunk_in_ruby_names_its_method_and_one_in_nix_is_not_checked(tmp_path: Path) -> None:
     repo, head = _one_commit(tmp_path, {
         "repo.rb": "class Repo\n  def find(id)\n    nil\n  end\nend\n",
