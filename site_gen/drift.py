@@ -441,11 +441,7 @@ class HeadMove:
             found = None if at is None else self._find(item.file, new_path, at, section,
                                                        new_lines, old_lines)
             if at is None or found is None:
-                old = "\n".join(section)
-                return Placed(item, CHANGED, new_path, old_text=section,
-                              detail="the hunk no longer applies: its old side is not at the "
-                                     f"new head as it is{'' if at is not None else ' (nor at the old)'}"
-                                     + (f" ({old[:60]!r})" if old else ""))
+                return self._unapplied(item, new_path, section, at, new_lines)
             shifts.add(found - at)
         if len(shifts) > 1:
             return Placed(item, CHANGED, new_path,
@@ -454,6 +450,22 @@ class HeadMove:
         start = item.start + shift if item.start is not None else None
         end = item.end + shift if item.end is not None else None
         return self._moved(item, new_path, start, end, (), (), shift)
+
+    def _unapplied(self, item: Item, new_path: str, section: tuple[str, ...], at: int | None,
+                   new_lines: list[str]) -> Placed:
+        """A hunk whose old side (`section`, at old line `at`) does not stand at the new head:
+        what took its place there, and its first line that is not there as it was."""
+        if at is None:
+            return Placed(item, CHANGED, new_path, old_text=section, detail=(
+                "the hunk no longer applies: its old side is not at the old head either"))
+        approx = self._approximate(item.file, new_path, at, at + len(section) - 1)
+        now = tuple(new_lines[approx[0] - 1:approx[1]]) if approx else ()
+        first = next((line for line in section if line not in now and line.strip()), None)
+        start, end = approx or (None, None)
+        return Placed(item, CHANGED, new_path, start, end, section, now,
+                      "the hunk no longer applies: its old side "
+                      + ("was removed" if not now else "was edited")
+                      + (f" (first at {first.strip()[:60]!r})" if first and now else ""))
 
     def _claim(self, item: Item) -> Placed:
         old, new = self._count(item, self.old), self._count(item, self.new)

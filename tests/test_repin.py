@@ -299,7 +299,10 @@ def test_a_hunk_that_no_longer_applies_is_changed(
     before = page_text(project)
     run = repin(cli, repo)
     assert run.code == 1
-    assert "changed: src/widgets/core.py L12-L13 · make_key: the hunk no longer applies" in run.out
+    assert ("changed: src/widgets/core.py L12-L13 · make_key: the hunk no longer applies: its "
+            "old side was edited (first at 'return hash(name)')") in run.out
+    # what took its place, to rewrite the hunk by (before: "now: (nothing)")
+    assert "now: name = user.name ⏎ return hash(name) % 7" in run.out
     assert page_text(project) == before
 
 
