@@ -48,12 +48,26 @@ def breakable(text: str) -> Markup:
     return Markup(_NAME_PARTS.sub(r"\1<wbr>", str(escape(text))))
 
 
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def title_html(text: str, wrap: bool = False) -> Markup:
+    """A title as the code host shows one: each `code` span in backticks as code (GitHub
+    renders them so in a pull request's title), the rest as text; all escaped, and with
+    `wrap` (a heading's) `breakable`."""
+    shown = breakable if wrap else escape
+    parts = _CODE_SPAN.split(text)  # text, code, text, code, ..., text
+    return Markup("").join(Markup("<code>{}</code>").format(shown(part)) if n % 2 else shown(part)
+                           for n, part in enumerate(parts))
+
+
 def environment(loader: jinja2.BaseLoader,
                 bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """The templates' environment: autoescape on, strict about undefined names."""
     env = jinja2.Environment(loader=loader, bytecode_cache=bytecode_cache,
                              undefined=jinja2.StrictUndefined, **OPTIONS)
     env.filters["breakable"] = breakable
+    env.filters["title_html"] = title_html
     return env
 
 

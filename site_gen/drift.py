@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
 import re
 import subprocess
 from collections.abc import Iterable, Iterator
@@ -81,6 +82,16 @@ class Placed:
     new_text: tuple[str, ...] = ()
     detail: str = ""
     shift: int = 0  # how many lines the cited lines moved by
+
+    @property
+    def texts(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """`old_text` and `new_text` as the PR page shows them side by side: the indentation
+        all their lines share left out (code four tabs deep showed a tab stop's width of
+        blank before each line and ran past its box)."""
+        lines = [line for line in (*self.old_text, *self.new_text) if line.strip()]
+        cut = len(os.path.commonprefix([line[:len(line) - len(line.lstrip())] for line in lines]))
+        return (tuple(line[cut:] for line in self.old_text),
+                tuple(line[cut:] for line in self.new_text))
 
     @property
     def where(self) -> str:

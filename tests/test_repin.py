@@ -410,6 +410,9 @@ def test_a_page_of_a_pr_that_moved_says_so_and_check_drift_fails(
     assert 'href="../#drift"' in notice[0]
     landing = (project.site / "acme/widgets/12/index.html").read_text()
     assert 'id="drift"' in landing and "the cited lines were edited" in landing
+    # both texts without the indentation they share, each right after its label
+    assert ('<pre class="drift-was"><span class="drift-label">was</span>return 1</pre>\n'
+            '<pre class="drift-now"><span class="drift-label">now</span>return 2</pre>') in landing
     drift = cli("check", "--drift", "--checkout", f"acme/widgets={repo}")
     assert drift.code == 1
     assert "changed: src/widgets/core.py L17" in drift.err

@@ -131,6 +131,28 @@ def test_feed_and_sitemap_parse_and_list_every_page(series_site: Project, cli: C
     assert f'<link rel="canonical" href="{SITE_URL}acme/gears/3/ratio/">' in canonical
 
 
+def test_code_in_backticks_in_a_title_shows_as_code_as_on_the_code_host(
+        series_site: Project, cli: CLI) -> None:
+    """GitHub shows `totalTimeout` in a pull request's title as code; the pages showed the
+    backticks. Headings and lists show code; the document's title and the feed keep the
+    text as written, and whatever else the title holds is escaped."""
+    series_site.write("content/acme/gears/3/pr.yml", "repo: acme/gears\nnumber: 3\n"
+                      "title: Add `totalTimeout` and <i>x\nhead: abcdef0\nstate: merged\n")
+    series_site.write("content/acme/gears/3/ratio.md",
+                      page_md("Why `ratio.round` rounds down", "the rounding question", "proposed",
+                              1, "2025-12-30"))
+    assert cli("build").code == 0
+    landing = html_of(series_site, "acme/gears/3/index.html")
+    assert "<h1>Add <code>totalTimeout</code> and &lt;i&gt;x</h1>" in landing
+    page = html_of(series_site, "acme/gears/3/ratio/index.html")
+    assert "<h1>Why <code>ratio.<wbr>round</code> rounds down</h1>" in page
+    assert "<title>Why `ratio.round` rounds down" in page
+    home = html_of(series_site, "index.html")
+    assert "Add <code>totalTimeout</code> and &lt;i&gt;x</a>" in home
+    feed = (series_site.site / "feed.xml").read_text()
+    assert "acme/gears#3: Why `ratio.round` rounds down</title>" in feed
+
+
 def test_no_site_url_skips_feeds_with_a_warning(project: Project, cli: CLI) -> None:
     project.write("mkdocs.yml", "site_name: R\ndocs_dir: content\n")
     result = cli("build")
