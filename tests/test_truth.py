@@ -437,7 +437,7 @@ def test_a_pr_diff_of_a_removed_file_shows_its_lines_removed(tmp_path: Path) -> 
      "2: the PR does not change docs/spans.md; expected a file (and lines) its change touches"),
     ("```pr-diff\n[[checkpoint.py:13]]\n```\n", True,
      "2: the PR does not change src/app/checkpoint.py in lines 13-13; expected a file (and lines) "
-     "its change touches"),
+     "its change touches; it changes L3-L9 at the head"),  # where to look instead
     ("```pr-diff\n[[checkpoint.py]]\n```\n", False,
      "2: a pr-diff block needs the PR's base commit; add 'base: SHA' to pr.yml"),
 ])

@@ -145,7 +145,8 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
     before = ctx.source.lines(base, old_path) or []
     removed = pinned != text  # the head has no such file: every line is removed
     after = [] if removed else ctx.source.lines(ref.commit, ref.path) or []
-    sections = [s for s in _sections(before, after, line)
+    every = _sections(before, after, line)
+    sections = [s for s in every
                 if ref.start is None or _overlaps(s, ref.start, ref.end or ref.start)]
     if ref.start is not None:  # only the change within the lines, with its context
         sections = [cut for s in sections
@@ -160,7 +161,7 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
     if not sections:
         where = f" in lines {ref.start}-{ref.end or ref.start}" if ref.start else ""
         ctx.error(f"the PR does not change {ref.path}{where}; expected a file (and lines) its "
-                  "change touches", line)
+                  f"change touches{_changed_at_head(every)}", line)
         return None
     hunk = Hunk(ref.path, [], None, None, line, sections, file_ref=ref, old_path=renamed,
                 removed=removed, base=base)
@@ -171,6 +172,18 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
         hunk.symbol = holder.name if holder else None
     with_context(ctx, hunk, before, after, base)
     return Proposal(line=line, hunks=[hunk])
+
+
+def _changed_at_head(sections: list[Section]) -> str:
+    """'; it changes L406-L412, L1061-L1148 and 2 more at the head': where to look, each
+    section with its context, for a range that missed them."""
+    spans = [f"L{s.new_start}-L{s.new_start + s.new_count - 1}" if s.new_count > 1
+             else f"L{s.new_start}" for s in sections
+             if s.new_start is not None and s.new_count]
+    if not spans:
+        return ""
+    more = f" and {len(spans) - 3} more" if len(spans) > 3 else ""
+    return f"; it changes {', '.join(spans[:3])}{more} at the head"
 
 
 def _base_of(ctx: PageContext, ref: CodeRef, base: str, line: int) -> str | None:
