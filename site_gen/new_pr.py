@@ -239,7 +239,7 @@ def _example_of(folder: Path, code: Path | None, languages: dict[str, str]) -> E
     if code is not None and SHA.match(head):
         changed = set(changed_files(code, head, base or None))
         found = find_example(code, head, [f for f in files if f in changed] + files, files,
-                             languages)
+                             languages, base or None)
         if found is not None:
             return found
     return Example(files[0], STAND_IN.line, None, shortest_tail(files[0], files))
@@ -254,12 +254,29 @@ def changed_files(code: Path, head: str, base: str | None) -> list[str]:
     return [p for p in done.stdout.splitlines() if p] if done.returncode == 0 else []
 
 
+def changed_lines(code: Path, head: str, base: str | None, path: str) -> set[int]:
+    """The lines of `path` at `head` the PR adds or changes (base...head, else what the
+    head commit itself changes); none when the commits are not here."""
+    done = subprocess.run(["git", "-C", str(code), "diff", "-U0", "--no-renames", "--no-color",
+                           f"{base or head + '^'}...{head}", "--", path],
+                          capture_output=True, text=True, check=False)
+    found: set[int] = set()
+    for m in HUNK_AT.finditer(done.stdout if done.returncode == 0 else ""):
+        start, count = int(m[1]), int(m[2] or 1)
+        found.update(range(start, start + count))
+    return found
+
+
+HUNK_AT = re.compile(r"^@@ -\S+ \+(\d+)(?:,(\d+))? @@", re.M)
+
+
 def find_example(code: Path, head: str, candidates: list[str], files: list[str] | None = None,
-                 languages: dict[str, str] | None = None) -> Example | None:
+                 languages: dict[str, str] | None = None, base: str | None = None) -> Example | None:
     """The first line that reads well as a quote inside a definition of the first
     candidate file that has one (code: its examples then name a real function), else the
-    first such line of the first candidate file (a changelog, a README); `languages`:
-    mkdocs.yml's, which may say what language a file is in."""
+    first such line of the first candidate file (a changelog, a README); in each file, the
+    lines the PR changes first (from `base`, else the head's parent), so the examples cite
+    its change; `languages`: mkdocs.yml's, which may say what language a file is in."""
     reader = SourceReader(code)
     try:
         commit = reader.commit(head)
@@ -268,8 +285,10 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
         first: Example | None = None
         for path in dict.fromkeys(candidates):
             lines = reader.lines(commit, path) or []
-            quotable = [(number, text) for number, text in enumerate(lines, 1)
-                        if QUOTABLE.match(text.strip()) and "⟨" not in text]
+            changed = changed_lines(code, commit, base, path)
+            quotable = sorted(((number, text) for number, text in enumerate(lines, 1)
+                               if QUOTABLE.match(text.strip()) and "⟨" not in text),
+                              key=lambda line: line[0] not in changed)
             if not quotable:
                 continue
             index = index_of(reader, commit, path, languages=languages)

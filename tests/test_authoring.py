@@ -101,7 +101,9 @@ def test_new_with_the_code_here_cites_a_real_line_twice(project: Project, cli: C
     added = cli("new", "acme/gears#9", "--question", "two", "--checkout", str(repo))
     assert added.code == 0, added.err
     page = (project.root / "content/acme/gears/9/two.md").read_text()
-    assert "[[core.py:1]]" in page and "[[core.py:1 \"line 1\"]]" in page and "\n-line 1\n" in page
+    # the line the head commit changes
+    assert "[[core.py:10]]" in page and "[[core.py:10 \"key = make_key(user, scope)\"]]" in page
+    assert "\n-key = make_key(user, scope)\n" in page
     built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
     assert built.code == 0, built.err
     problems = [line for line in built.err.splitlines() if "acme/gears" in line]
@@ -109,14 +111,14 @@ def test_new_with_the_code_here_cites_a_real_line_twice(project: Project, cli: C
         "content/acme/gears/9/one.md:2", "content/acme/gears/9/two.md:2"]
     assert all("placeholder(s) from site-gen new still here" in line for line in problems)
     html = (project.site / "acme/gears/9/two/index.html").read_text()
-    assert f"blob/{second}/src/widgets/core.py#L1" in html
+    assert f"blob/{second}/src/widgets/core.py#L10" in html
 
 
 def test_new_cites_a_line_of_a_function_when_the_pr_changes_one(
         project: Project, cli: CLI, tmp_path: Path) -> None:
     """Before, the examples cited the first changed file's first line: a changelog's, or a
     module's constant, and so named no definition. Now a line inside a function, in the
-    first changed file that has one."""
+    first changed file that has one: the line the PR changes there."""
     repo = tmp_path / "code"
     commit(repo, {"CHANGES.md": "Changes to widgets.\n", "src/app.py": "VERSION = 1\n\n\n"
                   "class App:\n    def start(self, port):\n        return serve(port)\n"}, "base")
@@ -125,8 +127,8 @@ def test_new_cites_a_line_of_a_function_when_the_pr_changes_one(
                                 "        return serve(port or 80)\n"})
     assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
     page = (project.root / "content/acme/gears/9/one.md").read_text()
-    assert '[[app.py:5 "def start(self, port):"]]' in page
-    assert "file: app.py L5 · App.start\n" in page and "[[app.py::App.start]]" in page
+    assert '[[app.py:6 "return serve(port or 80)"]]' in page
+    assert "file: app.py L6 · App.start\n" in page and "[[app.py::App.start]]" in page
     built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
     assert built.code == 0, built.err
 
@@ -140,7 +142,7 @@ def test_new_fills_in_the_stand_in_files_once_the_code_is_here(
                                       "Filled in the files of content/acme/gears/9/pr.yml"]
     facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
     assert facts["files"] == ["src/widgets/core.py"]
-    assert "[[core.py:1]]" in (project.root / "content/acme/gears/9/two.md").read_text()
+    assert "[[core.py:10]]" in (project.root / "content/acme/gears/9/two.md").read_text()
 
 
 def test_new_on_a_pr_without_its_code_cites_a_file_pr_yml_lists(project: Project,
