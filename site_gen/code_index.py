@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "9"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "10"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -54,6 +54,16 @@ class Unread(ParseError):
     def __init__(self, language: str, line: int, word: str) -> None:
         Exception.__init__(self, f"holds '{word}' at line {line} inside a macro, which the "
                                  f"{language} grammar reads as tokens, not as code")
+        self.language, self.line = language, line
+
+
+class Unparsed(ParseError):
+    """A file that does not parse where a pattern's word stands: a match there may be
+    missed, so the file cannot be counted."""
+
+    def __init__(self, language: str, line: int, word: str) -> None:
+        Exception.__init__(self, f"does not parse as {language} at line {line}, which holds "
+                                 f"'{word}'")
         self.language, self.line = language, line
 
 
@@ -151,6 +161,21 @@ def _first_error(root: Any) -> int | None:
                 if node is not None), default=None)
 
 
+def _unparsed_holding(root: Any, lines: list[str], word: str) -> int | None:
+    """The first line holding `word` that code the parser could not read touches (an
+    ERROR node's lines, or a token it had to assume), or None. A C file with a type as a
+    macro's argument (`va_arg(ap, char*)`) does not parse there, and only there: a match
+    elsewhere is found as in any file."""
+    holds = re.compile(rf"\b{re.escape(word)}\b")
+    unread = [node for node in root.find_all(kind="ERROR")] + [
+        node for node in root.find_all(regex="^$")
+        if node != root and not _MAY_BE_EMPTY.search(node.kind())]
+    found = [n + 1 for node in unread
+             for n in range(int(node.range().start.line), int(node.range().end.line) + 1)
+             if n < len(lines) and holds.search(lines[n])]
+    return min(found, default=None)
+
+
 @dataclass(frozen=True)
 class Match:
     """A match of a pattern: its first line, that line of code, and the matched text."""
@@ -162,12 +187,17 @@ class Match:
 
 def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     """The matches of the ast-grep `pattern` in the code `lines` of `language`, in order.
-    Raises ParseError when the file does not parse, ValueError for a pattern ast-grep
-    cannot read in `language`."""
+    Raises ParseError when a match may hide in code the parser could not read (on a line
+    that holds the pattern's word; anywhere, for a pattern without one), ValueError for a
+    pattern ast-grep cannot read in `language`."""
     root = _root(language, code_of(lines))
     broken = _first_error(root)
-    if broken is not None:
+    word = literal_of(pattern)
+    if broken is not None and not word:
         raise ParseError(language, broken)
+    hidden = _unparsed_holding(root, lines, word) if broken is not None and word else None
+    if hidden is not None:
+        raise Unparsed(language, hidden, word or "")
     try:
         found = root.find_all(pattern=query(language, pattern))
     except BaseException as exc:  # ast-grep raises a Rust panic for a pattern it cannot read

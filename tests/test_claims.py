@@ -207,11 +207,31 @@ def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(
                          "of a claim block (ids here: callers)")
 
 
-def test_a_file_that_does_not_parse_is_a_clear_error(code: tuple[Path, list[str]]) -> None:
+def test_a_file_that_does_not_parse_where_a_match_could_stand_is_a_clear_error(
+        code: tuple[Path, list[str]], tmp_path: Path) -> None:
+    """A file is refused where code the parser could not read touches a line holding the
+    pattern's word (a match there may be missed), or anywhere for a pattern without a
+    word. Elsewhere its matches are counted: before, one unreadable line anywhere refused
+    the whole file, and with it most C files (hiredis.c's `va_arg(ap, char*)`)."""
     _, errors = check(code, "```claim\nsays: x\ncount: 1\npattern: save_checkpoint($$$A)\n"
                             "in: src/broken/broken.py\n```\n", head=2)
-    assert errors == ["4: src/broken/broken.py does not parse as python (first at line 1), so "
-                      "the claim cannot be counted there; narrow 'in:' or count with 'text:'"]
+    assert errors == []  # `def f(:` on line 1; the call on line 2 reads whole
+    repo, head = _one_commit(tmp_path, {
+        "hiredis.c": "void f(va_list ap) {\n    char *s = va_arg(ap, char*);\n"
+                     "    freeReplyObject(r);\n    if (s) freeReplyObject(s);\n}\n",
+        "broken.py": "save_checkpoint(1)\nsave_checkpoint(2, ]\n"})
+    claim = "```claim\nsays: x\ncount: {count}\npattern: {pattern}\nin: {path}\n```\n"
+    for path, pattern, count, expected in (
+            ("hiredis.c", "freeReplyObject($$$)", 2, None),
+            ("hiredis.c", "va_arg($$$)", 1, "hiredis.c does not parse as c at line 2, which "
+                                            "holds 'va_arg'"),
+            ("hiredis.c", "$F($$$)", 1, "hiredis.c does not parse as c (first at line 2)"),
+            ("broken.py", "save_checkpoint($$$)", 2, "broken.py does not parse as python at "
+                                                      "line 2, which holds 'save_checkpoint'")):
+        _, errors = check((repo, [head, head]), claim.format(count=count, pattern=pattern,
+                                                              path=path))
+        assert errors == ([f"4: {expected}, so the claim cannot be counted there; narrow "
+                           "'in:' or count with 'text:'"] if expected else []), pattern
 
 
 def test_without_the_code_a_claim_is_shown_as_not_checked() -> None:
