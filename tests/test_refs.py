@@ -315,3 +315,22 @@ def test_a_path_with_a_space_is_written_as_a_url_writes_it(project: Project, cli
     refused = cli("build", "--checkout", str(repo))
     assert refused.code == 1 and refused.err.splitlines()[0].endswith(
         "did you mean '[[Sample%20Data/load.py:2 \"x + 1\"]]'?")
+
+
+def test_code_that_holds_a_link_s_markup_is_shown_not_checked_as_a_link(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """The check of the links a build writes read `href="..."` anywhere in a page, code
+    shown on it too: an excerpt of a README with `<a href="https://...">` (a plain-text
+    token of the markdown lexer) failed the build as a link to no file of the site."""
+    from .conftest import commit
+
+    repo = tmp_path / "code"
+    head = commit(repo, {"README.md": '# W\n\n<a href="https://example.org/x">x</a>\n'
+                                      '<img src="logo.png">\n',
+                         "page.py": "HTML = '<a href=\"/nowhere\">'\n"})
+    page_with(project, "```excerpt\n[[README.md:3-4]]\n```\n\n```excerpt\n[[page.py:1]]\n```\n",
+              head, code=True)
+    result = cli("build", "--strict", "--checkout", str(repo))
+    assert (result.code, result.err) == (0, "")
+    page = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert '&lt;a href="https://example.<wbr>org/x"&gt;x&lt;/a&gt;' in page  # shown as code
