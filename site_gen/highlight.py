@@ -96,6 +96,8 @@ def _lexer_name(path: str, store: Kept | None = None) -> str:
     version): a page whose code comes lexed from the store then looks nothing up in
     Pygments' list of lexers."""
     file_name = path.rsplit("/", 1)[-1]
+    if file_name in NOT_AS_PYGMENTS_READS:
+        return f"name:{NOT_AS_PYGMENTS_READS[file_name]}"
     if store is None:
         return _lexer_name_by_file(file_name)
     known = _NAMED.setdefault(store, {})  # asked of this store once per file name
@@ -112,6 +114,10 @@ def _lexer_name(path: str, store: Kept | None = None) -> str:
     return found
 
 
+# Whole file names Pygments gives a lexer of another language (by their ending): Go's
+# module files end in `.mod`, Modula-2's, and are shown as text, as no lexer reads them.
+NOT_AS_PYGMENTS_READS = {"go.mod": "text", "go.sum": "text", "go.work": "text",
+                         "go.work.sum": "text"}
 LEXER_OF = "lexer of\n"  # the keys of the lexer names in the code store begin so
 _NAMED: weakref.WeakKeyDictionary[Kept, dict[str, str]] = weakref.WeakKeyDictionary()
 
@@ -238,7 +244,8 @@ def _classes() -> frozenset[str]:
 def _tokens_kind() -> str:
     """What lexed tokens depend on besides the lexer and the text: Pygments' version and
     the classes the site's styles colour (a token of another class is kept as plain)."""
-    return f"{PYGMENTS} {hashlib.sha256(' '.join(sorted(_styled())).encode()).hexdigest()[:16]}"
+    return (f"{PYGMENTS} {hashlib.sha256(' '.join(sorted(_styled())).encode()).hexdigest()[:16]}"
+            " runs")  # a run of tokens of one class is one token
 
 
 _CSS_CLASSES: dict[_TokenType, str] = {}  # _css_class of each token type met so far
@@ -254,7 +261,10 @@ def lex_lines(lexer: Lexer, lines: list[str]) -> Tokens:
         if css is None:
             css = classes[ttype] = _css_class(ttype)
         if "\n" not in value:
-            line.append((css, value))
+            if line and line[-1][0] == css:  # one span for a run of one class (a string's
+                line[-1] = (css, line[-1][1] + value)  # quotes and its text)
+            else:
+                line.append((css, value))
             continue
         for k, part in enumerate(value.split("\n")):
             if k:

@@ -12,7 +12,7 @@ from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Stri
 
 
 def _palette(comment: str, keyword: str, constant: str, function: str, kind: str,
-             string: str) -> dict[_TokenType, str]:
+             string: str, tag: str) -> dict[_TokenType, str]:
     return {
         Token: "",
         Comment: f"italic {comment}",
@@ -25,7 +25,10 @@ def _palette(comment: str, keyword: str, constant: str, function: str, kind: str
         Name.Class: kind,
         Name.Decorator: kind,
         Name.Exception: kind,
+        Name.Tag: tag,  # YAML's and JSON's keys, HTML's and XML's tags
+        Name.Attribute: constant,  # HTML's and XML's attributes
         String: string,
+        Token.Literal: string,  # YAML's values (Literal.Scalar.Plain: no class of its own)
         Number: constant,
         Error: keyword,
     }
@@ -36,7 +39,7 @@ class ReviewLight(Style):
 
     name = "review-light"
     background_color = "#f6f8fa"
-    styles = _palette("#57606a", "#a0111f", "#0550ae", "#5a32a3", "#8a3100", "#0a3069")
+    styles = _palette("#57606a", "#a0111f", "#0550ae", "#5a32a3", "#8a3100", "#0a3069", "#116329")
 
 
 class ReviewDark(Style):
@@ -44,4 +47,4 @@ class ReviewDark(Style):
 
     name = "review-dark"
     background_color = "#151b23"
-    styles = _palette("#aab3bd", "#ff9492", "#79c0ff", "#d2a8ff", "#ffa657", "#a5d6ff")
+    styles = _palette("#aab3bd", "#ff9492", "#79c0ff", "#d2a8ff", "#ffa657", "#a5d6ff", "#9cf5a5")

@@ -218,12 +218,17 @@ def test_model_page_first_hunk_highlights_with_as_a_keyword() -> None:
 def test_lexed_lines_are_those_of_pygments_get_tokens() -> None:
     """lex_lines takes tokens straight from get_tokens_unprocessed when get_tokens would
     change nothing: the same tokens, line by line, as get_tokens gives (here for a whole
-    module of site_gen's, and for text get_tokens does change: a CR, a tab)."""
+    module of site_gen's, and for text get_tokens does change: a CR, a tab), a run of
+    tokens of one class on a line as one."""
     from site_gen.highlight import _css_class, lex_lines
 
     def by_get_tokens(lexer: Any, lines: list[str]) -> list[list[tuple[str, str]]]:
         result: list[list[tuple[str, str]]] = [[]]
         for ttype, value in lexer.get_tokens("\n".join(lines) + "\n"):
+            css = _css_class(ttype)
+            if "\n" not in value and result[-1] and result[-1][-1][0] == css:
+                result[-1][-1] = (css, result[-1][-1][1] + value)
+                continue
             for k, part in enumerate(value.split("\n")):
                 if k:
                     result.append([])

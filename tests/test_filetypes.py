@@ -245,3 +245,38 @@ def test_a_name_declared_and_defined_links_its_definition(code: tuple[Path, str]
     html, errors = check(code, "[[table.h::Table::get]] [[clib.h::clib_add]]\n")
     assert errors == []
     assert '#L18-L19"' in html and '#L7"' in html
+
+
+def test_keys_tags_and_values_of_data_and_markup_files_are_coloured() -> None:
+    """A workflow's YAML, a JSON file and HTML showed as plain text: the styles gave
+    YAML's and JSON's keys and HTML's tags (Name.Tag), HTML's attributes and YAML's
+    values (Literal) no colour, where GitHub colours each."""
+    def html(path: str, *lines: str) -> list[str]:
+        return [str(line) for line in highlighted_lines(path, list(lines), {})]
+
+    assert html(".github/workflows/ci.yml", "name: Run Tests", "branches:", "  - master") == [
+        '<span class="nt">name</span>: <span class="l">Run Tests</span>',  # one span a run
+        '<span class="nt">branches</span>:', '  - <span class="l">master</span>']
+    assert html("package.json", '{"key": "v"}') == [
+        '{<span class="nt">"key"</span>: <span class="s2">"v"</span>}']
+    assert html("a.html", '<a href="x">') == [
+        '&lt;<span class="nt">a</span> <span class="na">href</span>=<span class="s">"x"</span>&gt;']
+    from site_gen.css import token_rules
+    from site_gen.pygments_styles import ReviewDark, ReviewLight
+
+    for style, tag in ((ReviewLight, "#116329"), (ReviewDark, "#9cf5a5")):
+        rules = token_rules(style, "x").splitlines()
+        assert f"x .nt{{color:{tag}}}" in rules  # its own colour, as GitHub's tags have
+        assert any("x .na," in rule for rule in rules)  # with the constants
+        assert any("x .l," in rule and "x .s," in rule for rule in rules)  # with the strings
+
+
+@pytest.mark.parametrize("name", ["go.mod", "go.sum", "go.work"])
+def test_go_module_files_are_not_read_as_modula_2(name: str) -> None:
+    """Pygments reads every '.mod' file as Modula-2: go.mod showed its versions as
+    numbers and `module`, `go` and `require` as whatever Modula-2 made of them."""
+    from site_gen.highlight import lexing_for
+
+    assert lexing_for(f"src/{name}", {}).lexer.name == "Text only"
+    assert [str(line) for line in highlighted_lines(name, ["go 1.24.0", "require ("], {})] == [
+        "go 1.24.0", "require ("]
