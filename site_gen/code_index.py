@@ -161,19 +161,49 @@ def _first_error(root: Any) -> int | None:
                 if node is not None), default=None)
 
 
-def _unparsed_holding(root: Any, lines: list[str], word: str) -> int | None:
-    """The first line holding `word` that code the parser could not read touches (an
-    ERROR node's lines, or a token it had to assume), or None. A C file with a type as a
-    macro's argument (`va_arg(ap, char*)`) does not parse there, and only there: a match
-    elsewhere is found as in any file."""
-    holds = re.compile(rf"\b{re.escape(word)}\b")
+def _unparsed_holding(root: Any, lines: list[str], word: str, found: list[Any]) -> int | None:
+    """The first line where `word` stands in code the parser could not read (the lines of
+    an ERROR node, or of a token it had to assume) outside the matches `found` and outside
+    comments, or None. A C file with a type as a macro's argument (`va_arg(ap, char*)`)
+    does not parse there only, and a C++ header whose namespace opens with a macro is one
+    ERROR node, inside which ast-grep still finds its matches: those count."""
     unread = [node for node in root.find_all(kind="ERROR")] + [
         node for node in root.find_all(regex="^$")
         if node != root and not _MAY_BE_EMPTY.search(node.kind())]
-    found = [n + 1 for node in unread
-             for n in range(int(node.range().start.line), int(node.range().end.line) + 1)
-             if n < len(lines) and holds.search(lines[n])]
-    return min(found, default=None)
+    lines_of = {n for node in unread
+                for n in range(int(node.range().start.line), int(node.range().end.line) + 1)}
+    holds = re.compile(rf"\b{re.escape(word)}\b")
+    suspect = sorted(n for n in lines_of if n < len(lines) and holds.search(lines[n]))
+    if not suspect:
+        return None
+    matched = {n for node in found
+               for n in range(int(node.range().start.line), int(node.range().end.line) + 1)}
+    comments = _comments(root)
+    for n in suspect:
+        if n in matched:
+            continue
+        if not all(any(_within(span, n, m.start()) for span in comments)
+                   for m in holds.finditer(lines[n])):
+            return n + 1
+    return None
+
+
+_COMMENT_KINDS = ("comment", "line_comment", "block_comment", "multiline_comment")
+
+
+def _comments(root: Any) -> list[tuple[int, int, int, int]]:
+    """Where each comment of the tree starts and ends: (line, column) twice, 0-based."""
+    spans = []
+    for kind in _COMMENT_KINDS:  # a kind its grammar does not have is refused: none there
+        with contextlib.suppress(RuntimeError):
+            for node in root.find_all(kind=kind):
+                a, b = node.range().start, node.range().end
+                spans.append((int(a.line), int(a.column), int(b.line), int(b.column)))
+    return spans
+
+
+def _within(span: tuple[int, int, int, int], line: int, column: int) -> bool:
+    return (span[0], span[1]) <= (line, column) < (span[2], span[3])
 
 
 @dataclass(frozen=True)
@@ -187,23 +217,23 @@ class Match:
 
 def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     """The matches of the ast-grep `pattern` in the code `lines` of `language`, in order.
-    Raises ParseError when a match may hide in code the parser could not read (on a line
-    that holds the pattern's word; anywhere, for a pattern without one), ValueError for a
-    pattern ast-grep cannot read in `language`."""
+    Raises ParseError when a match may hide in code the parser could not read (its word
+    there outside any match and any comment; anywhere, for a pattern without a word),
+    ValueError for a pattern ast-grep cannot read in `language`."""
     root = _root(language, code_of(lines))
     broken = _first_error(root)
     word = literal_of(pattern)
     if broken is not None and not word:
         raise ParseError(language, broken)
-    hidden = _unparsed_holding(root, lines, word) if broken is not None and word else None
-    if hidden is not None:
-        raise Unparsed(language, hidden, word or "")
     try:
         found = root.find_all(pattern=query(language, pattern))
     except BaseException as exc:  # ast-grep raises a Rust panic for a pattern it cannot read
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         raise ValueError(str(exc)) from None
+    hidden = _unparsed_holding(root, lines, word, found) if broken is not None and word else None
+    if hidden is not None:
+        raise Unparsed(language, hidden, word or "")
     out = []
     for node in found:
         line = int(node.range().start.line) + 1

@@ -209,25 +209,35 @@ def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(
 
 def test_a_file_that_does_not_parse_where_a_match_could_stand_is_a_clear_error(
         code: tuple[Path, list[str]], tmp_path: Path) -> None:
-    """A file is refused where code the parser could not read touches a line holding the
-    pattern's word (a match there may be missed), or anywhere for a pattern without a
-    word. Elsewhere its matches are counted: before, one unreadable line anywhere refused
-    the whole file, and with it most C files (hiredis.c's `va_arg(ap, char*)`)."""
+    """A file is refused where the pattern's word stands, outside the matches found and
+    outside comments, in code the parser could not read (a match there may be missed), or
+    anywhere for a pattern without a word. Elsewhere its matches are counted: before, one
+    unreadable line anywhere refused the whole file, and with it most C files (hiredis.c's
+    `va_arg(ap, char*)`) and C++ headers (fmt's format.h is one ERROR node)."""
     _, errors = check(code, "```claim\nsays: x\ncount: 1\npattern: save_checkpoint($$$A)\n"
                             "in: src/broken/broken.py\n```\n", head=2)
     assert errors == []  # `def f(:` on line 1; the call on line 2 reads whole
     repo, head = _one_commit(tmp_path, {
         "hiredis.c": "void f(va_list ap) {\n    char *s = va_arg(ap, char*);\n"
                      "    freeReplyObject(r);\n    if (s) freeReplyObject(s);\n}\n",
-        "broken.py": "save_checkpoint(1)\nsave_checkpoint(2, ]\n"})
+        "broken.py": "save_checkpoint(1)\nsave_checkpoint(2, ]\n",
+        # a header whose branches open two namespaces: one ERROR node over the whole file,
+        # inside which ast-grep still finds the call; the comment cannot hold a match
+        "format.h": "#ifndef X_H_\n#define X_H_\n#if A\nnamespace a {\n#else\nnamespace b {\n"
+                    "#endif\ninline int clz(int x) {\n  FMT_ASSERT(x != 0, \"\");\n"
+                    "  // FMT_ASSERT(x) holds here\n  return x;\n}\n}\n#endif\n",
+        "other.h": "#ifndef X_H_\n#if A\nnamespace a {\n#else\nnamespace b {\n#endif\n"
+                   "int f() { return FMT_ASSERT; }\n}\n#endif\n"})
     claim = "```claim\nsays: x\ncount: {count}\npattern: {pattern}\nin: {path}\n```\n"
     for path, pattern, count, expected in (
             ("hiredis.c", "freeReplyObject($$$)", 2, None),
-            ("hiredis.c", "va_arg($$$)", 1, "hiredis.c does not parse as c at line 2, which "
-                                            "holds 'va_arg'"),
+            ("hiredis.c", "va_arg($$$)", 1, None),  # found inside the code it cannot read
             ("hiredis.c", "$F($$$)", 1, "hiredis.c does not parse as c (first at line 2)"),
             ("broken.py", "save_checkpoint($$$)", 2, "broken.py does not parse as python at "
-                                                      "line 2, which holds 'save_checkpoint'")):
+                                                      "line 2, which holds 'save_checkpoint'"),
+            ("format.h", "FMT_ASSERT($$$)", 1, None),
+            ("other.h", "FMT_ASSERT($$$)", 0, "other.h does not parse as cpp at line 7, which "
+                                               "holds 'FMT_ASSERT'")):
         _, errors = check((repo, [head, head]), claim.format(count=count, pattern=pattern,
                                                               path=path))
         assert errors == ([f"4: {expected}, so the claim cannot be counted there; narrow "
