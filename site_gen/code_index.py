@@ -165,9 +165,10 @@ def _unparsed_holding(root: Any, lines: list[str], word: str, found: list[Any]) 
     """The first line where `word` stands in code the parser could not read (the lines of
     an ERROR node, or of a token it had to assume) outside the matches `found` and outside
     comments, or None. A C file with a type as a macro's argument (`va_arg(ap, char*)`)
-    does not parse there only, and a C++ header whose namespace opens with a macro is one
-    ERROR node, inside which ast-grep still finds its matches: those count."""
-    unread = [node for node in root.find_all(kind="ERROR")] + [
+    does not parse there only; a C++ header whose preprocessor branches each open a
+    namespace is one ERROR node from its include guard to its end (fmt's format.h), inside
+    which ast-grep still finds the matches: those count."""
+    unread = list(root.find_all(kind="ERROR")) + [
         node for node in root.find_all(regex="^$")
         if node != root and not _MAY_BE_EMPTY.search(node.kind())]
     lines_of = {n for node in unread
