@@ -8,7 +8,7 @@ above it on the page, panel, removed, added and marked-word backgrounds of site.
 from __future__ import annotations
 
 from pygments.style import Style
-from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String, Token, _TokenType
+from pygments.token import Comment, Error, Generic, Keyword, Name, Number, Operator, String, Token, _TokenType
 
 
 def _palette(comment: str, keyword: str, constant: str, function: str, kind: str,
@@ -31,6 +31,12 @@ def _palette(comment: str, keyword: str, constant: str, function: str, kind: str
         Token.Literal: string,  # YAML's values (Literal.Scalar.Plain: no class of its own)
         Number: constant,
         Error: keyword,
+        Generic.Heading: f"bold {constant}",  # a markdown file's headings
+        Generic.Subheading: f"bold {constant}",
+        Generic.Emph: "italic",
+        Generic.Strong: "bold",
+        Generic.Inserted: tag,  # a .diff or .patch file's lines
+        Generic.Deleted: keyword,
     }
 
 

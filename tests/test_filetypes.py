@@ -248,9 +248,10 @@ def test_a_name_declared_and_defined_links_its_definition(code: tuple[Path, str]
 
 
 def test_keys_tags_and_values_of_data_and_markup_files_are_coloured() -> None:
-    """A workflow's YAML, a JSON file and HTML showed as plain text: the styles gave
-    YAML's and JSON's keys and HTML's tags (Name.Tag), HTML's attributes and YAML's
-    values (Literal) no colour, where GitHub colours each."""
+    """A workflow's YAML, a JSON file, HTML, a markdown file and a patch showed as plain
+    text: the styles gave YAML's and JSON's keys and HTML's tags (Name.Tag), HTML's
+    attributes, YAML's values (Literal), markdown's headings and emphasis and a patch's
+    lines (Generic) no colour, where GitHub colours each."""
     def html(path: str, *lines: str) -> list[str]:
         return [str(line) for line in highlighted_lines(path, list(lines), {})]
 
@@ -261,12 +262,17 @@ def test_keys_tags_and_values_of_data_and_markup_files_are_coloured() -> None:
         '{<span class="nt">"key"</span>: <span class="s2">"v"</span>}']
     assert html("a.html", '<a href="x">') == [
         '&lt;<span class="nt">a</span> <span class="na">href</span>=<span class="s">"x"</span>&gt;']
+    # a markdown file's headings and emphasis, a patch's lines
+    assert html("README.md", "# Title", "Some **strong** words") == [
+        '<span class="gh"># Title</span>', 'Some <span class="gs">**strong**</span> words']
+    assert html("fix.patch", "-x = 1", "+x = 2") == [
+        '<span class="gd">-x = 1</span>', '<span class="gi">+x = 2</span>']
     from site_gen.css import token_rules
     from site_gen.pygments_styles import ReviewDark, ReviewLight
 
     for style, tag in ((ReviewLight, "#116329"), (ReviewDark, "#9cf5a5")):
         rules = token_rules(style, "x").splitlines()
-        assert f"x .nt{{color:{tag}}}" in rules  # its own colour, as GitHub's tags have
+        assert any("x .nt" in rule and rule.endswith(f"{{color:{tag}}}") for rule in rules)
         assert any("x .na," in rule for rule in rules)  # with the constants
         assert any("x .l," in rule and "x .s," in rule for rule in rules)  # with the strings
 
