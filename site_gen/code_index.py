@@ -235,12 +235,11 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     hidden = _unparsed_holding(root, lines, word, found) if broken is not None and word else None
     if hidden is not None:
         raise Unparsed(language, hidden, word or "")
-    out = []
-    for node in found:
-        line = int(node.range().start.line) + 1
-        out.append(Match(line, lines[line - 1] if line <= len(lines) else "", node.text()))
+    at = [(int(node.range().start.line) + 1, node.text()) for node in found]
+    if language in MACROS_READ and word:  # a Rust macro's arguments, read as code
+        at = sorted(at + _in_macros(root, pattern, word), key=lambda match: match[0])
     _unread(root, language, pattern)
-    return out
+    return [Match(line, lines[line - 1] if line <= len(lines) else "", text) for line, text in at]
 
 
 # A function body of each language, `%s` where a statement goes: how a pattern reads as
@@ -295,14 +294,51 @@ def _kind_spanning(language: str, code: str, at: int, length: int) -> str | None
     return kind
 
 
+# Languages whose macro calls' arguments are kept as tokens, and read again as code here:
+# Rust's `assert_eq!(x.unwrap(), 1)`, `vec![...]`, `format!(...)`.
+MACROS_READ = {"rust": "macro_invocation"}
+
+
+def _in_macros(root: Any, pattern: str, word: str, offset: int = 0,
+               depth: int = 0) -> list[tuple[int, str]]:
+    """The matches (line, text) of `pattern` inside the arguments of the macro calls of
+    `root` that hold `word`: each call's tokens read again as the arguments of a call (or
+    a block, for `{...}`) in a function, and the calls inside them in turn. Raises Unread
+    for arguments that do not read as code (a DSL, `json!({...})`) and hold the word as a
+    name: a match may hide in them. `offset`: the line `root`'s first line stands at."""
+    holds = re.compile(rf"\b{re.escape(word)}\b")
+    found: list[tuple[int, str]] = []
+    for call in root.find_all(kind=MACROS_READ["rust"]):
+        tree = next((c for c in reversed(call.children()) if c.kind() == "token_tree"), None)
+        text = tree.text() if tree is not None else ""
+        if tree is None or not holds.search(text):
+            continue
+        start = offset + int(tree.range().start.line)  # the line its first token is on
+        inner = text[1:-1]
+        code = f"fn t() {{ m({inner}); }}\n" if text[0] in "([" else f"fn t() {{{inner}}}\n"
+        again = _root("rust", code)
+        if depth >= 8 or _first_error(again) is not None:
+            hidden = tree.find(kind="identifier", regex=f"^{re.escape(word)}$")
+            if hidden is not None:  # the word as a name (not `.await`, not in a string)
+                raise Unread("rust", offset + int(hidden.range().start.line) + 1, word)
+            continue
+        found += [(start + int(node.range().start.line) + 1, node.text())
+                  for node in again.find_all(pattern=query("rust", pattern))]
+        found += _in_macros(again, pattern, word, start, depth + 1)
+    return found
+
+
 def _unread(root: Any, language: str, pattern: str) -> None:
     """Raise Unread when the pattern's word stands in code the grammar of `language` keeps
-    as tokens (see UNREAD): a match there is not found."""
+    as tokens (see UNREAD) and that is not read again (see MACROS_READ): a match there is
+    not found."""
     holder, word_kind = UNREAD.get(language, ("", ""))
     word = literal_of(pattern)
     if not holder or not word:
         return
-    inside = {"kind": holder, "stopBy": "end"}
+    inside: dict[str, Any] = {"kind": holder, "stopBy": "end"}
+    if language in MACROS_READ:  # a macro call's arguments are read: not those
+        inside["not"] = {"inside": {"kind": MACROS_READ[language], "stopBy": "end"}}
     if word_kind:  # the word itself, as a token of the tree
         hidden = root.find(kind=word_kind, regex=f"^{re.escape(word)}$", inside=inside)
     else:  # a word of the text
