@@ -196,6 +196,14 @@ def test_a_claim_says_what_it_counted_in_and_what_it_left_out(
             "at ") in html
     html, errors = check(code, "```claim\nsays: x\ncount: 2\ntext: wait_fn\nin: !src/train/\n```\n")
     assert errors == [] and "<code>wait_fn</code> outside <code>src/train/</code> at " in html
+    # a definition it counts in, or leaves out, links its lines at the commit
+    html, errors = check(code, "```claim\nsays: x\ncount: 1\ntext: return\n"
+                               "in: src/utils/checkpoint.py !src/utils/checkpoint.py::Saver.save\n```\n")
+    head = code[1][1]
+    assert errors == []
+    assert (f'but not in <a class="ref" href="https://github.com/acme/trainer/blob/{head}/'
+            f'src/utils/checkpoint.py#L2-L5" title="src/utils/checkpoint.py::Saver.save at '
+            f'{head[:7]}"><code>src/utils/checkpoint.py::Saver.save</code></a> at ') in html
 
 
 def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(

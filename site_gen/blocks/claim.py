@@ -68,6 +68,7 @@ class Claim:
     at: str = "head"
     commit: str | None = None  # the full SHA it was counted at; None: not checked
     sites: list[ClaimSite] = field(default_factory=list)
+    scope_links: dict[str, str] = field(default_factory=dict)  # a definition of `in:`: its lines
 
     @property
     def counted(self) -> int:
@@ -243,6 +244,8 @@ def _definitions(ctx: PageContext, claim: Claim, commit: str) -> Spans | None:
         if found is None:
             return None
         spans.setdefault(path.strip("/"), ([], []))[scope.startswith("!")].append(found)
+        claim.scope_links[scope.removeprefix("!")] = permalink(ctx, path.strip("/"), commit,
+                                                               *found)
     return spans
 
 
