@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "11"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "12"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -236,8 +236,10 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     if hidden is not None:
         raise Unparsed(language, hidden, word or "")
     at = [(int(node.range().start.line) + 1, node.text()) for node in found]
-    if language in MACROS_READ and word:  # a Rust macro's arguments, read as code
-        at = sorted(at + _in_macros(root, pattern, word), key=lambda match: match[0])
+    if language in MACROS_READ and word:  # a macro's code, read as code
+        read = _in_macros(root, pattern, word) if language == "rust" else _in_defines(
+            root, language, pattern, word)
+        at = sorted(at + read, key=lambda match: match[0])
     _unread(root, language, pattern)
     return [Match(line, lines[line - 1] if line <= len(lines) else "", text) for line, text in at]
 
@@ -294,9 +296,33 @@ def _kind_spanning(language: str, code: str, at: int, length: int) -> str | None
     return kind
 
 
-# Languages whose macro calls' arguments are kept as tokens, and read again as code here:
-# Rust's `assert_eq!(x.unwrap(), 1)`, `vec![...]`, `format!(...)`.
-MACROS_READ = {"rust": "macro_invocation"}
+# Languages whose macros' code the grammar keeps as tokens, read again as code here: Rust's
+# macro calls' arguments (`assert_eq!(x.unwrap(), 1)`, `vec![...]`, `format!(...)`), C's
+# and C++'s `#define` bodies.
+MACROS_READ = {"rust": "macro_invocation", "c": "preproc_arg", "cpp": "preproc_arg"}
+
+
+def _in_defines(root: Any, language: str, pattern: str, word: str) -> list[tuple[int, str]]:
+    """The matches (line, text) of `pattern` in the bodies of the `#define`s of `root`
+    that hold `word`, each read as the body of a function (`#define FREE(p) do { free(p);
+    } while (0)`). Raises Unread for a body that does not read as code (`#define BEGIN {`)
+    and holds the word: a match may hide in it."""
+    holds = re.compile(rf"\b{re.escape(word)}\b")
+    found: list[tuple[int, str]] = []
+    for body in root.find_all(kind=MACROS_READ[language]):
+        text = body.text()
+        if not holds.search(text):
+            continue
+        start = int(body.range().start.line)
+        code = f"void t(void) {{ {text.replace(chr(92) + chr(10), ' ' + chr(10))} ; }}\n"
+        again = _root(language, code)
+        if _first_error(again) is not None:
+            first = holds.search(text)
+            raise Unread(language, start + 1 + text.count("\n", 0, first.start() if first else 0),
+                         word)
+        found += [(start + int(node.range().start.line) + 1, node.text())
+                  for node in again.find_all(pattern=query(language, pattern))]
+    return found
 
 
 def _in_macros(root: Any, pattern: str, word: str, offset: int = 0,
@@ -334,8 +360,8 @@ def _unread(root: Any, language: str, pattern: str) -> None:
     not found."""
     holder, word_kind = UNREAD.get(language, ("", ""))
     word = literal_of(pattern)
-    if not holder or not word:
-        return
+    if not holder or not word or holder == MACROS_READ.get(language):
+        return  # none, or every such node read again (a C `#define`'s body)
     inside: dict[str, Any] = {"kind": holder, "stopBy": "end"}
     if language in MACROS_READ:  # a macro call's arguments are read: not those
         inside["not"] = {"inside": {"kind": MACROS_READ[language], "stopBy": "end"}}

@@ -695,9 +695,9 @@ def test_definitions_that_share_their_whole_name_are_cited_by_lines(tmp_path: Pa
     ("router.rs", "fn a() {\n    let j = json!({\"a\": x.unwrap()});\n}\n", "$X.unwrap()",
      "router.rs holds 'unwrap' at line 2 inside a macro, which the rust grammar reads as "
      "tokens, not as code"),  # arguments that do not read as code
-    ("alloc.c", "#define FREE(p) \\\n  free(p)\nvoid f(void *p) { free(p); }\n", "free($P)",
-     "alloc.c holds 'free' at line 2 inside a macro, which the c grammar reads as tokens, not "
-     "as code"),
+    ("alloc.c", "#define FREE_ALL(p) { free(p\nvoid f(void *p) { free(p); }\n", "free($P)",
+     "alloc.c holds 'free' at line 1 inside a macro, which the c grammar reads as tokens, not "
+     "as code"),  # a body that does not read as code
     ("router.rs", "fn a() {\n    panic!(\"a\");\n    log!(\"panicking\");\n}\n", "panic!($$$A)", None),
 ])
 def test_a_claim_is_not_counted_where_a_macro_hides_code(
@@ -775,6 +775,19 @@ def test_a_go_file_that_ends_with_a_declaration_parses(tmp_path: Path) -> None:
                                                "pattern: const Version = $V\nin: version.go\n```\n")
     assert errors == []
     assert "version.go#L4" in html
+
+
+def test_a_c_define_s_body_is_counted_as_code(tmp_path: Path) -> None:
+    """C keeps a `#define`'s body as one text: a file with `#define FREE(p) do { free(p); }
+    while (0)` was refused for any claim about `free` (hiredis's test.c for `assert`). The
+    body is now read as a function's, across its continued lines."""
+    repo, head = _one_commit(tmp_path, {"alloc.c": (
+        "#define FREE(p) \\\n  do { \\\n    free(p); \\\n  } while (0)\n#define release free\n"
+        "void f(void *p) { free(p); }\n")})
+    html, errors = check((repo, [head, head]), "```claim\nsays: x\ncount: 2\npattern: free($P)\n"
+                                               "in: alloc.c\n```\n")
+    assert errors == []
+    assert [int(n) for n in re.findall(r"alloc\.c:(\d+)</a>", html)] == [3, 6]
 
 
 def test_a_rust_macro_call_s_arguments_are_counted_as_code(tmp_path: Path) -> None:
