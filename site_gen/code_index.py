@@ -47,9 +47,10 @@ class ParseError(Exception):
 
 
 class Unread(ParseError):
-    """A file whose grammar keeps some code as tokens, not as code (a Rust macro's
-    arguments, a C macro's body), where a pattern's word stands: a match there would be
-    missed, so the file cannot be counted."""
+    """A file whose grammar keeps some code as tokens, not as code, and where it does not
+    read as code when read again (a `macro_rules!` body, `json!({...})`'s arguments, a C
+    `#define BEGIN {`), where a pattern's word stands: a match there would be missed, so
+    the file cannot be counted."""
 
     def __init__(self, language: str, line: int, word: str) -> None:
         Exception.__init__(self, f"holds '{word}' at line {line} inside a macro, which the "
@@ -67,10 +68,9 @@ class Unparsed(ParseError):
         self.language, self.line = language, line
 
 
-# Nodes whose code a grammar keeps as tokens: a Rust macro's arguments and body (its
-# words are identifiers there), a C or C++ macro's body (one text).
-UNREAD = {"rust": ("token_tree", "identifier"), "c": ("preproc_arg", ""),
-          "cpp": ("preproc_arg", "")}
+# Nodes whose code a grammar keeps as tokens, its words as identifiers, and that are not
+# read again (see MACROS_READ): a Rust `macro_rules!` body, an attribute's tokens.
+UNREAD = {"rust": "token_tree"}
 
 
 def language_of(path: str, languages: dict[str, str] | None = None,
@@ -240,7 +240,7 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
         read = _in_macros(root, pattern, word) if language == "rust" else _in_defines(
             root, language, pattern, word)
         at = sorted(at + read, key=lambda match: match[0])
-    _unread(root, language, pattern)
+    _unread(root, language, word)
     return [Match(line, lines[line - 1] if line <= len(lines) else "", text) for line, text in at]
 
 
@@ -314,8 +314,8 @@ def _in_defines(root: Any, language: str, pattern: str, word: str) -> list[tuple
         if not holds.search(text):
             continue
         start = int(body.range().start.line)
-        code = f"void t(void) {{ {text.replace(chr(92) + chr(10), ' ' + chr(10))} ; }}\n"
-        again = _root(language, code)
+        continued = text.replace("\\\n", " \n")  # a `\` line end: a space, the lines kept
+        again = _root(language, f"void t(void) {{ {continued} ; }}\n")
         if _first_error(again) is not None:
             first = holds.search(text)
             raise Unread(language, start + 1 + text.count("\n", 0, first.start() if first else 0),
@@ -354,26 +354,18 @@ def _in_macros(root: Any, pattern: str, word: str, offset: int = 0,
     return found
 
 
-def _unread(root: Any, language: str, pattern: str) -> None:
-    """Raise Unread when the pattern's word stands in code the grammar of `language` keeps
-    as tokens (see UNREAD) and that is not read again (see MACROS_READ): a match there is
-    not found."""
-    holder, word_kind = UNREAD.get(language, ("", ""))
-    word = literal_of(pattern)
-    if not holder or not word or holder == MACROS_READ.get(language):
-        return  # none, or every such node read again (a C `#define`'s body)
-    inside: dict[str, Any] = {"kind": holder, "stopBy": "end"}
-    if language in MACROS_READ:  # a macro call's arguments are read: not those
-        inside["not"] = {"inside": {"kind": MACROS_READ[language], "stopBy": "end"}}
-    if word_kind:  # the word itself, as a token of the tree
-        hidden = root.find(kind=word_kind, regex=f"^{re.escape(word)}$", inside=inside)
-    else:  # a word of the text
-        hidden = root.find(kind=holder, regex=rf"\b{re.escape(word)}\b")
+def _unread(root: Any, language: str, word: str | None) -> None:
+    """Raise Unread when `word` stands as a name in code the grammar of `language` keeps
+    as tokens (see UNREAD) outside a macro call, whose arguments are read again: a match
+    there is not found."""
+    holder = UNREAD.get(language)
+    if not holder or not word:
+        return
+    hidden = root.find(kind="identifier", regex=f"^{re.escape(word)}$", inside={
+        "kind": holder, "stopBy": "end",
+        "not": {"inside": {"kind": MACROS_READ[language], "stopBy": "end"}}})
     if hidden is not None:
-        start = hidden.range().start
-        offset = re.search(rf"\b{re.escape(word)}\b", hidden.text()) if not word_kind else None
-        line = int(start.line) + 1 + (hidden.text().count("\n", 0, offset.start()) if offset else 0)
-        raise Unread(language, line, word)
+        raise Unread(language, int(hidden.range().start.line) + 1, word)
 
 
 def literal_of(pattern: str) -> str | None:
