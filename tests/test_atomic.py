@@ -16,8 +16,9 @@ from benchmarks.sample import write_site
 from .conftest import Project, tree
 
 
-def processes_in(folder: Path, wait: float = 2.0) -> list[int]:
-    """Processes still running with `folder` as their working directory."""
+def processes_in(folder: Path, wait: float = 60.0) -> list[int]:
+    """Processes still running with `folder` as their working directory, once none is or
+    `wait` seconds have passed (a busy machine may take its time to end them)."""
     deadline = time.monotonic() + wait
     while True:
         found = []

@@ -10,7 +10,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -285,17 +284,22 @@ def _slow_build(project: Project) -> subprocess.Popen[str]:
     from benchmarks.sample import write_site
 
     write_site(project.root, 240)  # several seconds of work: the signal comes in the middle
-    return subprocess.Popen([sys.executable, "-m", "site_gen", "build", "--no-cache", "--jobs", "2"],
-                            cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    return subprocess.Popen([sys.executable, "-m", "site_gen", "build", "-v", "--no-cache",
+                             "--jobs", "2"], cwd=project.root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
 
 
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_and_sigterm_stop_cleanly(project: Project, sig: int, code: int) -> None:
     build = _slow_build(project)
-    time.sleep(1.0)  # started: settings read, pages rendering
+    assert build.stderr is not None
+    said = []  # -v: the line that starts the rendering, however long start-up took
+    while not (line := build.stderr.readline()).startswith("Question pages:") and line:
+        said.append(line)
+    assert line, "".join(said)
     build.send_signal(sig)
-    out, err = build.communicate(timeout=60)
+    out, rest = build.communicate(timeout=60)
+    err = "".join(said) + line + rest
     assert (build.returncode, err.splitlines()[-1]) == (
         code, "Interrupted; the site was not changed."), err
     assert "Traceback" not in err
@@ -355,14 +359,14 @@ def test_the_preview_answers_only_its_own_host_and_plain_paths(tmp_path: Path,
     from site_gen.serve import serve
 
     (tmp_path / "index.html").write_text("<p>home</p></body>")
-    stop = threading.Event()
+    stop, up = threading.Event(), threading.Event()
     ready: list[str] = []
     thread = threading.Thread(target=serve, args=(tmp_path, 0, lambda changed: [], []),
-                              kwargs={"ready": ready.append, "stop": stop}, daemon=True)
+                              kwargs={"ready": lambda url: (ready.append(url), up.set()),
+                                      "stop": stop}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not ready and time.monotonic() < deadline:
-        time.sleep(0.02)
+    while not up.wait(0.5):  # however long the machine takes, while the server lives
+        assert thread.is_alive(), capfd.readouterr().err
     port = int(ready[0].split(":")[2].split("/")[0])
 
     def get(path: str, host: str) -> int:
