@@ -66,6 +66,19 @@ def pytest_configure(config: pytest.Config) -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The order the workers take the tests in: the long ones first (a long test taken
+    last would keep one core busy alone at the end), the browser tests last (scripts/test
+    may still be installing the browser while the others run)."""
+    def rank(item: pytest.Item) -> int:
+        if item.get_closest_marker("long"):
+            return 0
+        return 2 if item.nodeid.startswith("tests/browser/") else 1
+
+    items.sort(key=rank)  # stable: in each rank, the order of collection
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     """Which Chromium the browser tests ran in (they may run in pytest-xdist's workers,
     whose own output is not shown)."""

@@ -121,9 +121,13 @@ def _every_lexer() -> list[str]:
 
 
 PARTS = 8  # the lexers in parts, so the parts run side by side
+# Each part's tests run in one worker (pytest-xdist's loadgroup): reading a lexer's rules
+# the first time compiles its patterns, half of what a part costs, once a process.
+BY_PART = [pytest.param(part, marks=pytest.mark.xdist_group(f"lexers-{part}"), id=str(part))
+           for part in range(PARTS)]
 
 
-@pytest.mark.parametrize("part", range(PARTS))
+@pytest.mark.parametrize("part", BY_PART)
 def test_every_regex_lexer_gives_pygments_own_tokens(part: int) -> None:
     checked = 0
     for alias in _every_lexer()[part::PARTS]:
@@ -143,7 +147,7 @@ def test_every_regex_lexer_gives_pygments_own_tokens(part: int) -> None:
 PROBE = "".join(map(chr, range(32, 127))) + " é\u212a\u017f\u00a0\n\t\r\u4e2d\U0001f600"
 
 
-@pytest.mark.parametrize("part", range(PARTS))
+@pytest.mark.parametrize("part", BY_PART)
 def test_no_rule_is_left_out_where_its_pattern_matches(part: int) -> None:
     """The index leaves a rule out for a character only if its pattern cannot match there:
     every pattern of every plain regex lexer, tried at every position of PROBE."""
@@ -380,7 +384,7 @@ FENCES = ("\ufeff\n\nx = 1\r\ny = 'two'\r\n\n\n", "\tif (a) { b(); }", "", "\n\n
           "a\rb\r\n\rc\n", *TEXTS)
 
 
-@pytest.mark.parametrize("part", range(PARTS))
+@pytest.mark.parametrize("part", BY_PART)
 def test_a_fence_is_highlighted_as_pygments_highlights_it(
         part: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """A fenced block of any language, its text made ready as Lexer.get_tokens makes it

@@ -3,12 +3,14 @@ extra_css and extra_javascript, and a theme name that is not site_gen's is an er
 
 from __future__ import annotations
 
+import fcntl
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from .browser.conftest import chromium_path
+from .browser.conftest import chromium_path, wait_for_the_install
 from .conftest import Project, Run
 
 CLI = Callable[..., Run]
@@ -84,6 +86,41 @@ def test_a_theme_name_that_is_not_site_gen_is_an_error(project: Project, cli: CL
         1, "mkdocs.yml:4: 'theme.name' is 'material', but site_gen has one theme of its own; "
            "leave the name out (or write site_gen), and shadow single templates with "
            "theme.custom_dir")
+
+
+def test_the_browser_tests_wait_for_the_install_scripts_test_started(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """scripts/test installs Chromium in the background holding a lock; the browser
+    fixture waits until the lock is let go, then fails with the install's log if no
+    Chromium came of it."""
+    from .browser import conftest
+
+    lock, chromium = tmp_path / "lock", tmp_path / "chromium"
+    (tmp_path / "log").write_text("E: Unable to locate package chromium\n")
+    monkeypatch.setattr(conftest, "DEBIAN_CHROMIUM", str(chromium))
+    for installed in (False, True):
+        ended = threading.Event()
+        said: list[str] = []
+
+        def wait(said: list[str] = said, ended: threading.Event = ended) -> None:
+            try:
+                wait_for_the_install({"SITE_GEN_CHROMIUM_INSTALL": str(lock)})
+            except pytest.fail.Exception as failed:
+                said.append(str(failed))
+            ended.set()
+
+        with lock.open("wb") as install:
+            fcntl.flock(install, fcntl.LOCK_EX)
+            waiting = threading.Thread(target=wait)
+            waiting.start()
+            assert not ended.wait(0.3)  # still installing
+            if installed:
+                chromium.write_text("#!/bin/sh\n")
+                chromium.chmod(0o755)
+        waiting.join()  # the install ended: the lock's file is closed
+        assert said == ([] if installed else [
+            "installing Debian's chromium failed:\nE: Unable to locate package chromium\n"])
+    wait_for_the_install({})  # no install under way: nothing to wait for
 
 
 def test_the_browser_tests_say_which_chromium() -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.xdist_group("wheel")  # one worker builds the wheel, for both tests
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from site_gen.compiled import own_file
 
 from .conftest import git
@@ -98,6 +100,7 @@ def code_repository(folder: Path) -> tuple[Path, str]:
     return folder, git(folder, "rev-parse", "HEAD")
 
 
+@pytest.mark.long
 def test_the_own_repository_section_runs_as_written(tmp_path: Path) -> None:
     code, head = code_repository(tmp_path / "upstream")
     url, commit = project_repository(tmp_path / "site_gen")
@@ -174,6 +177,7 @@ def write_the_pages(folder: Path, env: dict[str, str]) -> None:
         written.write_text(text.replace("Inline badges look like", f"{LONG}\n\nInline badges look like"))
 
 
+@pytest.mark.long
 def test_the_scripts_on_a_fresh_clone_pass_their_arguments_to_site_gen(
         tmp_path: Path, checkout: tuple[Path, str, str]) -> None:
     """`scripts/fetch -q` and `scripts/build --strict`, as the publish workflow runs them,

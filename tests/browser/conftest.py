@@ -3,16 +3,17 @@ machine: $SITE_GEN_CHROMIUM, else Debian's /usr/bin/chromium, else Playwright's 
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import http.server
 import os
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from site_gen.build import render_site
 from site_gen.config import load_config
@@ -75,8 +76,24 @@ def chromium_path(environ: dict[str, str] | None = None) -> tuple[str | None, st
     return None, "Playwright's own Chromium (playwright install chromium)"
 
 
+def wait_for_the_install(environ: dict[str, str] | None = None) -> None:
+    """Until the install of Debian's Chromium that scripts/test started in the background
+    has ended: it holds a lock on the file $SITE_GEN_CHROMIUM_INSTALL names (its log is
+    beside it)."""
+    environ = dict(os.environ) if environ is None else environ
+    if not environ.get("SITE_GEN_CHROMIUM_INSTALL"):
+        return
+    lock = Path(environ["SITE_GEN_CHROMIUM_INSTALL"])
+    with lock.open("rb") as held:
+        fcntl.flock(held, fcntl.LOCK_SH)  # blocks while the install runs
+    if not shutil.which(DEBIAN_CHROMIUM):
+        log = lock.with_name("log")
+        pytest.fail(f"installing Debian's chromium failed:\n{log.read_text() if log.exists() else ''}")
+
+
 @pytest.fixture(scope="session")
 def browser(pytestconfig: pytest.Config) -> Iterator[Browser]:
+    wait_for_the_install()
     executable, why = chromium_path()  # named in the run's summary (tests/conftest.py)
     with sync_playwright() as p:
         try:
@@ -87,9 +104,46 @@ def browser(pytestconfig: pytest.Config) -> Iterator[Browser]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+@pytest.fixture(scope="session")
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """The worker's one browser context. A context costs about 0.8 s of CPU to open, a page
+    in one a seventh of that, and the browser tests open over a hundred pages: each test
+    takes pages of this one (new_tab), set up as a context of its own would be."""
+    shared = browser.new_context()
+    yield shared
+    shared.close()
+
+
+def open_tab(context: BrowserContext, width: int = 1280, height: int = 900,
+             scheme: str = "light") -> Page:
+    """A new page of `context`, `width` x `height` px, in the light or dark `scheme`, with
+    the HTTP cache off: each load asks the server for everything, as a first visit does
+    (a failed or foreign request is seen by every test that loads the page)."""
     tab = context.new_page()
-    yield tab
-    context.close()
+    tab.set_viewport_size({"width": width, "height": height})
+    tab.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    context.new_cdp_session(tab).send("Network.setCacheDisabled", {"cacheDisabled": True})
+    return tab
+
+
+NewTab = Callable[..., Page]
+
+
+@pytest.fixture
+def new_tab(context: BrowserContext) -> Iterator[NewTab]:
+    """open_tab(context, ...) for the test; its pages are closed after it."""
+    opened: list[Page] = []
+
+    def new(width: int = 1280, height: int = 900, scheme: str = "light") -> Page:
+        opened.append(open_tab(context, width, height, scheme))
+        return opened[-1]
+
+    yield new
+    for tab in opened:
+        tab.close()
+
+
+@pytest.fixture
+def page(new_tab: NewTab) -> Page:
+    """A new 1280 x 900 page, light."""
+    return new_tab()

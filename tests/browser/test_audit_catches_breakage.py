@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from ..conftest import Project, Run
-from .audit import broken_links, horizontal_overflow, visit
+from .audit import broken_links, horizontal_overflow, serious_accessibility_violations, visit
 from .conftest import serve
 
 PAGE = "acme/widgets/12/cache-bug/index.html"
@@ -17,15 +17,13 @@ PAGE = "acme/widgets/12/cache-bug/index.html"
 
 @pytest.fixture
 def fixture_site(project: Project, cli: Callable[..., Run]) -> Project:
-    assert cli("build").code == 0
+    assert cli("build", "--no-search").code == 0  # the audits load one page, not search
     return project
 
 
 @pytest.fixture
-def tab(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield context.new_page()
-    context.close()
+def tab(page: Page) -> Page:
+    return page
 
 
 def break_page(site: Path, insert: str) -> None:
@@ -88,6 +86,22 @@ def test_a_page_wider_than_a_phone_fails(fixture_site: Project, tab: Page) -> No
         tab.set_viewport_size({"width": 390, "height": 844})
         tab.goto(url + PAGE)
         assert horizontal_overflow(tab) > 0
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_serious_accessibility_finding_fails_at_each_width(fixture_site: Project, tab: Page) -> None:
+    """axe-core reports a button without a name, on the page as loaded and again once the
+    page is set to the phone's width (its script put in once)."""
+    break_page(fixture_site.site, '<button type="button"></button>')
+    server, url = serve(fixture_site.site)
+    try:
+        tab.goto(url + PAGE)
+        found = serious_accessibility_violations(tab)
+        tab.set_viewport_size({"width": 390, "height": 844})
+        assert serious_accessibility_violations(tab) == found
+        assert [f.split(":")[0] for f in found] == ["button-name (critical)"], found
     finally:
         server.shutdown()
         server.server_close()

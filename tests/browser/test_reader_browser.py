@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Page
+
+from .conftest import NewTab
 
 PAGE = "NVIDIA-NeMo/RL/4607/async-save-tag/"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
-def test_on_a_phone_no_content_hides_behind_sideways_scrolling(browser: Browser,
+def test_on_a_phone_no_content_hides_behind_sideways_scrolling(new_tab: NewTab,
                                                                base_url: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
+    page = new_tab(390, 844)
     page.goto(base_url + PAGE)
     hidden = page.evaluate("""() => [...document.querySelectorAll('.body *')]
         .filter(e => e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1
@@ -71,12 +72,9 @@ def test_on_a_phone_no_content_hides_behind_sideways_scrolling(browser: Browser,
         .map(r => r.textContent)""")
     assert tall == []
     page.screenshot(path=_shot("question-phone-light"), full_page=True)
-    context.close()
 
 
-def test_prose_reads_at_about_75_characters_a_line(browser: Browser, base_url: str) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
+def test_prose_reads_at_about_75_characters_a_line(page: Page, base_url: str) -> None:
     page.goto(base_url + PAGE)
     widths = page.evaluate("""() => {
         const probe = document.createElement('span');
@@ -91,12 +89,11 @@ def test_prose_reads_at_about_75_characters_a_line(browser: Browser, base_url: s
     hunk = page.locator("figure.hunk").first.bounding_box()
     prose = page.locator(".body > p").first.bounding_box()
     assert hunk and prose and hunk["width"] > prose["width"] + 100  # figures take the full width
-    context.close()
 
 
-def test_printing_from_a_dark_system_gives_a_light_page(browser: Browser, base_url: str) -> None:
-    context = browser.new_context(viewport={"width": 1000, "height": 900}, color_scheme="dark")
-    page = context.new_page()
+def test_printing_from_a_dark_system_gives_a_light_page(new_tab: NewTab,
+                                                        base_url: str) -> None:
+    page = new_tab(1000, 900, "dark")
     page.goto(base_url + PAGE)
     page.emulate_media(media="print", color_scheme="dark")
     colours = page.evaluate("""() => ({
@@ -112,12 +109,9 @@ def test_printing_from_a_dark_system_gives_a_light_page(browser: Browser, base_u
     page.screenshot(path=_shot("question-print-dark-system"), full_page=True)
     page.emulate_media(media="screen", color_scheme="dark")
     page.screenshot(path=_shot("question-desktop-dark"), full_page=True)
-    context.close()
 
 
-def test_links_out_and_the_page_metadata(browser: Browser, base_url: str) -> None:
-    context = browser.new_context()
-    page = context.new_page()
+def test_links_out_and_the_page_metadata(page: Page, base_url: str) -> None:
     page.goto(base_url + PAGE)
     links = page.locator(".pr-links a")
     assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
@@ -131,7 +125,6 @@ def test_links_out_and_the_page_metadata(browser: Browser, base_url: str) -> Non
     assert meta["og:title"] == "Why the new rl.checkpoint.async_save tag says true on every save"
     assert meta["description"].startswith("Wraps checkpoint finalization")
     assert page.locator("form.header-search input[name=q]").count() == 1
-    context.close()
 
 
 def _shot(name: str) -> Path:

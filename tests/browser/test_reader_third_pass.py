@@ -18,7 +18,7 @@ from site_gen.output import write_site
 from site_gen.statuses import DEFAULT_STATUSES
 
 from ..conftest import MKDOCS, front, git
-from .conftest import serve
+from .conftest import NewTab, serve
 
 MODEL = "NVIDIA-NeMo/RL/4607/async-save-tag/"
 # Kept for review with the other page screenshots (CI's "screenshots" artifact).
@@ -114,11 +114,10 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.server_close()
 
 
-def _tab(browser: Browser, width: int, dark: bool = False, script: bool = True) -> Page:
-    context = browser.new_context(viewport={"width": width, "height": 844},
-                                  color_scheme="dark" if dark else "light",
-                                  java_script_enabled=script)
-    return context.new_page()
+def _without_script(browser: Browser, width: int) -> Page:
+    """A page of a context of its own, which runs no script (a context's setting)."""
+    return browser.new_context(viewport={"width": width, "height": 844},
+                               java_script_enabled=False).new_page()
 
 
 CONTRAST = """(pair) => {
@@ -138,8 +137,8 @@ def _contrast(tab: Page, a: str, b: str) -> float:
 # 1, 13: previews stay on the screen and stand apart from the page --------------------
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_a_preview_stays_inside_the_screen(browser: Browser, checked: str, width: int) -> None:
-    tab = _tab(browser, width)
+def test_a_preview_stays_inside_the_screen(new_tab: NewTab, checked: str, width: int) -> None:
+    tab = new_tab(width, 844)
     tab.goto(checked + PAGE)
     peek = tab.locator(".body p .ref-peek").first
     peek.scroll_into_view_if_needed()
@@ -157,11 +156,10 @@ def test_a_preview_stays_inside_the_screen(browser: Browser, checked: str, width
     assert tab.evaluate("document.documentElement.scrollWidth") <= width
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=SCREENSHOTS / f"checked-page-preview-{width}.png")
-    tab.context.close()
 
 
-def test_a_preview_stands_apart_from_a_dark_page(browser: Browser, checked: str) -> None:
-    tab = _tab(browser, 1280, dark=True)
+def test_a_preview_stands_apart_from_a_dark_page(new_tab: NewTab, checked: str) -> None:
+    tab = new_tab(1280, 844, "dark")
     tab.goto(checked + PAGE)
     tab.locator(".body p .ref-peek").first.focus()
     preview = tab.locator(".body p .ref-preview").first
@@ -170,17 +168,15 @@ def test_a_preview_stands_apart_from_a_dark_page(browser: Browser, checked: str)
                              "getComputedStyle(document.body).backgroundColor]")
     assert _contrast(tab, style[0], style[2]) >= 1.2  # its own background
     assert _contrast(tab, style[1], style[2]) >= 3  # and an edge that shows on black
-    tab.context.close()
 
 
 # 2, 11: nothing scrolls sideways on a phone, and lines break between words ------------
 
-def test_the_phone_search_results_do_not_scroll_sideways(browser: Browser, checked: str) -> None:
-    tab = _tab(browser, 390)
+def test_the_phone_search_results_do_not_scroll_sideways(new_tab: NewTab, checked: str) -> None:
+    tab = new_tab(390, 844)
     tab.goto(checked + "search/?q=" + LONG_TOKEN)
     tab.wait_for_selector("#search-results li")
     assert tab.evaluate("document.documentElement.scrollWidth") <= 390
-    tab.context.close()
 
 
 SPLIT_WORDS = """(root) => {
@@ -203,32 +199,30 @@ SPLIT_WORDS = """(root) => {
 }"""
 
 
-def test_phone_lines_break_between_names_not_inside_them(browser: Browser, base_url: str) -> None:
-    tab = _tab(browser, 390)
+def test_phone_lines_break_between_names_not_inside_them(new_tab: NewTab, base_url: str) -> None:
+    tab = new_tab(390, 844)
     tab.goto(base_url + MODEL)
     assert tab.locator("h1").evaluate_all(SPLIT_WORDS) == []
     assert tab.locator("td.diff-code").evaluate_all(SPLIT_WORDS) == []
     assert tab.locator("td.diff-code").first.evaluate("c => getComputedStyle(c).wordBreak") \
         != "break-all"
-    tab.context.close()
 
 
 # 3, 4, 9: the PR's own change -----------------------------------------------------------
 
-def test_a_ranged_pr_diff_shows_only_the_change_in_its_lines(browser: Browser,
+def test_a_ranged_pr_diff_shows_only_the_change_in_its_lines(new_tab: NewTab,
                                                                checked: str) -> None:
-    tab = _tab(browser, 1280)
+    tab = new_tab(1280, 844)
     tab.goto(checked + PAGE)
     change = tab.locator("section.pr-diff")
     numbers = change.locator("td.diff-ln[data-either]").evaluate_all(
         "cells => cells.map(c => Number(c.dataset.either))")
     assert numbers and min(numbers) >= 80 - 3 and max(numbers) <= 119 + 3, numbers
     assert change.locator("tr.diff-add").count() == 8  # lines 80, 85, ..., 115
-    tab.context.close()
 
 
-def test_the_prs_own_change_says_what_it_is(browser: Browser, checked: str) -> None:
-    tab = _tab(browser, 1280)
+def test_the_prs_own_change_says_what_it_is(new_tab: NewTab, checked: str) -> None:
+    tab = new_tab(1280, 844)
     tab.goto(checked + PAGE)
     label = tab.locator("section.pr-diff .pr-diff-label").inner_text()
     assert re.fullmatch(r"The PR’s own change · base [0-9a-f]{7} → head [0-9a-f]{7}", label), label
@@ -240,12 +234,11 @@ def test_the_prs_own_change_says_what_it_is(browser: Browser, checked: str) -> N
     assert own != proposed
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=SCREENSHOTS / "checked-page-1280.png", full_page=True)
-    tab.context.close()
 
 
-def test_the_phone_number_column_holds_only_the_heads_numbers(browser: Browser,
+def test_the_phone_number_column_holds_only_the_heads_numbers(new_tab: NewTab,
                                                                 checked: str) -> None:
-    tab = _tab(browser, 390)
+    tab = new_tab(390, 844)
     tab.goto(checked + PAGE)
     shown = tab.locator("section.pr-diff tr").evaluate_all("""rows => rows.map(r => {
         const cell = r.querySelector('td.diff-ln:nth-child(2)');
@@ -256,13 +249,12 @@ def test_the_phone_number_column_holds_only_the_heads_numbers(browser: Browser,
     heads = [int(content.strip('"')) for kind, content in shown
              if kind in ("diff-add", "diff-ctx") and content not in ("none", "")]
     assert heads == sorted(heads)  # one side: the head's, in order
-    tab.context.close()
 
 
 # 5: dark marks --------------------------------------------------------------------------
 
-def test_dark_changed_word_marks_stand_out_from_their_line(browser: Browser, base_url: str) -> None:
-    tab = _tab(browser, 1280, dark=True)
+def test_dark_changed_word_marks_stand_out_from_their_line(new_tab: NewTab, base_url: str) -> None:
+    tab = new_tab(1280, 844, "dark")
     tab.goto(base_url + MODEL)
     for kind in ("del", "add"):
         mark = tab.locator(f"tr.diff-{kind} mark").first
@@ -271,14 +263,13 @@ def test_dark_changed_word_marks_stand_out_from_their_line(browser: Browser, bas
                                 "getComputedStyle(m).color]")
         assert _contrast(tab, colours[0], colours[1]) >= 2, colours
         assert _contrast(tab, colours[2], colours[0]) >= 4.5, colours
-    tab.context.close()
 
 
 # 6, 15: print ---------------------------------------------------------------------------
 
-def test_print_leaves_out_the_navigation_and_prints_the_address(browser: Browser,
+def test_print_leaves_out_the_navigation_and_prints_the_address(new_tab: NewTab,
                                                                 checked: str) -> None:
-    tab = _tab(browser, 1280)
+    tab = new_tab(1280, 844)
     tab.goto(checked + PAGE)
     tab.emulate_media(media="print")
     shown = tab.evaluate("""() => ['.site-nav', '.print-url', '.toc', '.header-search']
@@ -291,18 +282,16 @@ def test_print_leaves_out_the_navigation_and_prints_the_address(browser: Browser
     assert "https://example.org/issues/1" in out  # a link out prints where it goes
     hunk = tab.locator("figure.hunk").first.evaluate("h => getComputedStyle(h).breakInside")
     assert hunk == "auto"  # a long diff may break between its rows
-    tab.context.close()
 
 
 # 7: underscores -------------------------------------------------------------------------
 
-def test_a_references_underline_clears_its_underscores(browser: Browser, base_url: str) -> None:
-    tab = _tab(browser, 1280)
+def test_a_references_underline_clears_its_underscores(new_tab: NewTab, base_url: str) -> None:
+    tab = new_tab(1280, 844)
     tab.goto(base_url + MODEL)
     offset = tab.locator(".body a.ref").first.evaluate(
         "a => parseFloat(getComputedStyle(a).textUnderlineOffset)")
     assert offset >= 3  # px: below an underscore's stroke
-    tab.context.close()
 
 
 # 8: one meaning per mark ----------------------------------------------------------------
@@ -320,32 +309,30 @@ def test_each_mark_has_one_meaning() -> None:
 
 # 10: a hunk inside a docstring is coloured as the file is --------------------------------
 
-def test_a_proposal_that_starts_inside_a_docstring_is_lexed_in_context(browser: Browser,
+def test_a_proposal_that_starts_inside_a_docstring_is_lexed_in_context(new_tab: NewTab,
                                                                         checked: str) -> None:
-    tab = _tab(browser, 1280)
+    tab = new_tab(1280, 844)
     tab.goto(checked + PAGE)
     rows = tab.locator("section.proposal:not(.pr-diff) td.diff-code")
     classes = rows.evaluate_all("cells => cells.map(c => [...c.querySelectorAll('[class]')]"
                                 ".map(s => s.className))")
     docstring = [row for row in classes if row]
     assert docstring and all(set(row) <= {"sd"} for row in docstring), classes
-    tab.context.close()
 
 
 # 12: a diff wider than its box says so ----------------------------------------------------
 
-def test_a_clipped_diff_line_shows_a_cue(browser: Browser, checked: str) -> None:
-    tab = _tab(browser, 1280)
+def test_a_clipped_diff_line_shows_a_cue(new_tab: NewTab, checked: str) -> None:
+    tab = new_tab(1280, 844)
     tab.goto(checked + PAGE)
     scroll = tab.locator(".hunk-scroll").first
     assert "gradient" in scroll.evaluate("s => getComputedStyle(s).backgroundImage")
-    tab.context.close()
 
 
 # 14, 16, 17, 18: copy, outline, header, patch ---------------------------------------------
 
-def test_the_words_of_the_page(browser: Browser, base_url: str, checked: str) -> None:
-    tab = _tab(browser, 1280)
+def test_the_words_of_the_page(new_tab: NewTab, base_url: str, checked: str) -> None:
+    tab = new_tab(1280, 844)
     tab.goto(checked)
     assert "1 proposed, not in the PR" in tab.inner_text("main")
     tab.goto(base_url + "NVIDIA-NeMo/RL/4607/")
@@ -358,11 +345,10 @@ def test_the_words_of_the_page(browser: Browser, base_url: str, checked: str) ->
     assert "not checked against the code" in patch  # the model page is not checked
     tab.goto(checked + PAGE)
     assert "not checked" not in tab.locator(".proposal-patch").first.inner_text()
-    tab.context.close()
 
 
-def test_the_outline_sits_beside_the_text_on_a_wide_screen(browser: Browser, checked: str) -> None:
-    wide = _tab(browser, 1280)
+def test_the_outline_sits_beside_the_text_on_a_wide_screen(new_tab: NewTab, checked: str) -> None:
+    wide = new_tab(1280, 844)
     wide.goto(checked + PAGE)
     toc = wide.locator("nav.toc")
     expect(toc).to_be_visible()
@@ -371,32 +357,29 @@ def test_the_outline_sits_beside_the_text_on_a_wide_screen(browser: Browser, che
     prose = wide.locator(".body > p").first.bounding_box()
     box = toc.bounding_box()
     assert prose and box and box["x"] >= prose["x"] + prose["width"]
-    wide.context.close()
-    phone = _tab(browser, 390)
+    phone = new_tab(390, 844)
     phone.goto(checked + PAGE)
     expect(phone.locator("nav.toc")).to_be_hidden()
     expect(phone.locator("form.header-search")).to_be_hidden()
     header = phone.locator(".site-header").bounding_box()
     assert header and header["height"] < 80  # one row
-    phone.context.close()
 
 
-def test_copy_buttons_come_with_script_and_the_page_reads_without(browser: Browser,
-                                                                   checked: str) -> None:
-    tab = _tab(browser, 1280)
+def test_copy_buttons_come_with_script_and_the_page_reads_without(
+        browser: Browser, new_tab: NewTab, checked: str) -> None:
+    tab = new_tab(1280, 844)
     tab.goto(checked + PAGE)
     expect(tab.locator("figure.excerpt .copy-button")).to_have_count(1)
     expect(tab.locator(".callout-suggestion .copy-button")).to_have_count(1)
-    tab.context.close()
-    plain = _tab(browser, 1280, script=False)
+    plain = _without_script(browser, 1280)
     plain.goto(checked + PAGE)
     expect(plain.locator(".copy-button")).to_have_count(0)
     expect(plain.locator("figure.excerpt")).to_contain_text("wait_fn is not None")
     plain.context.close()
 
 
-def test_search_results_read_as_text(browser: Browser, checked: str) -> None:
-    tab = _tab(browser, 1280)
+def test_search_results_read_as_text(new_tab: NewTab, checked: str) -> None:
+    tab = new_tab(1280, 844)
     tab.goto(checked + "search/?q=write")
     tab.wait_for_selector("#search-results li")
     excerpts = " ".join(tab.locator(".search-excerpt").all_inner_texts())
@@ -406,13 +389,11 @@ def test_search_results_read_as_text(browser: Browser, checked: str) -> None:
     tab.wait_for_selector("#search-results li")
     abouts = tab.locator(".search-about").all_inner_texts()
     assert "acme/widgets #12 · Merged" in abouts  # the PR's landing page
-    tab.context.close()
 
 
-def test_a_summary_card_reads_as_label_then_text_in_search(browser: Browser, base_url: str) -> None:
-    tab = _tab(browser, 1280)
+def test_a_summary_card_reads_as_label_then_text_in_search(new_tab: NewTab, base_url: str) -> None:
+    tab = new_tab(1280, 844)
     tab.goto(base_url + "search/?q=existed")
     tab.wait_for_selector("#search-results li")
     excerpt = tab.locator(".search-excerpt").first.inner_text()
     assert "No finalize span existed" in excerpt and "BeforeNo" not in excerpt, excerpt
-    tab.context.close()

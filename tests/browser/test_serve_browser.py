@@ -10,7 +10,7 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Route, expect
+from playwright.sync_api import Page, Route, expect
 
 from ..conftest import Project
 
@@ -41,10 +41,8 @@ def server(project: Project) -> Iterator[tuple[str, subprocess.Popen[str]]]:
 
 
 def test_edits_and_errors_show_without_a_manual_reload(
-        browser: Browser, project: Project, server: tuple[str, subprocess.Popen[str]]) -> None:
+        page: Page, project: Project, server: tuple[str, subprocess.Popen[str]]) -> None:
     url, process = server
-    context = browser.new_context()
-    page = context.new_page()
     page.goto(url + PAGE)
     expect(page.locator("h1")).to_have_text("Why the cache never hits")
 
@@ -61,7 +59,6 @@ def test_edits_and_errors_show_without_a_manual_reload(
 
     page_file.write_text(good)
     expect(page.locator("h1")).to_have_text("Why the cache never hits", timeout=15000)
-    context.close()
 
     process.send_signal(signal.SIGINT)  # Ctrl-C
     assert process.wait(timeout=10) == 0
@@ -73,7 +70,7 @@ def test_edits_and_errors_show_without_a_manual_reload(
 
 
 def test_a_save_while_the_page_is_still_loading_shows_too(
-        browser: Browser, project: Project, server: tuple[str, subprocess.Popen[str]]) -> None:
+        page: Page, project: Project, server: tuple[str, subprocess.Popen[str]]) -> None:
     """A build that ends between the page arriving and its reload script asking for news
     (a fast rebuild and a slow page) must not be missed."""
     url, _ = server
@@ -88,9 +85,6 @@ def test_a_save_while_the_page_is_still_loading_shows_too(
             assert response.read().decode() != seen, "the save was not rebuilt in time"
         route.continue_()
 
-    context = browser.new_context()
-    page = context.new_page()
     page.route("**/__site_gen/reload.js*", save_before_the_script_runs)
     page.goto(url + PAGE)
     expect(page.locator(".body")).to_contain_text("Saved meanwhile: the key", timeout=15000)
-    context.close()

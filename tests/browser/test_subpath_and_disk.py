@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urldefrag
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from site_gen.build import render_site
 from site_gen.config import load_config
@@ -19,10 +18,8 @@ from .conftest import ROOT, serve
 
 
 @pytest.fixture
-def tab(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context()
-    yield context.new_page()
-    context.close()
+def tab(page: Page) -> Page:
+    return page
 
 
 def crawl(tab: Page, start: str, root: str) -> tuple[set[str], list[str]]:
