@@ -18,8 +18,13 @@ setup_venv() {
     "$PYTHON" -m venv --without-pip .venv
   fi
   if [ "$(.venv/bin/uv --version 2>/dev/null)" != "uv $UV_VERSION" ]; then
-    "$PYTHON" -m pip --python .venv/bin/python install --quiet --disable-pip-version-check \
-      "uv==$UV_VERSION"
+    if "$PYTHON" -m pip --version >/dev/null 2>&1; then
+      "$PYTHON" -m pip --python .venv/bin/python install --quiet --disable-pip-version-check \
+        "uv==$UV_VERSION"
+    else  # a Python with no pip of its own: the venv gets one (ensurepip), then uv
+      .venv/bin/python -m ensurepip --default-pip >/dev/null
+      .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
+    fi
   fi
   local stamp=".venv/.site-gen-installed${extras:+-$extras}"
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
