@@ -4,8 +4,8 @@ extra_css and extra_javascript, and a theme name that is not site_gen's is an er
 from __future__ import annotations
 
 import fcntl
-import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -98,28 +98,19 @@ def test_the_browser_tests_wait_for_the_install_scripts_test_started(
     lock, chromium = tmp_path / "lock", tmp_path / "chromium"
     (tmp_path / "log").write_text("E: Unable to locate package chromium\n")
     monkeypatch.setattr(conftest, "DEBIAN_CHROMIUM", str(chromium))
-    for installed in (False, True):
-        ended = threading.Event()
-        said: list[str] = []
-
-        def wait(said: list[str] = said, ended: threading.Event = ended) -> None:
-            try:
-                wait_for_the_install({"SITE_GEN_CHROMIUM_INSTALL": str(lock)})
-            except pytest.fail.Exception as failed:
-                said.append(str(failed))
-            ended.set()
-
-        with lock.open("wb") as install:
-            fcntl.flock(install, fcntl.LOCK_EX)
-            waiting = threading.Thread(target=wait)
-            waiting.start()
-            assert not ended.wait(0.3)  # still installing
-            if installed:
-                chromium.write_text("#!/bin/sh\n")
-                chromium.chmod(0o755)
-        waiting.join()  # the install ended: the lock's file is closed
-        assert said == ([] if installed else [
-            "installing Debian's chromium failed:\nE: Unable to locate package chromium\n"])
+    with ThreadPoolExecutor(1) as pool:
+        for installed in (False, True):
+            with lock.open("wb") as install:
+                fcntl.flock(install, fcntl.LOCK_EX)
+                waiting = pool.submit(wait_for_the_install, {"SITE_GEN_CHROMIUM_INSTALL": str(lock)})
+                with pytest.raises(TimeoutError):
+                    waiting.result(timeout=0.3)  # still installing
+                if installed:
+                    chromium.write_text("#!/bin/sh\n")
+                    chromium.chmod(0o755)
+            failed = waiting.exception()  # the install ended: the lock's file is closed
+            assert (failed and str(failed)) == (None if installed else (
+                "installing Debian's chromium failed:\nE: Unable to locate package chromium\n"))
     wait_for_the_install({})  # no install under way: nothing to wait for
 
 

@@ -36,14 +36,14 @@ def test_page_reads_well(new_tab: NewTab, base_url: str, path: str,
     page = new_tab(*widths[0][1], scheme)
     seen = visit(page, base_url + path, base_url)
     problems: list[str] = []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    slug = (path.strip("/").replace("/", "__") or "home").removesuffix(".html")
     for name, (width, height) in widths:
         page.set_viewport_size({"width": width, "height": height})
         page.emulate_media(media="screen")
         if overflow := horizontal_overflow(page):
             problems.append(f"{name}: {overflow} px wider than the {width} px viewport")
         problems += [f"{name} {scheme}: {v}" for v in serious_accessibility_violations(page)]
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        slug = (path.strip("/").replace("/", "__") or "home").removesuffix(".html")
         page.screenshot(path=SCREENSHOTS / f"{slug}-{name}-{scheme}.png", full_page=True)
         page.emulate_media(media="print")  # paper: light whatever the screen prefers
         page.screenshot(path=SCREENSHOTS / f"{slug}-{name}-{scheme}-print.png", full_page=True)
