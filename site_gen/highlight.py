@@ -40,17 +40,27 @@ if TYPE_CHECKING:
 def highlight_code(code: str, lang: str, _attrs: str = "") -> str:
     """markdown-it's `highlight` option: Pygments by the fence's language, if it knows it
     (Pygments' `highlight()`, its tokens found through lexer_index.tokens: fence_tokens)."""
-    if not lang:
+    lexer = _fence_lexer(lang) if lang else None
+    if lexer is None:
         return ""
     from pygments import format as formatted
+
+    body = formatted(fence_tokens(lexer, code), _html_formatter())
+    return f'<pre class="highlight"><code class="language-{_attr(lang)}">{body}</code></pre>\n'
+
+
+@functools.lru_cache(maxsize=256)
+def _fence_lexer(lang: str) -> Lexer | None:
+    """The lexer a fence of `lang` is highlighted with (None: no lexer has that name), made
+    once per process: Pygments' look-up by name passes over its whole list of lexers each
+    time (0.2 ms), and a lexer keeps nothing from one text to the next (as _made)."""
     from pygments.lexers import get_lexer_by_name
 
     try:
-        lexer = get_lexer_by_name(lang)
+        lexer: Lexer = get_lexer_by_name(lang)
     except ClassNotFound:
-        return ""
-    body = formatted(fence_tokens(lexer, code), _html_formatter())
-    return f'<pre class="highlight"><code class="language-{_attr(lang)}">{body}</code></pre>\n'
+        return None
+    return lexer
 
 
 def fence_tokens(lexer: Lexer, code: str) -> Iterator[tuple[_TokenType, str]]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import dis
+import functools
 import itertools
 import re
 import types
@@ -332,8 +333,16 @@ def first_characters(pattern: re.Pattern[Any] | None) -> Starts | None:
     worked out here)."""
     if pattern is None or not isinstance(pattern.pattern, str):
         return None
+    return _first_characters(pattern.pattern, pattern.flags)
+
+
+@functools.cache
+def _first_characters(source: str, flags: int) -> Starts | None:
+    """first_characters of the pattern `source` under `flags`, worked out once per process:
+    parsing a pattern costs about what compiling it does, and lexers share many (a
+    subclass's inherited rules, the common ones for white space and names)."""
     try:
-        parsed = parser.parse(pattern.pattern, pattern.flags)
+        parsed = parser.parse(source, flags)
         items: list[Item] = []
         if _first(parsed.data, parsed.state.flags, items):
             return None
