@@ -1,6 +1,6 @@
 """Time grows about linearly with the input on hostile inputs (a ratio, not a clock).
 
-Each case is timed at 1x and 4x size, best of five (of up to twenty when the first five
+Each case is timed at 1x and 4x size, best of three (of up to twenty when the first three
 say otherwise); linear growth gives a ratio near 4, the quadratic behaviour these guard
 against gave 16 or more.
 """
@@ -85,7 +85,7 @@ CASES: dict[str, tuple[Callable[[int], object], int]] = {
 }
 
 
-def _ratio(small: Callable[[], object], large: Callable[[], object], *, rounds: int = 5,
+def _ratio(small: Callable[[], object], large: Callable[[], object], *, rounds: int = 3,
            most: int = 20) -> float:
     """Best of `rounds` of each, the two sizes taking turns, so a slow moment (a cache gone
     cold) falls on both alike and is not read as growth; while that ratio is over
