@@ -67,16 +67,35 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The order the workers take the tests in: the long ones first (a long test taken
     last would keep one core busy alone at the end), the browser tests last (scripts/test
-    may still be installing the browser while the others run)."""
+    may still be installing the browser while the others run). And, in a worker of
+    `--dist loadgroup`, each test of an xdist_group named by it (see _name_the_group)."""
     def rank(item: pytest.Item) -> int:
         if item.get_closest_marker("long"):
             return 0
         return 2 if item.nodeid.startswith("tests/browser/") else 1
 
     items.sort(key=rank)  # stable: in each rank, the order of collection
+    if getattr(config.option, "loadgroup", False):  # set in a worker of --dist loadgroup
+        for item in items:
+            _name_the_group(item)
+
+
+def _name_the_group(item: pytest.Item) -> None:
+    """A worker tells the scheduler a test's xdist_group by a suffix of its id
+    ('tests/test_package.py::test_x@wheel'). pytest-xdist 3.8 writes that id where pytest
+    9.2 no longer reads it (pytest-dev/pytest-xdist#1386): every test was then scheduled
+    on its own, its group's set-up made again in each worker. Written here where pytest
+    keeps it, when xdist's own did not take."""
+    names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                    for mark in item.iter_markers("xdist_group")})
+    if names and item.nodeid.rfind("@") <= item.nodeid.rfind("]"):  # xdist's test of a suffix
+        from _pytest.nodeid import NodeId
+
+        item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")  # type: ignore[attr-defined]
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

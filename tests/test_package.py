@@ -38,6 +38,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv
 
 
+def test_one_worker_takes_the_tests_of_a_group(request: pytest.FixtureRequest) -> None:
+    """Under `--dist loadgroup` (scripts/test), a worker names a test's group to the
+    scheduler in its id (tests/conftest.py); here, the group of this module's tests."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not in a worker of pytest-xdist's --dist loadgroup")
+    assert request.node.nodeid.endswith("@wheel")
+
+
 def run(*args: str, cwd: Path | None = None) -> str:
     done = subprocess.run(args, capture_output=True, text=True, check=False, cwd=cwd)
     assert done.returncode == 0, done.stdout + done.stderr
