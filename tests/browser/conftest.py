@@ -127,7 +127,7 @@ def open_tab(context: BrowserContext, width: int = 1280, height: int = 900,
 
 def _set_up(tab: Page, width: int, height: int, scheme: str) -> Page:
     tab.set_viewport_size({"width": width, "height": height})
-    tab.emulate_media(media="screen", color_scheme=scheme)  # type: ignore[arg-type]
+    tab.emulate_media(media="screen", color_scheme=scheme)  # type: ignore[arg-type]  # not print
     return tab
 
 
@@ -140,21 +140,20 @@ class Tabs:
     def __init__(self, context: BrowserContext) -> None:
         self.context = context
         self.idle: list[Page] = []
-        # each page's listeners as it was opened (Playwright's own)
-        self.own: dict[int, dict[str, list[Callable[..., Any]]]] = {}
+        self.own: dict[Page, dict[str, list[Callable[..., Any]]]] = {}  # Playwright's listeners
 
     def take(self, width: int = 1280, height: int = 900, scheme: str = "light") -> Page:
         if self.idle:
             return _set_up(self.idle.pop(), width, height, scheme)
         tab = open_tab(self.context, width, height, scheme)
-        self.own[id(tab)] = _listeners(tab)
+        self.own[tab] = _listeners(tab)
         return tab
 
     def give_back(self, tab: Page) -> None:
         if tab.is_closed():
             return
         try:
-            own = self.own[id(tab)]
+            own = self.own[tab]
             emitter = tab._impl_obj  # Playwright's own page (an EventEmitter): Page.on adds there
             for event, handlers in _listeners(tab).items():
                 for handler in handlers:
