@@ -39,8 +39,8 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing
 from .git_reader import SourceReader, changes
-from .names import REFERENCE, path_written
-from .submodules import GITLINK, holding, reader_of
+from .names import GITLINK, REFERENCE, path_written
+from .submodules import holding, reader_of
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
 STATES = (SAME, MOVED, CHANGED, GONE)

@@ -8,8 +8,7 @@ import subprocess
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from .names import CONTROL, SHA
-from .submodules import GITLINK, SYMLINK
+from .names import CONTROL, GITLINK, SHA, SYMLINK
 
 ANSWER = re.compile(r"^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)\n$")
 

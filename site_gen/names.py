@@ -18,6 +18,9 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 REPO_PATH = re.compile(r"^(?!/)(?!.*(?:^|/)\.{1,2}(?:/|$))[^\x00-\x1f\x7f]+$")
 # owner/name; neither part may be "." or "..", which would climb out of folders and URLs
 REPO = re.compile(r"^(?!\.\.?/)[A-Za-z0-9_.-]+/(?!\.\.?$)[A-Za-z0-9_.-]+$")
+# The modes git gives two kinds of entry in a tree: a submodule's, and a symbolic link's.
+GITLINK = "160000"
+SYMLINK = "120000"
 
 
 def path_written(text: str) -> str:

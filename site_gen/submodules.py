@@ -15,12 +15,10 @@ from typing import TYPE_CHECKING
 
 from .code_host import CodeHost, fill
 from .config import Config, git_dir
+from .names import GITLINK
 
 if TYPE_CHECKING:
     from .git_reader import SourceReader
-
-GITLINK = "160000"  # the mode git gives a submodule's entry in a tree
-SYMLINK = "120000"  # and a symbolic link's
 
 # What a clone URL says its repository is on a host: https://host/owner/repo(.git),
 # ssh://git@host/owner/repo, or git@host:owner/repo

@@ -32,8 +32,8 @@ from ..context import PageContext, context_of
 from ..definitions import chosen, nearest_names
 from ..errors import UNCHECKED
 from ..highlight import highlighted_lines
-from ..names import BRACKETED, REPO_PATH, SHA, path_written
-from ..submodules import SYMLINK, Submodule, holding, reader_of
+from ..names import BRACKETED, REPO_PATH, SHA, SYMLINK, path_written
+from ..submodules import Submodule, holding, reader_of
 from . import block_renderer, find_after, line_offset
 
 if TYPE_CHECKING:
