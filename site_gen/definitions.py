@@ -4,8 +4,8 @@ how a name a page writes finds them (named, preferred, enclosing).
 
 Each grammar says it its own way: most by kinds like function_definition or
 class_declaration with a name field (DEFINES), some by kinds of their own (OWN_KINDS: Ruby's
-`method`, Elixir's `def` calls, Terraform's blocks), some with the name in a child
-(NAMED_BY_CHILD: Kotlin, Dart). What belongs to a definition beside it (decorators,
+`method`, Elixir's `def` calls, Terraform's blocks, Dart's mixins), some with the name in a
+child (NAMED_BY_CHILD: Kotlin, Dart). What belongs to a definition beside it (decorators,
 attributes, a template head) starts it; the clauses of one definition are one.
 """
 
@@ -66,8 +66,10 @@ _ASSIGNED = ("assignment_expression", "function_expression")
 # Kinds that define a name in one language, which DEFINES does not read: Ruby's classes,
 # modules and methods; Haskell's equations, signatures and types; Elixir's `def`,
 # `defmodule`, ... (calls: see _elixir_name); Terraform's blocks (see _block_name);
-# TypeScript's namespaces. Their names are never looked for in a child (see _name_node):
-# a Haskell type `a -> b` is a `function` too, without a name.
+# TypeScript's namespaces; Dart's mixins, extensions, typedefs and what a class declares
+# without a body (an abstract method, a constructor: a `declaration` that holds a
+# signature, not a field). Their names are looked for in a child only in NAMED_BY_CHILD's
+# languages (see _child_name): a Haskell type `a -> b` is a `function` too, without a name.
 OWN_KINDS: dict[str, frozenset[str]] = {
     "ruby": frozenset({"class", "module", "method", "singleton_method"}),
     "haskell": frozenset({"function", "signature", "data_type", "newtype", "class",
@@ -83,6 +85,8 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "lua": frozenset({"assignment_statement", "field"}),  # M.run = function ... end
     "swift": frozenset({"init_declaration", "deinit_declaration", "subscript_declaration"}),
     "kotlin": frozenset({"secondary_constructor"}),
+    "dart": frozenset({"declaration", "mixin_declaration", "extension_declaration",
+                       "extension_type_declaration", "type_alias"}),
 }
 # Definitions named by their keyword, as their language's documentation names them
 # (Swift's `A.deinit`, `A.subscript`; Kotlin's `A.constructor`; Swift's `init` has a name).
@@ -90,7 +94,7 @@ KEYWORD_NAMED = {"deinit_declaration": "deinit", "subscript_declaration": "subsc
                  "secondary_constructor": "constructor"}
 ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
                             "defguardp", "defprotocol", "defimpl", "defdelegate"})
-# Languages whose grammar gives a definition no name field (see _name_node), and the
+# Languages whose grammar gives a definition no name field (see _child_name), and the
 # kinds of a node that is a name there (Kotlin: `class Repo`, `fun find`).
 NAMED_BY_CHILD = frozenset({"kotlin", "dart"})
 NAME_KINDS = frozenset({"identifier", "type_identifier", "simple_identifier"})
@@ -103,7 +107,7 @@ CLAUSE_OF = {"signature": "function"}
 # destructor (`Table::~Table`), a JavaScript private member (`Ky.#retry`: `#retry` and
 # `retry` are two members).
 _NAME_TEXT = re.compile(r"[~#]?[A-Za-z_$][\w$]*(?:(?:::|[.:])[~#]?[A-Za-z_$][\w$]*)*"
-                        r"(?:(?<=operator)\s*(?:\(\)|\[\]|[^\s\w()\[\]]+)|[?!])?")
+                        r"(?:(?<=operator)\s*(?:\(\)|\[\]=?|[^\s\w()\[\]]+)|[?!])?")
 
 
 @dataclass(frozen=True)
@@ -161,7 +165,7 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
             inner, outer = children[-1].range().start, node.range().start
             wrapped[int(inner.line), int(inner.column)] = (int(outer.line), int(outer.column))
         elif role and not ((kind in PROPERTIES or kind in _SPECIFIERS) and _only_used(node, kind)) \
-                and (name := _name(node, kind, by_child and kind not in own)) is not None:
+                and (name := _name(node, kind, by_child)) is not None:
             prefix += name
             span = node.range()
             start = _first_line(node, span, wrapped, leading)
@@ -283,11 +287,13 @@ def _first_line(node: Any, span: Any, wrapped: dict[tuple[int, int], tuple[int, 
 
 # What belongs to the definition it comes before, though the grammar has it beside the
 # definition, by language: decorators (TypeScript; JavaScript's before an exported class),
-# attributes (Rust); and what wraps a definition: a Python function or class with its
+# attributes (Rust), annotations (Dart's, before what a class declares without a body);
+# and what wraps a definition: a Python function or class with its
 # decorators, a C++ template with its `template <...>` head. (Java, C#, Kotlin, PHP, ...
 # hold their annotations inside the definition.)
 LEADING = {"typescript": frozenset({"decorator"}), "tsx": frozenset({"decorator"}),
-           "javascript": frozenset({"decorator"}), "rust": frozenset({"attribute_item"})}
+           "javascript": frozenset({"decorator"}), "rust": frozenset({"attribute_item"}),
+           "dart": frozenset({"annotation"})}
 WRAPPING = {"python": "decorated_definition", "cpp": "template_declaration"}
 # What belongs to the definition it comes after, though the grammar has it beside the
 # definition: a Kotlin property's getter and setter.
@@ -307,7 +313,7 @@ _DEFINES_NAME, _WRAPS = 1, 2
 
 def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     """The name the node `node` (of `kind`, one that may define a name) defines, or None;
-    with `unnamed`, found without a name field too (see _name_node)."""
+    with `unnamed`, found without a name field too (see _child_name)."""
     if kind in KEYWORD_NAMED:
         return KEYWORD_NAMED[kind]
     if kind == "destructor_declaration":  # C#: ~Table(), as C++'s is named
@@ -340,9 +346,7 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
         named = declarator
     if named is None and kind == "impl_item":
         named = node.field("type")  # Rust: impl Type { ... }
-    if named is None and unnamed:
-        named = _name_node(node)
-    text = named.text() if named is not None else ""
+    text = named.text() if named is not None else (_child_name(node) if unnamed else None) or ""
     head, operator, tail = text.partition("operator")  # C++: `operator<` is no template
     while "<" in head and (bare := _TEMPLATE_ARGUMENTS.sub("", head)) != head:
         head = bare  # C++: Table<K, std::vector<V>>::get is Table::get
@@ -376,26 +380,39 @@ def _value(node: Any, kind: str) -> Any:
     return value
 
 
-def _name_node(node: Any) -> Any:
+def _child_name(node: Any) -> str | None:
     """For a definition without a name field (in NAMED_BY_CHILD's languages): its first
-    child that is a name (Kotlin), or else the name of its first child, if a signature
-    (Dart: a method's name is that of its signature's signature). A Kotlin property is
-    named by its variable (`val x = y` names x; `val (a, b) = pair` names nothing)."""
+    child that is a name (Kotlin), or else the name of its signature (Dart: a method's
+    name is that of its signature's signature, after its annotations; a field declared
+    has none). A Kotlin property is named by its variable (`val x = y` names x; `val (a,
+    b) = pair` names nothing)."""
     if node.kind() == "property_declaration":
         variable = next((c for c in node.named_children() if c.kind() == "variable_declaration"),
                         None)
-        return _name_node(variable) if variable is not None else None
+        return _child_name(variable) if variable is not None else None
     for _ in range(3):
         children = node.named_children()
         named = next((c for c in children if c.kind() in NAME_KINDS), None)
         if named is not None or not children:
-            return named
-        node = children[0]
-        if "signature" not in node.kind():
+            return named.text() if named is not None else None
+        node = next((c for c in children if "signature" in c.kind() or c.kind() in _NAMES_IN), None)
+        if node is None:
             return None
+        if node.kind().endswith("constructor_signature"):  # Dart: `Client.named()` is named
+            names = [c for c in node.named_children() if c.kind() == "identifier"]
+            return names[-1].text() if names else None
+        if node.kind() == "operator_signature":  # Dart: `bool operator ==(Object o)`
+            found = _DART_OPERATOR.search(node.text())
+            return "operator" + found[1] if found else None
         if (named := node.field("name")) is not None:
-            return named
+            return str(named.text())
     return None
+
+
+# Dart: what holds a definition's name besides its signatures (`extension type Id(int i)`),
+# and an operator's symbol where it is defined (`operator []=(int i, V v)`).
+_NAMES_IN = frozenset({"extension_type_name"})
+_DART_OPERATOR = re.compile(r"\boperator\s*([^\s(]+)")
 
 
 def _elixir_name(node: Any) -> str | None:

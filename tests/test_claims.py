@@ -561,6 +561,17 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("Shape", 3, 3), ("area", 5, 7), ("Name", 8, 8)]),  # its signature and equations: one
     ("dart", "class Repo {\n  User? find(int id) {\n    return null;\n  }\n}\nvoid main() {}\n",
      [("Repo", 1, 5), ("Repo.find", 2, 4), ("main", 6, 6)]),
+    ("dart", "abstract class Client {\n  Future<String> read(Uri url);\n  @override\n"
+             "  Future<Response> head(Uri url) =>\n      send(url);\n  Client(this.x);\n"
+             "  factory Client.make() => Impl();\n  final int x;\n  @override\n"
+             "  bool operator ==(Object o) => true;\n  int operator [](int i) => i;\n"
+             "  void operator []=(int i, int v) {}\n}\n@sealed\nmixin Saver on Client {\n"
+             "  void save() {}\n}\nextension Extra on Client {\n  void more() {}\n}\n"
+             "typedef Cb = void Function(int);\n",
+     [("Client", 1, 13), ("Client.read", 2, 2), ("Client.head", 3, 5), ("Client.Client", 6, 6),
+      ("Client.make", 7, 7), ("Client.operator==", 9, 10), ("Client.operator[]", 11, 11),
+      ("Client.operator[]=", 12, 12), ("Saver", 14, 17), ("Saver.save", 16, 16),
+      ("Extra", 18, 20), ("Extra.more", 19, 19), ("Cb", 21, 21)]),  # not the field x
     ("lua", "local function helper(x)\n  return x\nend\nfunction M.run(y)\n  return y\nend\n"
             "function M:stop() end\n",
      [("helper", 1, 3), ("M.run", 4, 6), ("M.stop", 7, 7)]),
@@ -674,6 +685,26 @@ def test_a_reference_s_symbol_chooses_one_definition(language: str, text: str, s
 
     index = definitions(language, text.splitlines())
     assert [(d.name, d.start, d.end) for d in chosen(index.definitions, symbol)] == expected
+
+
+def test_a_dart_hunk_header_names_an_annotated_method(tmp_path: Path) -> None:
+    """Before, a Dart method after an annotation (`@override`: most methods of a class that
+    implements another) defined nothing, so a hunk naming it was refused: dart-lang/http's
+    BaseClient had 3 of its 11 methods."""
+    repo, head = _one_commit(tmp_path, {"lib/base_client.dart": (
+        "abstract mixin class BaseClient implements Client {\n  @override\n"
+        "  Future<Response> get(Uri url, {Map<String, String>? headers}) =>\n"
+        "      _sendUnstreamed('GET', url, headers);\n\n  @override\n"
+        "  Future<StreamedResponse> send(BaseRequest request);\n}\n")})
+    hunk = ("```proposal\nfile: base_client.dart L4 · {symbol}\n@@ -4,1 +4,1 @@\n"
+            "-      _sendUnstreamed('GET', url, headers);\n"
+            "+      _sendUnstreamed('GET', url, headers ?? const {{}});\n```\n")
+    assert check((repo, [head, head]), hunk.format(symbol="BaseClient.get"))[1] == []
+    assert check((repo, [head, head]), "See [[base_client.dart::send]].\n")[1] == []
+    _, errors = check((repo, [head, head]), hunk.format(symbol="send"))
+    assert errors == [f"2: '· send' in 'file: base_client.dart L4' is not a definition that "
+                      f"holds L4 at commit {head[:12]}; the definition that holds them is "
+                      "BaseClient.get (L2-L4)"]
 
 
 def test_definitions_that_share_their_whole_name_are_cited_by_lines(tmp_path: Path) -> None:
