@@ -78,13 +78,14 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "hcl": frozenset({"block"}),
     "c": frozenset({"declaration", *_MACROS}),  # int f(int x); (see DECLARATIONS)
     "cpp": frozenset({"declaration", "field_declaration", *_MACROS}),  # V get(K key) const;
-    "go": frozenset({"method_elem", "method_spec"}),  # an interface's methods
+    "go": frozenset({"method_elem", "method_spec", "type_alias"}),  # an interface's methods; type A = B
     "javascript": frozenset({"pair", *_ASSIGNED}),  # { put: (x) => ... } (HOLDS_A_FUNCTION)
     "typescript": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
     "tsx": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
     "lua": frozenset({"assignment_statement", "field"}),  # M.run = function ... end
     "swift": frozenset({"init_declaration", "deinit_declaration", "subscript_declaration"}),
     "kotlin": frozenset({"secondary_constructor"}),
+    "csharp": frozenset({"operator_declaration"}),  # public static A operator +(A a, A b)
     "dart": frozenset({"declaration", "mixin_declaration", "extension_declaration",
                        "extension_type_declaration", "type_alias"}),
 }
@@ -319,6 +320,9 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     if kind == "destructor_declaration":  # C#: ~Table(), as C++'s is named
         named = node.field("name")
         return f"~{named.text()}" if named is not None else None
+    if kind == "operator_declaration":  # C#: `operator +`, as C++'s is named
+        symbol = node.field("operator")
+        return f"operator{symbol.text()}" if symbol is not None else None
     if kind in HOLDS_A_FUNCTION or kind in _HOLDS_IN_LUA or kind == "pair":
         value = _value(node, kind)
         if value is None or (value.kind() not in FUNCTION_VALUES and not

@@ -642,6 +642,11 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("kotlin", "class A(val x: Int) {\n  constructor() : this(1) {}\n}\n",
      [("A", 1, 3), ("A.constructor", 2, 2)]),
     ("csharp", "class A {\n  A() {}\n  ~A() {}\n}\n", [("A", 1, 4), ("A.A", 2, 2), ("A.~A", 3, 3)]),
+    ("csharp", "struct M {\n  public static M operator +(M a, M b) => a;\n"
+               "  public static bool operator ==(M a, M b) => true;\n}\n",
+     [("M", 1, 4), ("M.operator+", 2, 2), ("M.operator==", 3, 3)]),  # as C++'s operators
+    ("go", "type C = int\ntype (\n\tD = string\n\tE struct{}\n)\n",
+     [("C", 1, 1), ("D", 3, 3), ("E", 4, 4)]),  # an alias, as a type
     ("swift", "class R {\n  let n = 1\n  func f() {\n    let local = 1\n    if ok { var y = 2 }\n"
               "  }\n}\n", [("R", 1, 7), ("R.n", 2, 2), ("R.f", 3, 6)]),  # locals define nothing
 ])
