@@ -86,13 +86,17 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "swift": frozenset({"init_declaration", "deinit_declaration", "subscript_declaration"}),
     "kotlin": frozenset({"secondary_constructor"}),
     "csharp": frozenset({"operator_declaration"}),  # public static A operator +(A a, A b)
+    "solidity": frozenset({"error_declaration", "fallback_receive_definition"}),
     "dart": frozenset({"declaration", "mixin_declaration", "extension_declaration",
                        "extension_type_declaration", "type_alias"}),
 }
 # Definitions named by their keyword, as their language's documentation names them
-# (Swift's `A.deinit`, `A.subscript`; Kotlin's `A.constructor`; Swift's `init` has a name).
-KEYWORD_NAMED = {"deinit_declaration": "deinit", "subscript_declaration": "subscript",
-                 "secondary_constructor": "constructor"}
+# (Swift's `A.deinit`, `A.subscript`; Kotlin's and Solidity's `A.constructor`; Swift's
+# `init` has a name); None: by the keyword they start with (Solidity's `fallback`, `receive`).
+KEYWORD_NAMED: dict[str, str | None] = {
+    "deinit_declaration": "deinit", "subscript_declaration": "subscript",
+    "secondary_constructor": "constructor", "constructor_definition": "constructor",
+    "fallback_receive_definition": None}
 ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
                             "defguardp", "defprotocol", "defimpl", "defdelegate"})
 # Languages whose grammar gives a definition no name field (see _child_name), and the
@@ -316,7 +320,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     """The name the node `node` (of `kind`, one that may define a name) defines, or None;
     with `unnamed`, found without a name field too (see _child_name)."""
     if kind in KEYWORD_NAMED:
-        return KEYWORD_NAMED[kind]
+        first = node.child(0)
+        return KEYWORD_NAMED[kind] or (str(first.text()) if first is not None else None)
     if kind == "destructor_declaration":  # C#: ~Table(), as C++'s is named
         named = node.field("name")
         return f"~{named.text()}" if named is not None else None

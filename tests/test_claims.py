@@ -577,6 +577,10 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("helper", 1, 3), ("M.run", 4, 6), ("M.stop", 7, 7)]),
     ("solidity", "contract Token {\n  function transfer(address to) public returns (bool) {\n"
                  "    return true;\n  }\n}\n", [("Token", 1, 5), ("Token.transfer", 2, 4)]),
+    ("solidity", "contract Vault {\n  error Locked(uint until);\n  constructor() {}\n"
+                 "  receive() external payable {}\n  fallback() external {}\n}\nerror Top();\n",
+     [("Vault", 1, 6), ("Vault.Locked", 2, 2), ("Vault.constructor", 3, 3),
+      ("Vault.receive", 4, 4), ("Vault.fallback", 5, 5), ("Top", 7, 7)]),  # errors; by keyword
     ("hcl", "variable \"region\" {\n  default = \"x\"\n}\nresource \"aws_s3_bucket\" \"logs\" {\n"
             "  bucket = \"x\"\n}\ndata \"aws_ami\" \"base\" {\n}\nmodule \"vpc\" {\n}\n",
      [("var.region", 1, 3), ("aws_s3_bucket.logs", 4, 6), ("data.aws_ami.base", 7, 8),
