@@ -15,13 +15,14 @@ import contextlib
 import functools
 import re
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "15"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "16"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -49,12 +50,13 @@ class ParseError(Exception):
 class Unread(ParseError):
     """A file whose grammar keeps some code as tokens, not as code, and where it does not
     read as code when read again (a `macro_rules!` body, `json!({...})`'s arguments, a C
-    `#define BEGIN {`), where a pattern's word stands: a match there would be missed, so
-    the file cannot be counted."""
+    `#define BEGIN {`, a Haskell `#else` branch inside an expression), where a pattern's
+    word stands: a match there would be missed, so the file cannot be counted."""
 
-    def __init__(self, language: str, line: int, word: str) -> None:
-        Exception.__init__(self, f"holds '{word}' at line {line} inside a macro, which the "
-                                 f"{language} grammar reads as tokens, not as code")
+    def __init__(self, language: str, line: int, word: str, inside: str = "a macro",
+                 kept_as: str = "tokens") -> None:
+        Exception.__init__(self, f"holds '{word}' at line {line} inside {inside}, which the "
+                                 f"{language} grammar reads as {kept_as}, not as code")
         self.language, self.line = language, line
 
 
@@ -142,7 +144,33 @@ def definitions(language: str, lines: list[str]) -> Index:
 def _definitions(language: str, text: str) -> Index:
     root = _root(language, text)
     broken = _first_error(root)
-    return Index(tuple(walk(root, language, text)), ParseError(language, broken) if broken else None)
+    found = walk(root, language, text)
+    if language in BRANCHES_READ:  # what the other branches of an `#if` define too
+        more = [d for code, again in _branches(root, language) if _first_error(again) is None
+                for d in walk(again, language, code)]
+        found = sorted(found + more, key=lambda d: d.start) if more else found
+    return Index(tuple(found), ParseError(language, broken) if broken else None)
+
+
+# Languages whose grammar reads one branch of each preprocessor `#if` as code and keeps
+# the others as text (Haskell's: `#else` to `#endif` is one node), read again as code here,
+# so what they define and hold is found: aeson's KeyMap.hs defines its functions in both
+# branches of `#ifdef USE_ORDEREDMAP`, and its second had none.
+BRANCHES_READ = {"haskell": "cpp"}
+
+
+def _branches(root: Any, language: str) -> Iterator[tuple[str, Any]]:
+    """Each preprocessor branch `root` holds as text (see BRANCHES_READ), read again as
+    code: its code and its tree, their lines the file's (the lines before it left empty,
+    and its directives)."""
+    for node in root.find_all(kind=BRANCHES_READ[language]):
+        span = node.range()
+        if span.end.line == span.start.line:
+            continue  # a directive alone
+        start = int(span.start.line)
+        code = "\n" * start + "\n".join("" if line.lstrip().startswith("#") else line
+                                         for line in node.text().split("\n"))
+        yield code, _root(language, code)
 
 
 # Nodes that hold no text in code that parses: an empty comment (Lua's `--`), string
@@ -240,6 +268,8 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
         read = _in_macros(root, pattern, word) if language == "rust" else _in_defines(
             root, language, pattern, word)
         at = sorted(at + read, key=lambda match: match[0])
+    if language in BRANCHES_READ:  # the other branches of an `#if`, read as code
+        at = sorted(at + _in_branches(root, language, pattern, word), key=lambda match: match[0])
     _unread(root, language, word)
     return [Match(line, lines[line - 1] if line <= len(lines) else "", text) for line, text in at]
 
@@ -321,6 +351,27 @@ def _in_defines(root: Any, language: str, pattern: str, word: str) -> list[tuple
             raise Unread(language, start + 1 + text.count("\n", 0, first.start() if first else 0),
                          word)
         found += [(start + int(node.range().start.line) + 1, node.text())
+                  for node in again.find_all(pattern=query(language, pattern))]
+    return found
+
+
+def _in_branches(root: Any, language: str, pattern: str, word: str | None) -> list[tuple[int, str]]:
+    """The matches (line, text) of `pattern` in the preprocessor branches `root` holds as
+    text (see BRANCHES_READ) that hold `word` (every one, for a pattern without a word),
+    each read again as code. Raises Unread (ParseError without a word) for such a branch
+    that does not read as code alone (one inside an expression): a match may hide in it."""
+    holds = re.compile(rf"\b{re.escape(word)}\b") if word else None
+    found: list[tuple[int, str]] = []
+    for code, again in _branches(root, language):
+        first = holds.search(code) if holds is not None else None
+        if holds is not None and first is None:
+            continue
+        if (broken := _first_error(again)) is not None:
+            if first is None:
+                raise ParseError(language, broken)
+            raise Unread(language, code.count("\n", 0, first.start()) + 1, word or "",
+                         inside="a preprocessor branch", kept_as="text")
+        found += [(int(node.range().start.line) + 1, node.text())
                   for node in again.find_all(pattern=query(language, pattern))]
     return found
 

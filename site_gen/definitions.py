@@ -72,7 +72,7 @@ _ASSIGNED = ("assignment_expression", "function_expression")
 # languages (see _child_name): a Haskell type `a -> b` is a `function` too, without a name.
 OWN_KINDS: dict[str, frozenset[str]] = {
     "ruby": frozenset({"class", "module", "method", "singleton_method"}),
-    "haskell": frozenset({"function", "signature", "data_type", "newtype", "class",
+    "haskell": frozenset({"function", "bind", "signature", "data_type", "newtype", "class",
                           "type_synonym"}),
     "elixir": frozenset({"call"}),
     "hcl": frozenset({"block"}),
@@ -105,7 +105,7 @@ NAMED_BY_CHILD = frozenset({"kotlin", "dart"})
 NAME_KINDS = frozenset({"identifier", "type_identifier", "simple_identifier"})
 # Kinds of clauses of one definition, besides the clauses of one kind side by side (a
 # Haskell function's signature, then its equations).
-CLAUSE_OF = {"signature": "function"}
+CLAUSE_OF = {"signature": ("function", "bind")}  # `size :: Int` then `size = 0` too
 # A name as written where it is defined: dotted (Lua's `M.run`, `M:method`; a TypeScript
 # namespace `A.B`) or qualified (C++'s `Table::get`), perhaps asking or insisting (Ruby's
 # `valid?`, Elixir's `save!`), a C++ operator (`Vec::operator==`, `operator()`) or
@@ -169,7 +169,7 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
         if role == _WRAPS and children:  # met before the definition it wraps, its last child
             inner, outer = children[-1].range().start, node.range().start
             wrapped[int(inner.line), int(inner.column)] = (int(outer.line), int(outer.column))
-        elif role and not ((kind in PROPERTIES or kind in _SPECIFIERS) and _only_used(node, kind)) \
+        elif role and not ((kind in LOCALS or kind in _SPECIFIERS) and _only_used(node, kind)) \
                 and (name := _name(node, kind, by_child)) is not None:
             prefix += name
             span = node.range()
@@ -205,7 +205,7 @@ def _add(found: list[Definition], definition: Definition, kind: str, last_kind: 
     that one span it too."""
     last = found[-1] if found else None
     if last is not None and last.name == definition.name and last.start <= definition.start \
-            and CLAUSE_OF.get(last_kind, last_kind) == kind and last.declared == definition.declared:
+            and kind in CLAUSE_OF.get(last_kind, (last_kind,)) and last.declared == definition.declared:
         found[-1] = dataclasses.replace(last, end=max(definition.end, last.end))
     else:
         found.append(definition)
@@ -220,7 +220,8 @@ def _last_line(span: Any) -> int:
 
 def _only_used(node: Any, kind: str) -> bool:
     """Whether `node` (of `kind`) uses a name where it stands, defining none: a `let`,
-    `val` or `var` among the statements of a body (PROPERTIES: a local variable), or a C
+    `val` or `var` among the statements of a body, a Haskell `where`'s `x = ...` (LOCALS: a
+    local value), or a C
     or C++ type named without its body anywhere but where a declaration stands (a field's,
     a parameter's or a cast's type: `struct node *next;` inside `struct node`)."""
     if kind in _SPECIFIERS and node.field("body") is not None:
@@ -228,7 +229,7 @@ def _only_used(node: Any, kind: str) -> bool:
     parent = node.parent()
     if parent is None:
         return False
-    return parent.kind() == "statements" if kind in PROPERTIES else \
+    return parent.kind() == LOCALS[kind] if kind in LOCALS else \
         parent.kind() not in _DECLARING
 
 
@@ -303,10 +304,12 @@ WRAPPING = {"python": "decorated_definition", "cpp": "template_declaration"}
 # What belongs to the definition it comes after, though the grammar has it beside the
 # definition: a Kotlin property's getter and setter.
 TRAILING = {"kotlin": frozenset({"getter", "setter"})}
-# Kinds that define a name as a member of a type or of a file, and nothing as a statement
-# of a body (see _only_used): Swift's and Kotlin's `let`, `val` and `var` are properties there
-# (`Repo.count`, its getter and setter inside it), local variables here.
-PROPERTIES = frozenset({"property_declaration"})
+# Kinds that define a name as a member of a type or of a file, and nothing where their
+# parent is of the kind given, in a body (see _only_used): Swift's and Kotlin's `let`, `val`
+# and `var` are properties there (`Repo.count`, its getter and setter inside it), local
+# variables among a body's statements; a Haskell `x = ...` defines x in a module, a class
+# or an instance, and is a local value in a `where` or a `let`.
+LOCALS = {"property_declaration": "statements", "bind": "local_binds"}
 
 
 # What a node of each kind is to the walk, by language: one that may define a name (its

@@ -559,6 +559,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("haskell", "module M where\n\ndata Shape = Circle Float\n\narea :: Shape -> Float\n"
                 "area (Circle r) = r\narea _ = 0\ntype Name = String\n",
      [("Shape", 3, 3), ("area", 5, 7), ("Name", 8, 8)]),  # its signature and equations: one
+    ("haskell", "module M where\nempty :: Int\nempty = 0\nnull = go . size\n  where\n    go = id\n"
+                "#ifdef ORDERED\nsize = ordered\n#else\nsize :: Int\nsize = hashed\n#endif\n",
+     [("empty", 2, 3), ("null", 4, 6), ("size", 8, 8), ("size", 10, 11)]),  # values; #else too
     ("dart", "class Repo {\n  User? find(int id) {\n    return null;\n  }\n}\nvoid main() {}\n",
      [("Repo", 1, 5), ("Repo.find", 2, 4), ("main", 6, 6)]),
     ("dart", "abstract class Client {\n  Future<String> read(Uri url);\n  @override\n"
@@ -739,11 +742,18 @@ def test_definitions_that_share_their_whole_name_are_cited_by_lines(tmp_path: Pa
      "alloc.c holds 'free' at line 1 inside a macro, which the c grammar reads as tokens, not "
      "as code"),  # a body that does not read as code
     ("router.rs", "fn a() {\n    panic!(\"a\");\n    log!(\"panicking\");\n}\n", "panic!($$$A)", None),
+    ("Map.hs", "module M where\n#ifdef ORDERED\nsize = ordered 0\n#else\nsize = hashed 0\n#endif\n",
+     "hashed $X", None),  # Haskell's grammar reads the first branch of an #if only
+    ("Go.hs", "module M where\ngo n = case n of\n#if NEW\n  1 -> ordered 2\n#else\n"
+              "  1 -> hashed 3\n#endif\n  _ -> 0\n", "hashed $X",
+     "Go.hs holds 'hashed' at line 6 inside a preprocessor branch, which the haskell grammar "
+     "reads as text, not as code"),  # a branch inside an expression: not code alone
 ])
 def test_a_claim_is_not_counted_where_a_macro_hides_code(
         tmp_path: Path, path: str, code: str, pattern: str, expected: str | None) -> None:
-    """Before, a match inside a macro's arguments (Rust) or body (C) was missed without a
-    word: a claim counted fewer sites than the code has, and `count: none` could hold."""
+    """Before, a match inside a macro's arguments (Rust) or body (C), or in a Haskell
+    `#else` branch, was missed without a word: a claim counted fewer sites than the code
+    has, and `count: none` could hold."""
     repo, head = _one_commit(tmp_path, {path: code})
     _, errors = check((repo, [head, head]), f"```claim\nsays: x\ncount: 1\npattern: {pattern}\n"
                                             f"in: {path}\n```\n")
