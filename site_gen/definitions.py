@@ -75,7 +75,7 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "haskell": frozenset({"function", "bind", "signature", "data_type", "newtype", "class",
                           "type_synonym"}),
     "elixir": frozenset({"call"}),
-    "hcl": frozenset({"block"}),
+    "hcl": frozenset({"block", "attribute"}),  # an attribute: a `locals` value (_local_name)
     "c": frozenset({"declaration", *_MACROS}),  # int f(int x); (see DECLARATIONS)
     "cpp": frozenset({"declaration", "field_declaration", *_MACROS}),  # V get(K key) const;
     "go": frozenset({"method_elem", "method_spec", "type_alias"}),  # an interface's methods; type A = B
@@ -347,6 +347,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
         return _elixir_name(node)
     elif kind == "block":
         return _block_name(node)
+    elif kind == "attribute":
+        return _local_name(node)
     named = node.field("name") or node.field("property") or node.field("key")  # JavaScript
     if named is None and (declarator := node.field("declarator")) is not None:  # C, C++
         function = False  # int *f(int x), not int x
@@ -441,14 +443,27 @@ def _elixir_name(node: Any) -> str | None:
 def _block_name(node: Any) -> str | None:
     """A Terraform block by the address it is known by: `resource "aws_s3_bucket" "logs"`
     is aws_s3_bucket.logs, `variable "region"` var.region, `module "vpc"` module.vpc,
-    `data "aws_ami" "base"` data.aws_ami.base; a block without labels by its type."""
+    `data "aws_ami" "base"` data.aws_ami.base; a block without labels by its type. A
+    `locals` block names nothing: each of its values does (see _local_name)."""
     parts = node.named_children()
-    if not parts or parts[0].kind() != "identifier":
+    if not parts or parts[0].kind() != "identifier" or parts[0].text() == "locals":
         return None
     labels = [p.text().strip('"') for p in parts[1:] if p.kind() in ("string_lit", "identifier")]
     kind = parts[0].text()
     head = [] if kind == "resource" and labels else ["var" if kind == "variable" else kind]
     return ".".join(head + labels)
+
+
+def _local_name(node: Any) -> str | None:
+    """A Terraform local value by its address: `x = ...` in a `locals` block is local.x
+    (as `local.x` uses it); any other attribute names nothing."""
+    body = node.parent()
+    block = body.parent() if body is not None else None
+    head = block.named_children() if block is not None and block.kind() == "block" else []
+    name = node.named_children()
+    if not head or head[0].text() != "locals" or not name or name[0].kind() != "identifier":
+        return None
+    return f"local.{name[0].text()}"
 
 
 _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")

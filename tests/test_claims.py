@@ -588,6 +588,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
             "  bucket = \"x\"\n}\ndata \"aws_ami\" \"base\" {\n}\nmodule \"vpc\" {\n}\n",
      [("var.region", 1, 3), ("aws_s3_bucket.logs", 4, 6), ("data.aws_ami.base", 7, 8),
       ("module.vpc", 9, 10)]),  # as Terraform addresses them
+    ("hcl", "locals {\n  create = var.create\n  azs = slice(var.azs, 0, 2)\n}\n"
+            "resource \"aws_vpc\" \"this\" {\n  count = local.create ? 1 : 0\n}\n",
+     [("local.create", 2, 2), ("local.azs", 3, 3), ("aws_vpc.this", 5, 7)]),  # a local value too
     ("typescript", "namespace Api.V2 {\n  export function get() {}\n}\n",
      [("Api.V2", 1, 3), ("Api.V2.get", 2, 2)]),
     ("javascript", "const api = {\n  get(id) {\n    return id;\n  },\n  put: (x) => x,\n  n: 1,\n};\n",
