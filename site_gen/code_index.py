@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "17"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "18"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -303,27 +303,32 @@ def query(language: str, pattern: str) -> str | dict[str, str]:
         return pattern
     written = pattern.strip()
     alone = _kind_spanning(language, written, 0, len(written))
-    inside = _kind_spanning(language, body % written, body.index("%s"), len(written))
+    bare = written.removesuffix(";").rstrip() if body.count("%s;") else written  # its `;` added
+    inside = _kind_spanning(language, body % bare, body.index("%s"), len(bare))
     if inside is None or inside == alone:
         return pattern
-    return {"context": body % written, "selector": inside}
+    return {"context": body % bare, "selector": inside}
 
 
 def _kind_spanning(language: str, code: str, at: int, length: int) -> str | None:
     """The kind of the innermost node of `code` (parsed with each metavariable's `$` as
     `_`, which any grammar reads in a name) that spans exactly the `length` characters
-    from `at`; None when the code does not parse or no node spans them."""
+    from `at`, or else them and the `;` after them (a statement that ends with it: Dart's
+    `return x;`, Solidity's `revert E();`, which no node spans without it); None when the
+    code does not parse or no node spans them."""
     root = _root(language, code.replace("$", "_"))
     if root.find(kind="ERROR") is not None:
         return None
-    end, node, kind = at + length, root, None
+    end, node = at + length, root
+    kinds: dict[int, str] = {}  # by where a node that spans them ends: the innermost's
     while node is not None:
         span = node.range()
-        if span.start.index == at and span.end.index == end:
-            kind = node.kind()
+        if span.start.index == at and (span.end.index == end or (
+                span.end.index == end + 1 and code[end:end + 1] == ";")):
+            kinds[span.end.index] = node.kind()
         node = next((child for child in node.children()
                      if child.range().start.index <= at and child.range().end.index >= end), None)
-    return kind
+    return kinds.get(end, kinds.get(end + 1))
 
 
 # Languages whose macros' code the grammar keeps as tokens, read again as code here: Rust's

@@ -777,6 +777,28 @@ CALLS = {  # a function that calls a method of an object and a function, in each
 }
 
 
+@pytest.mark.parametrize(("path", "text", "pattern", "line"), [
+    ("A.sol", "contract A {\n  function f() public {\n    revert Locked(1);\n  }\n}\n",
+     "revert $E($$$A)", 3),
+    ("A.sol", "contract A {\n  function f() public {\n    revert Locked(1);\n  }\n}\n",
+     "revert $E($$$A);", 3),  # its `;` written too
+    ("A.sol", "contract A {\n  function f() public {\n    emit Saved(1);\n  }\n}\n",
+     "emit $E($$$A)", 3),
+    ("a.dart", "int f() {\n  return g(1);\n}\n", "return $X", 2),
+    ("A.java", "class A {\n  int f() {\n    return g(1);\n  }\n}\n", "return $X", 3),
+])
+def test_a_statement_pattern_counts_without_its_semicolon(
+        tmp_path: Path, path: str, text: str, pattern: str, line: int) -> None:
+    """Before, a statement whose node holds its `;` (Solidity's `revert E();` and `emit`,
+    Dart's `return x;`) matched nothing when the pattern did not end with it, nor with
+    it: a claim counted 0 reverts in every OpenZeppelin contract (455 now)."""
+    repo, head = _one_commit(tmp_path, {path: text})
+    html, errors = check((repo, [head, head]), f"```claim\nsays: x\ncount: 1\npattern: {pattern}\n"
+                                               f"in: {path}\n```\n")
+    assert errors == []
+    assert f"{path}:{line}</a>" in html
+
+
 @pytest.mark.parametrize("language", sorted(CALLS))
 def test_a_call_pattern_counts_calls_in_every_language(tmp_path: Path, language: str) -> None:
     """Go reads `obj.run($$$)` alone as a type conversion, C reads `run($$$)` as a
