@@ -112,6 +112,14 @@ class Drift:
     new: str
     commits: int | None  # how many commits later (None: not a descendant, e.g. force-pushed)
     placed: dict[Path, list[Placed]] = field(default_factory=dict)
+    renamed: dict[str, str] = field(default_factory=dict)  # every file the diff renames
+    files: tuple[str, ...] = ()  # pr.yml's files at the new head (renamed)
+    tree: tuple[str, ...] = ()  # the new head's
+
+    def named(self, written: str) -> list[str]:
+        """The paths a path written on a page names at the new head, as a build finds
+        them: a tail of pr.yml's files, or else of the head's tree."""
+        return matching_paths(self.files, written) or matching_paths(self.tree, written)
 
     def counts(self, page: Path | None = None) -> dict[str, int]:
         items = self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
@@ -534,7 +542,8 @@ def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest
     move = HeadMove(config, reader, git_dir, pr, old, new)
     known = reader.tree(old)
     links = frozenset(reader.entries(old, GITLINK))
-    drift = Drift(old, new, commits_between(git_dir, old, new))
+    drift = Drift(old, new, commits_between(git_dir, old, new), renamed=move.renamed,
+                  files=tuple(move.renamed.get(f, f) for f in pr.files), tree=reader.tree(new))
     for page in pr.pages:
         try:
             text = page.path.read_text(encoding="utf-8")
@@ -563,15 +572,20 @@ def commits_between(git_dir: Path, old: str, new: str) -> int | None:
 NUMBER = re.compile(r"\d+")
 
 
-def rewrite(text: str, placed: list[Placed]) -> str:
-    """The page's file `text` with every moved item's markdown at its new place."""
+def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
+    """The page's file `text` with every moved item's markdown at its new place. A path
+    is written as it was while it names the item's file at the new head (`base_client.dart`
+    after a move into `pkgs/`), else whole."""
     edits: list[tuple[int, int, str]] = []
     for p in placed:
         if p.state != MOVED:
             continue
         item = p.item
         old = text[item.start_offset:item.end_offset]
-        edits.append((item.start_offset, item.end_offset, _rewritten(p, old)))
+        kept = p.file is None or p.file == item.file or \
+            drift.named(path_written(item.written_path)) == [p.file]
+        edits.append((item.start_offset, item.end_offset,
+                      _rewritten(p, old, item.written_path if kept else str(p.file))))
         if item.highlight is not None and p.shift:
             a, b = item.highlight
             edits.append((a, b, _shifted(text[a:b], p.shift)))
@@ -580,9 +594,8 @@ def rewrite(text: str, placed: list[Placed]) -> str:
     return text
 
 
-def _rewritten(p: Placed, old: str) -> str:
+def _rewritten(p: Placed, old: str, path: str) -> str:
     item = p.item
-    path = item.written_path if p.file == item.file or p.file is None else p.file
     if item.kind == "hunk":
         first, sep, rest = old.partition("\n")
         m = FILE.match(first)

@@ -105,7 +105,7 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
         for page in pr.pages:
             placed = drift.placed.get(page.path, [])
             if any(p.state == MOVED for p in placed):
-                _replace(page.path, rewrite(page.path.read_text(encoding="utf-8"), placed))
+                _replace(page.path, rewrite(page.path.read_text(encoding="utf-8"), placed, drift))
                 done.written.append(page.path)
         _replace(pr.path, _new_pr_yml(pr.path.read_text(encoding="utf-8"), old, full,
                                       pr.head, drift))
@@ -148,7 +148,7 @@ def _local_head(config: Config, where: Path, pr: PullRequest) -> str | None:
 
 def _new_pr_yml(text: str, old: str, new: str, written_head: str, drift: Drift) -> str:
     """pr.yml with `head:` at `new`, the old head added to `history:`, and the paths of
-    renamed files in `files:` renamed."""
+    renamed files in `files:` renamed (every file the diff renames, cited or not)."""
     head = re.compile(rf"^(head\s*:\s*)['\"]?{re.escape(written_head)}['\"]?[ \t]*$",
                       re.MULTILINE | re.IGNORECASE)
     text, found = head.subn(lambda m: m[1] + new, text, count=1)
@@ -165,8 +165,8 @@ def _new_pr_yml(text: str, old: str, new: str, written_head: str, drift: Drift) 
         text = text if text.endswith("\n") else text + "\n"
         text += "# The heads the pages were pinned to before, oldest first (site-gen repin).\n"
         text += "history:\n" + entry
-    renamed = {p.item.file: p.file for ps in drift.placed.values() for p in ps
-               if p.file and p.file != p.item.file}
+    renamed = {**drift.renamed, **{p.item.file: p.file for ps in drift.placed.values()
+                                   for p in ps if p.file and p.file != p.item.file}}
     for old_path, new_path in sorted(renamed.items()):
         entry_line = re.compile(rf"^(\s*-\s*['\"]?){re.escape(old_path)}(['\"]?[ \t]*)$",
                                 re.MULTILINE)

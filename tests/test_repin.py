@@ -147,13 +147,44 @@ def test_an_edited_line_is_changed_and_reported_with_both_texts(
 
 def test_a_renamed_file_moves_with_its_new_path(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
-    repo, _, _ = moved("Saved in [[checkpoint.py:2]].\n",
+    """A path written as a tail that still names the file at the new head is kept as the
+    author wrote it (before, every such path was written whole: a move into `pkgs/`
+    rewrote every reference of the page)."""
+    repo, _, _ = moved("Saved in [[checkpoint.py:2]], [[checkpoint.py::save]].\n\n"
+                       "```proposal\nfile: checkpoint.py L2 · save\n@@ -2,1 +2,1 @@\n"
+                       "-    return 0\n+    return 1\n```\n",
                        {"src/widgets/checkpoint.py": None,
                         "src/widgets/saving/checkpoint.py": CHECKPOINT})
     run = repin(cli, repo)
     assert run.code == 0, run.out
     assert "now at src/widgets/saving/checkpoint.py L2" in run.out
+    text = page_text(project)
+    assert "[[checkpoint.py:2]], [[checkpoint.py::save]]" in text
+    assert "file: checkpoint.py L2 · save\n" in text
+    pr_yml = (project.root / "content/acme/widgets/12/pr.yml").read_text()
+    assert "  - src/widgets/saving/checkpoint.py\n" in pr_yml
+    assert "  - src/widgets/checkpoint.py\n" not in pr_yml
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+
+
+def test_a_path_that_no_longer_names_the_renamed_file_is_written_whole(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, _, _ = moved("Saved in [[widgets/checkpoint.py:2]].\n",
+                       {"src/widgets/checkpoint.py": None,
+                        "src/widgets/saving/checkpoint.py": CHECKPOINT})
+    assert repin(cli, repo).code == 0
     assert "[[src/widgets/saving/checkpoint.py:2]]" in page_text(project)
+
+
+def test_a_file_no_page_cites_is_renamed_in_pr_yml_too(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Before, only the files the pages cite were renamed: pr.yml kept the old path of
+    the others, which a reference added later would fail on."""
+    repo, _, _ = moved("Named in [[core.py:12]].\n",
+                       {"src/widgets/checkpoint.py": None,
+                        "src/widgets/saving/checkpoint.py": CHECKPOINT})
+    assert repin(cli, repo).code == 0
     pr_yml = (project.root / "content/acme/widgets/12/pr.yml").read_text()
     assert "  - src/widgets/saving/checkpoint.py\n" in pr_yml
     assert "  - src/widgets/checkpoint.py\n" not in pr_yml
