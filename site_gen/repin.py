@@ -105,8 +105,11 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
         for page in pr.pages:
             placed = drift.placed.get(page.path, [])
             if any(p.state == MOVED for p in placed):
-                _replace(page.path, rewrite(page.path.read_text(encoding="utf-8"), placed, drift))
-                done.written.append(page.path)
+                text = page.path.read_text(encoding="utf-8")
+                new = rewrite(text, placed, drift)
+                if new != text:  # a file moved, its paths kept as written: nothing to write
+                    _replace(page.path, new)
+                    done.written.append(page.path)
         _replace(pr.path, _new_pr_yml(pr.path.read_text(encoding="utf-8"), old, full,
                                       pr.head, drift))
         done.written.append(pr.path)

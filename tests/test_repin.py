@@ -158,6 +158,7 @@ def test_a_renamed_file_moves_with_its_new_path(
     run = repin(cli, repo)
     assert run.code == 0, run.out
     assert "now at src/widgets/saving/checkpoint.py L2" in run.out
+    assert "Rewrote content/acme/widgets/12/pr.yml.\n" in run.out  # the page reads the same
     text = page_text(project)
     assert "[[checkpoint.py:2]], [[checkpoint.py::save]]" in text
     assert "file: checkpoint.py L2 · save\n" in text
