@@ -206,6 +206,29 @@ def test_a_claim_says_what_it_counted_in_and_what_it_left_out(
             f'{head[:7]}"><code>src/utils/checkpoint.py::Saver.save</code></a> at ') in html
 
 
+def test_a_claim_counts_in_every_definition_of_the_name_in_names(tmp_path: Path) -> None:
+    """A name that several definitions share whole (Java overloads apart from each other,
+    the branches of a Haskell `#if`) scopes a claim to all of them, each linked by its
+    lines: before, `in:` refused it as ambiguous and told to cite lines, which `in:` does
+    not take. A name that only ends several names is still an error."""
+    repo, head = _one_commit(tmp_path, {"Client.java": (
+        "class Client {\n  void send(int a) {\n    log(a);\n  }\n  int size() { log(0); return 0; }\n"
+        "  void send(int a, int b) {\n    log(a);\n    log(b);\n  }\n}\n"
+        "class Other {\n  void send() { log(1); }\n}\n")})
+    claim = "```claim\nsays: x\ncount: 3\ntext: log(\nin: Client.java::{name}\n```\n"
+    html, errors = check((repo, [head, head]), claim.format(name="Client.send"))
+    assert errors == []
+    base = f"https://github.com/acme/trainer/blob/{head}/Client.java"
+    assert (f'<code>Client.java::Client.send</code> (<a class="ref" href="{base}#L2-L4" '
+            f'title="Client.java::Client.send L2-L4 at {head[:7]}">L2-L4</a>, <a class="ref" '
+            f'href="{base}#L6-L9" title="Client.java::Client.send L6-L9 at {head[:7]}">L6-L9</a>)'
+            ) in html
+    _, errors = check((repo, [head, head]), claim.format(name="send"))
+    assert errors == ["5: ambiguous symbol 'send' in 'in: Client.java::send': it names "
+                      "Client.send (L2-L4), Client.send (L6-L9), Other.send (L12); write more "
+                      "of the dotted name"]
+
+
 def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(
         code: tuple[Path, list[str]]) -> None:
     _, errors = check(code, "All [[claim:callers]] loops wait.\n\n" + CALLERS, head=2)

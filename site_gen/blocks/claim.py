@@ -35,7 +35,7 @@ from ..context import PageContext, context_of
 from ..names import path_written
 from ..submodules import holding
 from . import block_renderer, fence_parser
-from .refs import definition_lines, permalink
+from .refs import definitions_named, permalink
 
 FIELD = re.compile(r"^(?P<key>id|says|count|pattern|text|where|in|at)\s*:\s*(?P<value>.*?)\s*$")
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -68,7 +68,8 @@ class Claim:
     at: str = "head"
     commit: str | None = None  # the full SHA it was counted at; None: not checked
     sites: list[ClaimSite] = field(default_factory=list)
-    scope_links: dict[str, str] = field(default_factory=dict)  # a definition of `in:`: its lines
+    # a definition `in:` names: the lines of each definition of that name, and their link
+    scope_links: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     @property
     def counted(self) -> int:
@@ -239,13 +240,14 @@ def _definitions(ctx: PageContext, claim: Claim, commit: str) -> Spans | None:
         path, _, name = scope.removeprefix("!").partition("::")
         if not name:
             continue
-        found = definition_lines(ctx, path.strip("/"), commit, name, f"'in: {scope}'",
-                                 claim.lines["in"])
+        found = definitions_named(ctx, path.strip("/"), commit, name, f"'in: {scope}'",
+                                  claim.lines["in"], shared=True)
         if found is None:
             return None
-        spans.setdefault(path.strip("/"), ([], []))[scope.startswith("!")].append(found)
-        claim.scope_links[scope.removeprefix("!")] = permalink(ctx, path.strip("/"), commit,
-                                                               *found)
+        spans.setdefault(path.strip("/"), ([], []))[scope.startswith("!")].extend(found)
+        claim.scope_links[scope.removeprefix("!")] = [
+            (f"L{a}-L{b}" if b != a else f"L{a}", permalink(ctx, path.strip("/"), commit, a, b))
+            for a, b in found]
     return spans
 
 

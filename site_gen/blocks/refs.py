@@ -336,14 +336,23 @@ def definition_lines(ctx: PageContext, path: str, commit: str, symbol: str, what
                      line: int | None) -> tuple[int, int] | None:
     """The lines of the definition `symbol` (any unique tail of its dotted name) names in
     `path` at `commit`; None, with an error, when it names none or several."""
+    found = definitions_named(ctx, path, commit, symbol, what, line)
+    return found[0] if found else None
+
+
+def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, what: str,
+                      line: int | None, *, shared: bool = False) -> list[tuple[int, int]] | None:
+    """The lines of the definition `symbol` names in `path` at `commit` (as
+    definition_lines); with `shared`, of every definition it names when they share one
+    whole name (overloads apart from each other, the branches of a Haskell `#if`)."""
     assert ctx.source is not None
     full = ctx.source.commit(commit) or commit
     index = code_definitions(ctx, full, path, what, line)
     if index is None:
         return None
     found = chosen(index.definitions, symbol)
-    if len(found) == 1:
-        return found[0].start, found[0].end
+    if len(found) == 1 or (shared and found and len({d.name for d in found}) == 1):
+        return [(d.start, d.end) for d in found]
     if not found:
         ctx.error(f"unknown symbol '{symbol}' in {what}: {path} defines no such name at commit "
                   f"{commit[:12]} (nearest: {nearest_names(index.definitions, symbol)})"
