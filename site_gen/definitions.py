@@ -85,7 +85,8 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "lua": frozenset({"assignment_statement", "field"}),  # M.run = function ... end
     "swift": frozenset({"init_declaration", "deinit_declaration", "subscript_declaration"}),
     "kotlin": frozenset({"secondary_constructor"}),
-    "csharp": frozenset({"operator_declaration"}),  # public static A operator +(A a, A b)
+    "csharp": frozenset({"operator_declaration",  # public static A operator +(A a, A b)
+                         "local_function_statement"}),  # a function inside a method's body
     "solidity": frozenset({"error_declaration", "fallback_receive_definition"}),
     "dart": frozenset({"declaration", "mixin_declaration", "extension_declaration",
                        "extension_type_declaration", "type_alias"}),

@@ -678,6 +678,8 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("csharp", "struct M {\n  public static M operator +(M a, M b) => a;\n"
                "  public static bool operator ==(M a, M b) => true;\n}\n",
      [("M", 1, 4), ("M.operator+", 2, 2), ("M.operator==", 3, 3)]),  # as C++'s operators
+    ("csharp", "class C {\n  void Run() {\n    int Local(int a) => a;\n    Local(1);\n  }\n}\n",
+     [("C", 1, 6), ("C.Run", 2, 5), ("C.Run.Local", 3, 3)]),  # a local function, as Python's
     ("go", "type C = int\ntype (\n\tD = string\n\tE struct{}\n)\n",
      [("C", 1, 1), ("D", 3, 3), ("E", 4, 4)]),  # an alias, as a type
     ("swift", "class R {\n  let n = 1\n  func f() {\n    let local = 1\n    if ok { var y = 2 }\n"
