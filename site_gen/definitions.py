@@ -78,7 +78,8 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "hcl": frozenset({"block", "attribute"}),  # an attribute: a `locals` value (_local_name)
     "c": frozenset({"declaration", *_MACROS}),  # int f(int x); (see DECLARATIONS)
     "cpp": frozenset({"declaration", "field_declaration", *_MACROS}),  # V get(K key) const;
-    "go": frozenset({"method_elem", "method_spec", "type_alias"}),  # an interface's methods; type A = B
+    "go": frozenset({"method_elem", "method_spec",  # an interface's methods
+                     "type_alias"}),  # type ID = string
     "javascript": frozenset({"pair", *_ASSIGNED}),  # { put: (x) => ... } (HOLDS_A_FUNCTION)
     "typescript": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
     "tsx": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
@@ -222,9 +223,9 @@ def _last_line(span: Any) -> int:
 def _only_used(node: Any, kind: str) -> bool:
     """Whether `node` (of `kind`) uses a name where it stands, defining none: a `let`,
     `val` or `var` among the statements of a body, a Haskell `where`'s `x = ...` (LOCALS: a
-    local value), or a C
-    or C++ type named without its body anywhere but where a declaration stands (a field's,
-    a parameter's or a cast's type: `struct node *next;` inside `struct node`)."""
+    local value), or a C or C++ type named without its body anywhere but where a
+    declaration stands (a field's, a parameter's or a cast's type: `struct node *next;`
+    inside `struct node`)."""
     if kind in _SPECIFIERS and node.field("body") is not None:
         return False
     parent = node.parent()
@@ -409,13 +410,13 @@ def _child_name(node: Any) -> str | None:
         children = node.named_children()
         named = next((c for c in children if c.kind() in NAME_KINDS), None)
         if named is not None or not children:
-            return named.text() if named is not None else None
+            return str(named.text()) if named is not None else None
         node = next((c for c in children if "signature" in c.kind() or c.kind() in _NAMES_IN), None)
         if node is None:
             return None
         if node.kind().endswith("constructor_signature"):  # Dart: `Client.named()` is named
             names = [c for c in node.named_children() if c.kind() == "identifier"]
-            return names[-1].text() if names else None
+            return str(names[-1].text()) if names else None
         if node.kind() == "operator_signature":  # Dart: `bool operator ==(Object o)`
             found = _DART_OPERATOR.search(node.text())
             return "operator" + found[1] if found else None

@@ -114,7 +114,7 @@ class Drift:
     placed: dict[Path, list[Placed]] = field(default_factory=dict)
     renamed: dict[str, str] = field(default_factory=dict)  # every file the diff renames
     files: tuple[str, ...] = ()  # pr.yml's files at the new head (renamed)
-    tree: tuple[str, ...] = ()  # the new head's
+    tree: tuple[str, ...] = ()  # the new head's, read for a rewrite only (see repin)
 
     def named(self, written: str) -> list[str]:
         """The paths a path written on a page names at the new head, as a build finds
@@ -543,7 +543,7 @@ def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest
     known = reader.tree(old)
     links = frozenset(reader.entries(old, GITLINK))
     drift = Drift(old, new, commits_between(git_dir, old, new), renamed=move.renamed,
-                  files=tuple(move.renamed.get(f, f) for f in pr.files), tree=reader.tree(new))
+                  files=tuple(move.renamed.get(f, f) for f in pr.files))
     for page in pr.pages:
         try:
             text = page.path.read_text(encoding="utf-8")

@@ -98,6 +98,7 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
             raise SiteGenError(f"commit {new} of {pr.repo} is not here and could not be "
                                "fetched; give a full SHA the source has")
         drift = measure(config, reader, where, pr, old, full)
+        drift.tree = reader.tree(full)  # what a path written on a page may name (rewrite)
     finally:
         reader.close()
     done = Repinned(pr, old, full, drift)
