@@ -362,7 +362,11 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
         named = declarator
     if named is None and kind == "impl_item":
         named = node.field("type")  # Rust: impl Type { ... }
+    if named is None and kind == "function" and (infix := node.field("operator")) is not None:
+        return f"({infix.text()})"  # Haskell: `k .= v = ...` defines (.=)
     text = named.text() if named is not None else (_child_name(node) if unnamed else None) or ""
+    if _OPERATOR.fullmatch(text):  # Haskell: `(.=) :: ...`, `(<+>) a b = ...`
+        return text
     head, operator, tail = text.partition("operator")  # C++: `operator<` is no template
     while "<" in head and (bare := _TEMPLATE_ARGUMENTS.sub("", head)) != head:
         head = bare  # C++: Table<K, std::vector<V>>::get is Table::get
@@ -469,9 +473,13 @@ def _local_name(node: Any) -> str | None:
 
 
 _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
+# An operator named as a value, as Haskell names one where it is defined and documented:
+# (.=), (.:?), (<+>).
+_OPERATOR = re.compile(r"\([!#$%&*+./<=>?@\\^|~:-]+\)")
 _LUA_METHOD = re.compile(r"(?<!:):(?!:)")  # M:method (Lua) is M.method
 _GO_METHOD = re.compile(r"\(\*?([A-Za-z_]\w*)\)(?=\.)")
-_CALLED = re.compile(r"(?<!operator)\([^()]*\)$")  # not C++'s `operator()`
+# a call's parentheses after a name; not C++'s `operator()`, nor Haskell's `(.=)`
+_CALLED = re.compile(r"(?<!operator)(?<=[\w?!$>\]])\([^()]*\)$")
 _MEMBER = re.compile(r"(?<=[\w?!])#(?=[A-Za-z_])")  # Repo#find; not Ky.#retry, #retry
 
 

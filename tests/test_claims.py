@@ -585,6 +585,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("haskell", "module M where\nempty :: Int\nempty = 0\nnull = go . size\n  where\n    go = id\n"
                 "#ifdef ORDERED\nsize = ordered\n#else\nsize :: Int\nsize = hashed\n#endif\n",
      [("empty", 2, 3), ("null", 4, 6), ("size", 8, 8), ("size", 10, 11)]),  # values; #else too
+    ("haskell", "module M where\n(.=) :: Key -> v -> Pair\nk .= v = (k, v)\n\n(<+>) :: A -> A -> A\n"
+                "(<+>) a b = a\ninfixr 5 <+>\n",
+     [("(.=)", 2, 3), ("(<+>)", 5, 6)]),  # operators, named as Haskell names them
     ("dart", "class Repo {\n  User? find(int id) {\n    return null;\n  }\n}\nvoid main() {}\n",
      [("Repo", 1, 5), ("Repo.find", 2, 4), ("main", 6, 6)]),
     ("dart", "abstract class Client {\n  Future<String> read(Uri url);\n  @override\n"
@@ -745,6 +748,19 @@ def test_a_dart_hunk_header_names_an_annotated_method(tmp_path: Path) -> None:
     assert errors == [f"2: '· send' in 'file: base_client.dart L4' is not a definition that "
                       f"holds L4 at commit {head[:12]}; the definition that holds them is "
                       "BaseClient.get (L2-L4)"]
+
+
+def test_a_haskell_operator_is_cited_by_its_name(tmp_path: Path) -> None:
+    """aeson's API is operators (`.:`, `.:?`, `.=`): before, none was a definition, and a
+    reference could not write one whose symbol holds a ':'."""
+    repo, head = _one_commit(tmp_path, {"src/Types.hs": (
+        "module Types where\n(.:) :: Object -> Key -> Parser a\nobj .: key = field obj key\n\n"
+        "(.:?) :: Object -> Key -> Parser (Maybe a)\nobj .:? key = optional obj key\n")})
+    html, errors = check((repo, [head, head]), "Read by [[Types.hs::(.:)]] and [[Types.hs::(.:?)]].\n\n"
+                         "```proposal\nfile: Types.hs L3 · (.:)\n@@ -3,1 +3,1 @@\n"
+                         "-obj .: key = field obj key\n+obj .: key = strictField obj key\n```\n")
+    assert errors == []
+    assert f"/blob/{head}/src/Types.hs#L2-L3" in html and f"/blob/{head}/src/Types.hs#L5-L6" in html
 
 
 def test_definitions_that_share_their_whole_name_are_cited_by_lines(tmp_path: Path) -> None:
