@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "20"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "21"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -255,7 +255,7 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     if broken is not None and not word:
         raise ParseError(language, broken)
     try:
-        found = root.find_all(pattern=query(language, pattern))
+        found = _found(root, language, pattern)
     except BaseException as exc:  # ast-grep raises a Rust panic for a pattern it cannot read
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
@@ -288,6 +288,40 @@ IN_A_FUNCTION = {
     "dart": "void t() {\n  %s;\n}\n",
     "solidity": "contract T {\n  function t() public {\n    %s;\n  }\n}\n", "hcl": "t = %s\n",
 }
+
+
+# Where a statement cannot stand but the same code can, as another kind of node: C#'s
+# `x ?? throw new E()` and `=> throw new E()` are throw expressions, `throw new E();` a
+# throw statement, and a pattern read as the one matched none of the other.
+IN_AN_EXPRESSION = {"csharp": "class T {\n  void t() {\n    var y = x ?? %s;\n  }\n}\n"}
+
+
+def _found(root: Any, language: str, pattern: str) -> list[Any]:
+    """The nodes of `root` that `pattern` matches (see query), in the file's order: also
+    where the code it reads as stands as an expression of another kind (IN_AN_EXPRESSION)."""
+    found = list(root.find_all(pattern=query(language, pattern)))
+    also = as_expression(language, pattern)
+    if also is None:
+        return found
+    seen = {(n.range().start.index, n.range().end.index) for n in found}
+    more = [n for n in root.find_all(pattern=also)
+            if (n.range().start.index, n.range().end.index) not in seen]
+    return sorted(found + more, key=lambda n: n.range().start.index) if more else found
+
+
+@functools.lru_cache(maxsize=256)
+def as_expression(language: str, pattern: str) -> dict[str, str] | None:
+    """The ast-grep rule for `pattern` read where only an expression stands, when that
+    reads it as another kind of node than a statement does (see IN_AN_EXPRESSION)."""
+    body, statement = IN_AN_EXPRESSION.get(language), IN_A_FUNCTION.get(language)
+    bare = pattern.strip().removesuffix(";").rstrip()
+    if body is None or statement is None or not bare:
+        return None
+    kind = _kind_spanning(language, body % bare, body.index("%s"), len(bare))
+    if kind is None or kind == _kind_spanning(language, statement % bare,
+                                              statement.index("%s"), len(bare)):
+        return None
+    return {"context": body % bare, "selector": kind}
 
 
 @functools.lru_cache(maxsize=256)
@@ -356,7 +390,7 @@ def _in_defines(root: Any, language: str, pattern: str, word: str) -> list[tuple
             raise Unread(language, start + 1 + text.count("\n", 0, first.start() if first else 0),
                          word)
         found += [(start + int(node.range().start.line) + 1, node.text())
-                  for node in again.find_all(pattern=query(language, pattern))]
+                  for node in _found(again, language, pattern)]
     return found
 
 
@@ -377,7 +411,7 @@ def _in_branches(root: Any, language: str, pattern: str, word: str | None) -> li
             raise Unread(language, code.count("\n", 0, first.start()) + 1, word or "",
                          inside="a preprocessor branch", kept_as="text")
         found += [(int(node.range().start.line) + 1, node.text())
-                  for node in again.find_all(pattern=query(language, pattern))]
+                  for node in _found(again, language, pattern)]
     return found
 
 

@@ -840,6 +840,18 @@ def test_a_statement_pattern_counts_without_its_semicolon(
     assert f"{path}:{line}</a>" in html
 
 
+def test_a_csharp_throw_counts_where_it_is_an_expression_too(tmp_path: Path) -> None:
+    """`x ?? throw new E()`, `=> throw new E()`: C#'s throw expressions, which a pattern
+    read as the statement `throw new E();` did not match (Serilog: 119 counted, 129 now)."""
+    repo, head = _one_commit(tmp_path, {"A.cs": (
+        "class A {\n  void F() {\n    throw new E(1);\n  }\n  int G() => throw new E(2);\n"
+        "  void H(object o) {\n    var x = o ?? throw new E(3);\n  }\n}\n")})
+    html, errors = check((repo, [head, head]), "```claim\nsays: x\ncount: 3\n"
+                                               "pattern: throw new $E($$$A)\nin: A.cs\n```\n")
+    assert errors == []
+    assert all(f"A.cs:{line}</a>" in html for line in (3, 5, 7))
+
+
 @pytest.mark.parametrize("language", sorted(CALLS))
 def test_a_call_pattern_counts_calls_in_every_language(tmp_path: Path, language: str) -> None:
     """Go reads `obj.run($$$)` alone as a type conversion, C reads `run($$$)` as a
