@@ -798,9 +798,7 @@ def test_a_claim_is_not_counted_where_a_macro_hides_code(
     """Before, a match inside a macro's arguments (Rust) or body (C), or in a Haskell
     `#else` branch, was missed without a word: a claim counted fewer sites than the code
     has, and `count: none` could hold."""
-    repo, head = _one_commit(tmp_path, {path: code})
-    _, errors = check((repo, [head, head]), f"```claim\nsays: x\ncount: 1\npattern: {pattern}\n"
-                                            f"in: {path}\n```\n")
+    _, errors = _claimed(tmp_path, path, code, f"count: 1\npattern: {pattern}")
     assert errors == ([f"4: {expected}, so the claim cannot be counted there; narrow 'in:' or "
                        "count with 'text:'"] if expected else [])
 
@@ -833,9 +831,7 @@ def test_a_statement_pattern_counts_without_its_semicolon(
     """Before, a statement whose node holds its `;` (Solidity's `revert E();` and `emit`,
     Dart's `return x;`) matched nothing when the pattern did not end with it, nor with
     it: a claim counted 0 reverts in every OpenZeppelin contract (455 now)."""
-    repo, head = _one_commit(tmp_path, {path: text})
-    html, errors = check((repo, [head, head]), f"```claim\nsays: x\ncount: 1\npattern: {pattern}\n"
-                                               f"in: {path}\n```\n")
+    html, errors = _claimed(tmp_path, path, text, f"count: 1\npattern: {pattern}")
     assert errors == []
     assert f"{path}:{line}</a>" in html
 
@@ -843,11 +839,10 @@ def test_a_statement_pattern_counts_without_its_semicolon(
 def test_a_csharp_throw_counts_where_it_is_an_expression_too(tmp_path: Path) -> None:
     """`x ?? throw new E()`, `=> throw new E()`: C#'s throw expressions, which a pattern
     read as the statement `throw new E();` did not match (Serilog: 119 counted, 129 now)."""
-    repo, head = _one_commit(tmp_path, {"A.cs": (
+    html, errors = _claimed(tmp_path, "A.cs", (
         "class A {\n  void F() {\n    throw new E(1);\n  }\n  int G() => throw new E(2);\n"
-        "  void H(object o) {\n    var x = o ?? throw new E(3);\n  }\n}\n")})
-    html, errors = check((repo, [head, head]), "```claim\nsays: x\ncount: 3\n"
-                                               "pattern: throw new $E($$$A)\nin: A.cs\n```\n")
+        "  void H(object o) {\n    var x = o ?? throw new E(3);\n  }\n}\n"),
+        "count: 3\npattern: throw new $E($$$A)")
     assert errors == []
     assert all(f"A.cs:{line}</a>" in html for line in (3, 5, 7))
 
@@ -909,11 +904,9 @@ def test_a_c_define_s_body_is_counted_as_code(tmp_path: Path) -> None:
     """C keeps a `#define`'s body as one text: a file with `#define FREE(p) do { free(p); }
     while (0)` was refused for any claim about `free` (hiredis's test.c for `assert`). The
     body is now read as a function's, across its continued lines."""
-    repo, head = _one_commit(tmp_path, {"alloc.c": (
+    html, errors = _claimed(tmp_path, "alloc.c", (
         "#define FREE(p) \\\n  do { \\\n    free(p); \\\n  } while (0)\n#define release free\n"
-        "void f(void *p) { free(p); }\n")})
-    html, errors = check((repo, [head, head]), "```claim\nsays: x\ncount: 2\npattern: free($P)\n"
-                                               "in: alloc.c\n```\n")
+        "void f(void *p) { free(p); }\n"), "count: 2\npattern: free($P)")
     assert errors == []
     assert [int(n) for n in re.findall(r"alloc\.c:(\d+)</a>", html)] == [3, 6]
 
@@ -949,6 +942,13 @@ def test_a_hunk_in_ruby_names_its_method_and_one_in_nix_is_not_checked(tmp_path:
 def _one_commit(tmp_path: Path, files: dict[str, str | bytes]) -> tuple[Path, str]:
     """A repository of `files` in one commit, and that commit."""
     return tmp_path / "code", commit(tmp_path / "code", files)
+
+
+def _claimed(tmp_path: Path, path: str, code: str, fields: str) -> tuple[str, list[str]]:
+    """A claim of `fields` (its count and pattern) in `path`, checked against a repository
+    of that one file: (html, errors)."""
+    repo, head = _one_commit(tmp_path, {path: code})
+    return check((repo, [head, head]), f"```claim\nsays: x\n{fields}\nin: {path}\n```\n")
 
 
 SAMPLES = {  # a few definitions in each language the code index reads names in
