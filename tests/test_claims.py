@@ -206,7 +206,7 @@ def test_a_claim_says_what_it_counted_in_and_what_it_left_out(
             f'{head[:7]}"><code>src/utils/checkpoint.py::Saver.save</code></a> at ') in html
 
 
-def test_a_claim_counts_in_every_definition_of_the_name_in_names(tmp_path: Path) -> None:
+def test_a_claim_in_a_name_counts_in_every_definition_that_shares_it(tmp_path: Path) -> None:
     """A name that several definitions share whole (Java overloads apart from each other,
     the branches of a Haskell `#if`) scopes a claim to all of them, each linked by its
     lines: before, `in:` refused it as ambiguous and told to cite lines, which `in:` does
@@ -733,7 +733,7 @@ def test_a_reference_s_symbol_chooses_one_definition(language: str, text: str, s
 def test_a_dart_hunk_header_names_an_annotated_method(tmp_path: Path) -> None:
     """Before, a Dart method after an annotation (`@override`: most methods of a class that
     implements another) defined nothing, so a hunk naming it was refused: dart-lang/http's
-    BaseClient had 3 of its 11 methods."""
+    BaseClient had 2 of its 12 methods."""
     repo, head = _one_commit(tmp_path, {"lib/base_client.dart": (
         "abstract mixin class BaseClient implements Client {\n  @override\n"
         "  Future<Response> get(Uri url, {Map<String, String>? headers}) =>\n"
