@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "21"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "22"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -519,8 +519,9 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
     if isinstance(held, dict):
         with contextlib.suppress(KeyError, TypeError, ValueError):
             broken = held["broken"]
-            return Index(tuple(Definition(str(n), int(a), int(b), bool(d))
-                               for n, a, b, d in held["defs"]),
+            return Index(tuple(Definition(str(n), int(a), int(b), bool(d),
+                                          (int(r[0]), int(r[1])) if r else None)
+                               for n, a, b, d, r in held["defs"]),
                          ParseError(str(held["language"]), int(broken)) if broken else None)
     lines = code.lines(commit, path)
     if lines is None:
@@ -530,7 +531,8 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
         return None
     index = definitions(language, lines)
     if kept is not None:
-        kept.put(key, {"defs": [[d.name, d.start, d.end, d.declared] for d in index.definitions],
+        kept.put(key, {"defs": [[d.name, d.start, d.end, d.declared, d.arity]
+                                for d in index.definitions],
                        "broken": index.broken.line if index.broken else None,
                        "language": language})
     return index

@@ -101,6 +101,7 @@ KEYWORD_NAMED: dict[str, str | None] = {
     "fallback_receive_definition": None}
 ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
                             "defguardp", "defprotocol", "defimpl", "defdelegate"})
+ELIXIR_FUNCTIONS = ELIXIR_DEFINES - {"defmodule", "defprotocol", "defimpl"}  # have an arity
 # Languages whose grammar gives a definition no name field (see _child_name), and the
 # kinds of a node that is a name there (Kotlin: `class Repo`, `fun find`).
 NAMED_BY_CHILD = frozenset({"kotlin", "dart"})
@@ -121,12 +122,20 @@ _NAME_TEXT = re.compile(r"[~#]?[A-Za-z_$][\w$]*(?:(?:::|[.:])[~#]?[A-Za-z_$][\w$
 class Definition:
     """A name the code defines: dotted as it nests, its first and last lines, and whether
     it only declares the name or adds to it (a prototype, a method of an interface,
-    `struct s;`, a Rust `impl` of a type: see DECLARATIONS, ELSEWHERE)."""
+    `struct s;`, a Rust `impl` of a type: see DECLARATIONS, ELSEWHERE). An Elixir
+    function has an arity too, the fewest and the most arguments it takes (defaults
+    make them differ): `send_resp/3` and `send_resp/1` are two functions."""
 
     name: str
     start: int
     end: int
     declared: bool = False
+    arity: tuple[int, int] | None = None
+
+    @property
+    def shown(self) -> str:
+        """Its name as its language writes it in prose: Elixir's with its arity."""
+        return self.name if self.arity is None else f"{self.name}/{self.arity[1]}"
 
     @property
     def lines(self) -> str:
@@ -177,7 +186,8 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
             span = node.range()
             start = _first_line(node, span, wrapped, leading)
             end = _end_line(node, span, text, trailing)
-            _add(found, Definition(prefix, start, end, _declares(node, kind, language)), kind,
+            _add(found, Definition(prefix, start, end, _declares(node, kind, language),
+                                   _elixir_arity(node) if kind == "call" else None), kind,
                  last_kind)
             last_kind = kind
             if kind in _DECLARES and (value := _value(node, kind)) is not None \
@@ -207,10 +217,19 @@ def _add(found: list[Definition], definition: Definition, kind: str, last_kind: 
     that one span it too."""
     last = found[-1] if found else None
     if last is not None and last.name == definition.name and last.start <= definition.start \
-            and kind in CLAUSE_OF.get(last_kind, (last_kind,)) and last.declared == definition.declared:
-        found[-1] = dataclasses.replace(last, end=max(definition.end, last.end))
+            and kind in CLAUSE_OF.get(last_kind, (last_kind,)) and last.declared == definition.declared \
+            and _same_arity(last.arity, definition.arity):
+        arity = last.arity and definition.arity and (min(last.arity[0], definition.arity[0]),
+                                                     max(last.arity[1], definition.arity[1]))
+        found[-1] = dataclasses.replace(last, end=max(definition.end, last.end), arity=arity)
     else:
         found.append(definition)
+
+
+def _same_arity(one: tuple[int, int] | None, other: tuple[int, int] | None) -> bool:
+    """Whether two clauses take the same number of arguments (an Elixir head with defaults,
+    `def f(x, y \\\\ 2)`, and its clauses `def f(x, y)`); always, without arities."""
+    return one is None or other is None or (one[0] <= other[1] and other[0] <= one[1])
 
 
 def _last_line(span: Any) -> int:
@@ -446,6 +465,27 @@ def _elixir_name(node: Any) -> str | None:
     return found[0] if found else None
 
 
+def _elixir_arity(node: Any) -> tuple[int, int] | None:
+    """The fewest and the most arguments of a function an Elixir `def` call defines: `def
+    f(x, y \\\\ 2) when ...` takes 1 or 2; `def a, do: 1` none; None for a module."""
+    target = node.field("target")
+    if target is None or target.text() not in ELIXIR_FUNCTIONS:
+        return None
+    arguments = next((c for c in node.named_children() if c.kind() == "arguments"), None)
+    head = arguments.named_children()[0] if arguments is not None and arguments.named_children() \
+        else None
+    if head is not None and head.kind() == "binary_operator" and head.field("left") is not None \
+            and str(head.field("operator").text()) == "when":
+        head = head.field("left")
+    if head is None or head.kind() != "call":
+        return (0, 0)
+    given = next((c for c in head.named_children() if c.kind() == "arguments"), None)
+    params = given.named_children() if given is not None else []
+    defaults = sum(1 for p in params if p.kind() == "binary_operator"
+                   and p.field("operator") is not None and p.field("operator").text() == "\\\\")
+    return (len(params) - defaults, len(params))
+
+
 def _block_name(node: Any) -> str | None:
     """A Terraform block by the address it is known by: `resource "aws_s3_bucket" "logs"`
     is aws_s3_bucket.logs, `variable "region"` var.region, `module "vpc"` module.vpc,
@@ -487,16 +527,26 @@ def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
     """The definitions whose dotted name is `symbol` or ends with '.' + `symbol`; a '::'
     reads as a '.' (C++: `Table::get` names get, defined in the class Table or out of it),
     Go's `(*Conn).Close` as `Conn.Close`, a '#' after a name as a '.' (`Repo#find`, as
-    Ruby's and Java's documentation write a method), and a call's parentheses are left
-    out (`save_checkpoint()`, `put(K key)` name save_checkpoint and put)."""
-    wanted = _wanted(symbol)
+    Ruby's and Java's documentation write a method), a call's parentheses are left out
+    (`save_checkpoint()`, `put(K key)` name save_checkpoint and put), and an arity after a
+    '/' names the Elixir function that takes that many arguments (`send_resp/3`)."""
+    wanted, arity = _wanted(symbol), _arity(symbol)
     return [d for d in defs
-            if (name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted)]
+            if ((name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted))
+            and (arity is None or (d.arity is not None and d.arity[0] <= arity <= d.arity[1]))]
+
+
+_ARITY = re.compile(r"(?<=[\w?!])/(\d+)$")  # Elixir's send_resp/3
+
+
+def _arity(symbol: str) -> int | None:
+    found = _ARITY.search(symbol.strip())
+    return int(found[1]) if found else None
 
 
 def _wanted(symbol: str) -> str:
     """A name as written on a page, as definitions are named (see named)."""
-    bare = _CALLED.sub("", _GO_METHOD.sub(r"\1", symbol.strip()))
+    bare = _CALLED.sub("", _GO_METHOD.sub(r"\1", _ARITY.sub("", symbol.strip())))
     return _MEMBER.sub(".", bare).replace("::", ".")
 
 
@@ -536,4 +586,4 @@ def nearest_names(defs: Iterable[Definition], symbol: str, count: int = 3) -> st
                 -difflib.SequenceMatcher(None, symbol, d.name).ratio(), d.start)
 
     ranked = sorted(defs, key=likeness)
-    return ", ".join(f"{d.name} ({d.lines})" for d in ranked[:count]) or "none"
+    return ", ".join(f"{d.shown} ({d.lines})" for d in ranked[:count]) or "none"

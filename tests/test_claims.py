@@ -211,19 +211,19 @@ def test_a_claim_in_a_name_counts_in_every_definition_that_shares_it(tmp_path: P
     the branches of a Haskell `#if`) scopes a claim to all of them, each linked by its
     lines: before, `in:` refused it as ambiguous and told to cite lines, which `in:` does
     not take. A name that only ends several names is still an error."""
-    repo, head = _one_commit(tmp_path, {"Client.java": (
+    checked, head = _checker(tmp_path, {"Client.java": (
         "class Client {\n  void send(int a) {\n    log(a);\n  }\n  int size() { log(0); return 0; }\n"
         "  void send(int a, int b) {\n    log(a);\n    log(b);\n  }\n}\n"
         "class Other {\n  void send() { log(1); }\n}\n")})
     claim = "```claim\nsays: x\ncount: 3\ntext: log(\nin: Client.java::{name}\n```\n"
-    html, errors = check((repo, [head, head]), claim.format(name="Client.send"))
+    html, errors = checked(claim.format(name="Client.send"))
     assert errors == []
     base = f"https://github.com/acme/trainer/blob/{head}/Client.java"
     assert (f'<code>Client.java::Client.send</code> (<a class="ref" href="{base}#L2-L4" '
             f'title="Client.java::Client.send L2-L4 at {head[:7]}">L2-L4</a>, <a class="ref" '
             f'href="{base}#L6-L9" title="Client.java::Client.send L6-L9 at {head[:7]}">L6-L9</a>)'
             ) in html
-    _, errors = check((repo, [head, head]), claim.format(name="send"))
+    _, errors = checked(claim.format(name="send"))
     assert errors == ["5: ambiguous symbol 'send' in 'in: Client.java::send': it names "
                       "Client.send (L2-L4), Client.send (L6-L9), Other.send (L12); write more "
                       "of the dotted name"]
@@ -579,6 +579,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("elixir", "defmodule Shop.Cart do\n  def total(0), do: 0\n  def total(n) when n > 0 do\n"
                "    n\n  end\n  defp save!(c), do: c\nend\n",
      [("Shop.Cart", 1, 7), ("Shop.Cart.total", 2, 5), ("Shop.Cart.save!", 6, 6)]),
+    ("elixir", "defmodule M do\n  def put(c, k, v), do: c\n  def put(c), do: c\n"
+               "  def f(x, y \\\\ 2)\n  def f(x, y), do: x + y\nend\n",
+     [("M", 1, 6), ("M.put", 2, 2), ("M.put", 3, 3), ("M.f", 4, 5)]),  # by arity; a head too
     ("haskell", "module M where\n\ndata Shape = Circle Float\n\narea :: Shape -> Float\n"
                 "area (Circle r) = r\narea _ = 0\ntype Name = String\n",
      [("Shape", 3, 3), ("area", 5, 7), ("Name", 8, 8)]),  # its signature and equations: one
@@ -734,7 +737,7 @@ def test_a_dart_hunk_header_names_an_annotated_method(tmp_path: Path) -> None:
     """Before, a Dart method after an annotation (`@override`: most methods of a class that
     implements another) defined nothing, so a hunk naming it was refused: dart-lang/http's
     BaseClient had 2 of its 12 methods."""
-    repo, head = _one_commit(tmp_path, {"lib/base_client.dart": (
+    checked, head = _checker(tmp_path, {"lib/base_client.dart": (
         "abstract mixin class BaseClient implements Client {\n  @override\n"
         "  Future<Response> get(Uri url, {Map<String, String>? headers}) =>\n"
         "      _sendUnstreamed('GET', url, headers);\n\n  @override\n"
@@ -742,25 +745,46 @@ def test_a_dart_hunk_header_names_an_annotated_method(tmp_path: Path) -> None:
     hunk = ("```proposal\nfile: base_client.dart L4 · {symbol}\n@@ -4,1 +4,1 @@\n"
             "-      _sendUnstreamed('GET', url, headers);\n"
             "+      _sendUnstreamed('GET', url, headers ?? const {{}});\n```\n")
-    assert check((repo, [head, head]), hunk.format(symbol="BaseClient.get"))[1] == []
-    assert check((repo, [head, head]), "See [[base_client.dart::send]].\n")[1] == []
-    _, errors = check((repo, [head, head]), hunk.format(symbol="send"))
+    assert checked(hunk.format(symbol="BaseClient.get"))[1] == []
+    assert checked("See [[base_client.dart::send]].\n")[1] == []
+    _, errors = checked(hunk.format(symbol="send"))
     assert errors == [f"2: '· send' in 'file: base_client.dart L4' is not a definition that "
                       f"holds L4 at commit {head[:12]}; the definition that holds them is "
                       "BaseClient.get (L2-L4)"]
 
 
-def test_a_haskell_operator_is_cited_by_its_name(tmp_path: Path) -> None:
-    """aeson's API is operators (`.:`, `.:?`, `.=`): before, none was a definition, and a
-    reference could not write one whose symbol holds a ':'."""
-    repo, head = _one_commit(tmp_path, {"src/Types.hs": (
-        "module Types where\n(.:) :: Object -> Key -> Parser a\nobj .: key = field obj key\n\n"
-        "(.:?) :: Object -> Key -> Parser (Maybe a)\nobj .:? key = optional obj key\n")})
-    html, errors = check((repo, [head, head]), "Read by [[Types.hs::(.:)]] and [[Types.hs::(.:?)]].\n\n"
-                         "```proposal\nfile: Types.hs L3 · (.:)\n@@ -3,1 +3,1 @@\n"
-                         "-obj .: key = field obj key\n+obj .: key = strictField obj key\n```\n")
+@pytest.mark.parametrize(("path", "code", "cited", "hunk", "links"), [
+    # aeson's API is operators (`.:`, `.:?`): none was a definition, and a reference could
+    # not write a symbol holding a ':'
+    ("src/Types.hs", "module Types where\n(.:) :: Object -> Key -> Parser a\n"
+                     "obj .: key = field obj key\n\n(.:?) :: Object -> Key -> Parser (Maybe a)\n"
+                     "obj .:? key = optional obj key\n",
+     "[[Types.hs::(.:)]] and [[Types.hs::(.:?)]]", "Types.hs L3 · (.:)", ["L2-L3", "L5-L6"]),
+    # `send_resp/3` and `send_resp/1` are two functions, as Elixir's documentation writes
+    # them: their clauses were one definition, and `send_resp/3` named nothing
+    ("lib/conn.ex", "defmodule Plug.Conn do\n  def send_resp(conn, status, body) do\n    conn\n"
+                    "  end\n\n  def send_resp(%{state: :set} = conn), do: conn\n"
+                    "  def send_resp(conn), do: conn\nend\n",
+     "[[conn.ex::send_resp/1]]", "conn.ex L3 · Plug.Conn.send_resp/3", ["L6-L7"]),
+])
+def test_a_symbol_is_written_as_its_language_writes_it(
+        tmp_path: Path, path: str, code: str, cited: str, hunk: str, links: list[str]) -> None:
+    checked, head = _checker(tmp_path, {path: code})
+    line = code.splitlines()[2]
+    html, errors = checked(f"Cited as {cited}.\n\n```proposal\nfile: {hunk}\n@@ -3,1 +3,1 @@\n"
+                           f"-{line}\n+{line} \n```\n")
     assert errors == []
-    assert f"/blob/{head}/src/Types.hs#L2-L3" in html and f"/blob/{head}/src/Types.hs#L5-L6" in html
+    assert all(f"/blob/{head}/{path}#{lines}" in html for lines in links)
+
+
+def test_an_elixir_name_two_arities_share_asks_for_its_arity(tmp_path: Path) -> None:
+    checked, _ = _checker(tmp_path, {"lib/conn.ex": (
+        "defmodule Plug.Conn do\n  def send_resp(conn, status, body), do: conn\n"
+        "  def send_resp(conn), do: conn\nend\n")})
+    _, errors = checked("See [[conn.ex::send_resp]].\n")
+    assert errors == ["1: ambiguous symbol 'send_resp' in '[[conn.ex::send_resp]]': it names "
+                      "Plug.Conn.send_resp/3 (L2), Plug.Conn.send_resp/1 (L3); write its arity, "
+                      "as 'send_resp/3'"]
 
 
 def test_definitions_that_share_their_whole_name_are_cited_by_lines(tmp_path: Path) -> None:
@@ -942,6 +966,13 @@ def test_a_hunk_in_ruby_names_its_method_and_one_in_nix_is_not_checked(tmp_path:
 def _one_commit(tmp_path: Path, files: dict[str, str | bytes]) -> tuple[Path, str]:
     """A repository of `files` in one commit, and that commit."""
     return tmp_path / "code", commit(tmp_path / "code", files)
+
+
+def _checker(tmp_path: Path, files: dict[str, str]) -> tuple[Callable[[str], tuple[str, list[str]]], str]:
+    """What checks a page's text against a repository of `files` in one commit (its html
+    and errors), and that commit."""
+    repo, head = _one_commit(tmp_path, dict(files))
+    return functools.partial(check, (repo, [head, head])), head
 
 
 def _claimed(tmp_path: Path, path: str, code: str, fields: str) -> tuple[str, list[str]]:

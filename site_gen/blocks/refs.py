@@ -358,10 +358,14 @@ def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, wha
                   f"{commit[:12]} (nearest: {nearest_names(index.definitions, symbol)})"
                   f"{parse_note(index)}", line)
     else:
-        listed = ", ".join(f"{d.name} ({d.lines})" for d in found)
+        listed = ", ".join(f"{d.shown} ({d.lines})" for d in found)
         # no more of a name tells apart what shares it whole (a Kotlin property and a
-        # function of one name, overloads apart from each other): their lines do
+        # function of one name, overloads apart from each other): their lines do; an
+        # Elixir function's arity does (send_resp/3, send_resp/1)
+        arity = found[0].arity
         hint = "write more of the dotted name" if len({d.name for d in found}) > 1 else (
+            f"write its arity, as '{symbol.strip()}/{arity[1]}'"
+            if arity is not None and len({d.shown for d in found}) > 1 else
             f"they share the whole name: cite one by its lines instead, as "
             f"'[[{path}:{found[0].start}-{found[0].end}]]'")
         ctx.error(f"ambiguous symbol '{symbol}' in {what}: it names {listed}; {hint}", line)
