@@ -474,9 +474,9 @@ def _elixir_arity(node: Any) -> tuple[int, int] | None:
     arguments = next((c for c in node.named_children() if c.kind() == "arguments"), None)
     head = arguments.named_children()[0] if arguments is not None and arguments.named_children() \
         else None
-    if head is not None and head.kind() == "binary_operator" and head.field("left") is not None \
-            and str(head.field("operator").text()) == "when":
-        head = head.field("left")
+    operator = head.field("operator") if head is not None else None
+    if operator is not None and operator.text() == "when" and head.field("left") is not None:
+        head = head.field("left")  # def f(x) when is_atom(x)
     if head is None or head.kind() != "call":
         return (0, 0)
     given = next((c for c in head.named_children() if c.kind() == "arguments"), None)
