@@ -472,12 +472,14 @@ def _elixir_arity(node: Any) -> tuple[int, int] | None:
     if target is None or target.text() not in ELIXIR_FUNCTIONS:
         return None
     arguments = next((c for c in node.named_children() if c.kind() == "arguments"), None)
-    head = arguments.named_children()[0] if arguments is not None and arguments.named_children() \
-        else None
-    operator = head.field("operator") if head is not None else None
-    if operator is not None and operator.text() == "when" and head.field("left") is not None:
-        head = head.field("left")  # def f(x) when is_atom(x)
-    if head is None or head.kind() != "call":
+    heads = arguments.named_children() if arguments is not None else []
+    if not heads:
+        return (0, 0)
+    head = heads[0]
+    operator, left = head.field("operator"), head.field("left")
+    if operator is not None and operator.text() == "when" and left is not None:
+        head = left  # def f(x) when is_atom(x)
+    if head.kind() != "call":
         return (0, 0)
     given = next((c for c in head.named_children() if c.kind() == "arguments"), None)
     params = given.named_children() if given is not None else []
