@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "22"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "23"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -128,16 +128,38 @@ class Index:
     broken: ParseError | None = None
 
 
-def code_of(lines: list[str]) -> str:
+def code_of(lines: list[str], language: str | None = None) -> str:
     """A file's text for its grammar, from its lines: the last one ends too, as a file's
     last line does (Go's grammar reads a last `const Version = "v1"` without its line end
-    as cut short, so the whole file "did not parse")."""
-    return "\n".join(lines) + "\n"
+    as cut short, so the whole file "did not parse"); C and C++ with CUDA's own words
+    blanked out (see CUDA)."""
+    text = "\n".join(lines) + "\n"
+    if language in ("c", "cpp") and ("__" in text or "<<<" in text):
+        text = CUDA.sub(lambda found: _blanked(text, found), text)
+    return text
+
+
+def _blanked(text: str, found: re.Match[str]) -> str:
+    """A CUDA word of `text` as spaces; but not on a preprocessor line, which may define
+    the word (`#define __device__ __attribute__((device))`, a HIP header's)."""
+    line = text[text.rfind("\n", 0, found.start()) + 1:found.start()]
+    return found[0] if line.lstrip().startswith("#") else _BLANKED.sub(" ", found[0])
+
+
+# CUDA's (and HIP's) own words, which the C++ grammar does not read: the qualifiers and a
+# kernel launch's configuration. A file is parsed with them blanked out, each character a
+# space, so every line and column stays where it is: `add<<<grid, block>>>(a, b)` reads as
+# the call `add(a, b)` (a kernel's launch, counted as its call), and a `__device__
+# __forceinline__` function's line is no longer code the parser could not read.
+CUDA = re.compile(r"\b__(?:global|device|host|forceinline|noinline|shared|constant|managed|"
+                  r"restrict|grid_constant)__\b|\b__launch_bounds__\s*\([^()]*\)|"
+                  r"<<<(?:(?!>>>)[^;{}])*>>>")
+_BLANKED = re.compile(r"[^\n]")
 
 
 def definitions(language: str, lines: list[str]) -> Index:
     """Every definition in the code `lines` of `language`, in file order."""
-    return _definitions(language, code_of(lines))
+    return _definitions(language, code_of(lines, language))
 
 
 @functools.lru_cache(maxsize=2048)
@@ -249,7 +271,8 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     Raises ParseError when a match may hide in code the parser could not read (its word
     there outside any match and any comment; anywhere, for a pattern without a word),
     ValueError for a pattern ast-grep cannot read in `language`."""
-    root = _root(language, code_of(lines))
+    code, written = code_of(lines, language), code_of(lines)
+    root = _root(language, code)
     broken = _first_error(root)
     word = literal_of(pattern)
     if broken is not None and not word:
@@ -263,7 +286,8 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     hidden = _unparsed_holding(root, lines, word, found) if broken is not None and word else None
     if hidden is not None:
         raise Unparsed(language, hidden, word or "")
-    at = [(int(node.range().start.line) + 1, node.text()) for node in found]
+    at = [(int(node.range().start.line) + 1, node.text() if code == written else
+           written[node.range().start.index:node.range().end.index]) for node in found]  # CUDA's
     if language in MACROS_READ and word:  # a macro's code, read as code
         read = _in_macros(root, pattern, word) if language == "rust" else _in_defines(
             root, language, pattern, word)

@@ -639,6 +639,11 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("c", "struct foo;\nstruct foo *p;\nstruct foo {\n  int x;\n};\nint f(int);\nint n;\n",
      [("foo", 1, 2), ("foo", 3, 5), ("f", 6, 6)]),  # declared (one), defined; a prototype
     ("c", "#define N 3\n#define MAX(a, b) \\\n  ((a) > (b) ? (a) : (b))\n", [("N", 1, 1), ("MAX", 2, 3)]),
+    ("cpp", "__global__ void __launch_bounds__(256) add(float* b) {\n  __shared__ float t[2];\n}\n"
+            "__device__ __forceinline__ float sq(float x) { return x * x; }\n",
+     [("add", 1, 3), ("sq", 4, 4)]),  # CUDA, its qualifiers left out: the file parses
+    ("cpp", "#define __device__ __attribute__((device))\n__device__ int f() { return 1; }\n",
+     [("__device__", 1, 1), ("f", 2, 2)]),  # a HIP header defining the word keeps it
     ("rust", "macro_rules! square {\n    ($x:expr) => { $x * $x };\n}\n", [("square", 1, 3)]),
     ("csharp", "class Repo {\n  public int Count {\n    get { return 1; }\n  }\n}\n",
      [("Repo", 1, 5), ("Repo.Count", 2, 4)]),  # a property (Swift's too)
@@ -869,6 +874,36 @@ def test_a_csharp_throw_counts_where_it_is_an_expression_too(tmp_path: Path) -> 
         "count: 3\npattern: throw new $E($$$A)")
     assert errors == []
     assert all(f"A.cs:{line}</a>" in html for line in (3, 5, 7))
+
+
+CUDA_FILE = """\
+__global__ void __launch_bounds__(256) add(const float* __restrict__ a, float* b, int n) {
+  __shared__ float tile[256];
+  if (n > 0) atomicAdd(&b[0], a[0]);
+}
+
+__device__ __forceinline__ float sq(float x) { return x * x; }
+
+void launch(const float* a, float* b, int n, cudaStream_t s) {
+  add<<<(n + 255) / 256, 256, 0, s>>>(a, b, n);
+  sq(1.0f);
+}
+"""
+
+
+@pytest.mark.parametrize(("fields", "lines"), [
+    ("count: 1\npattern: add($$$A)\nwhere: 0, s>>>", [9]),  # a launch is a call of its kernel
+    ("count: 1\npattern: sq($X)", [10]),
+    ("count: 1\npattern: atomicAdd($$$A)", [3]),
+])
+def test_cuda_is_read_as_cpp_with_its_own_words_left_out(
+        tmp_path: Path, fields: str, lines: list[int]) -> None:
+    """Before, a `__device__ __forceinline__` function's line, or a `__global__` kernel's
+    with `__launch_bounds__`, did not parse as C++: a claim naming the function was refused
+    for the whole file, and a launch `add<<<...>>>(...)` was no call."""
+    html, errors = _claimed(tmp_path, "kernels.cu", CUDA_FILE, fields)
+    assert errors == []
+    assert [int(n) for n in re.findall(r"kernels\.cu:(\d+)</a>", html)] == lines
 
 
 @pytest.mark.parametrize("language", sorted(CALLS))
