@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "23"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "24"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -152,7 +152,8 @@ def _blanked(text: str, found: re.Match[str]) -> str:
 # the call `add(a, b)` (a kernel's launch, counted as its call), and a `__device__
 # __forceinline__` function's line is no longer code the parser could not read.
 CUDA = re.compile(r"\b__(?:global|device|host|forceinline|noinline|shared|constant|managed|"
-                  r"restrict|grid_constant)__\b|\b__launch_bounds__\s*\([^()]*\)|"
+                  r"restrict|grid_constant)__\b|"
+                  r"\b__(?:launch_bounds|align|maxnreg|cluster_dims)__\s*\([^()]*\)|"
                   r"<<<(?:(?!>>>)[^;{}])*>>>")
 _BLANKED = re.compile(r"[^\n]")
 

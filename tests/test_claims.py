@@ -640,8 +640,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("foo", 1, 2), ("foo", 3, 5), ("f", 6, 6)]),  # declared (one), defined; a prototype
     ("c", "#define N 3\n#define MAX(a, b) \\\n  ((a) > (b) ? (a) : (b))\n", [("N", 1, 1), ("MAX", 2, 3)]),
     ("cpp", "__global__ void __launch_bounds__(256) add(float* b) {\n  __shared__ float t[2];\n}\n"
-            "__device__ __forceinline__ float sq(float x) { return x * x; }\n",
-     [("add", 1, 3), ("sq", 4, 4)]),  # CUDA, its qualifiers left out: the file parses
+            "__device__ __forceinline__ float sq(float x) { return x * x; }\n"
+            "struct __align__(8) SumMax {\n  float sum;\n};\n",
+     [("add", 1, 3), ("sq", 4, 4), ("SumMax", 5, 7)]),  # CUDA, its qualifiers left out: parses
     ("cpp", "#define __device__ __attribute__((device))\n__device__ int f() { return 1; }\n",
      [("__device__", 1, 1), ("f", 2, 2)]),  # a HIP header defining the word keeps it
     ("rust", "macro_rules! square {\n    ($x:expr) => { $x * $x };\n}\n", [("square", 1, 3)]),
