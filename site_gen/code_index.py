@@ -128,14 +128,18 @@ class Index:
     broken: ParseError | None = None
 
 
-def code_of(lines: list[str], language: str | None = None) -> str:
+def code_of(lines: list[str]) -> str:
     """A file's text for its grammar, from its lines: the last one ends too, as a file's
     last line does (Go's grammar reads a last `const Version = "v1"` without its line end
-    as cut short, so the whole file "did not parse"); C and C++ with CUDA's own words
-    blanked out (see CUDA)."""
-    text = "\n".join(lines) + "\n"
+    as cut short, so the whole file "did not parse")."""
+    return "\n".join(lines) + "\n"
+
+
+def _parsed(language: str, text: str) -> str:
+    """`text` as the grammar of `language` is given it: C and C++ with CUDA's own words
+    blanked out (see CUDA); any other as it is."""
     if language in ("c", "cpp") and ("__" in text or "<<<" in text):
-        text = CUDA.sub(lambda found: _blanked(text, found), text)
+        return CUDA.sub(lambda found: _blanked(text, found), text)
     return text
 
 
@@ -160,7 +164,7 @@ _BLANKED = re.compile(r"[^\n]")
 
 def definitions(language: str, lines: list[str]) -> Index:
     """Every definition in the code `lines` of `language`, in file order."""
-    return _definitions(language, code_of(lines, language))
+    return _definitions(language, _parsed(language, code_of(lines)))
 
 
 @functools.lru_cache(maxsize=2048)
@@ -272,7 +276,9 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     Raises ParseError when a match may hide in code the parser could not read (its word
     there outside any match and any comment; anywhere, for a pattern without a word),
     ValueError for a pattern ast-grep cannot read in `language`."""
-    code, written = code_of(lines, language), code_of(lines)
+    written = code_of(lines)
+    code = _parsed(language, written)
+    blanked = code != written  # then a match's text is read from the file as written
     root = _root(language, code)
     broken = _first_error(root)
     word = literal_of(pattern)
@@ -287,8 +293,10 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     hidden = _unparsed_holding(root, lines, word, found) if broken is not None and word else None
     if hidden is not None:
         raise Unparsed(language, hidden, word or "")
-    at = [(int(node.range().start.line) + 1, node.text() if code == written else
-           written[node.range().start.index:node.range().end.index]) for node in found]  # CUDA's
+    spans = [node.range() for node in found]
+    at = [(int(span.start.line) + 1,
+           written[span.start.index:span.end.index] if blanked else node.text())
+          for node, span in zip(found, spans, strict=True)]
     if language in MACROS_READ and word:  # a macro's code, read as code
         read = _in_macros(root, pattern, word) if language == "rust" else _in_defines(
             root, language, pattern, word)

@@ -344,8 +344,10 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     """The name the node `node` (of `kind`, one that may define a name) defines, or None;
     with `unnamed`, found without a name field too (see _child_name)."""
     if kind in KEYWORD_NAMED:
-        first = node.child(0)
-        return KEYWORD_NAMED[kind] or (str(first.text()) if first is not None else None)
+        keyword = KEYWORD_NAMED[kind]
+        if keyword is None and (first := node.child(0)) is not None:
+            keyword = str(first.text())  # fallback, receive
+        return keyword
     if kind == "destructor_declaration":  # C#: ~Table(), as C++'s is named
         named = node.field("name")
         return f"~{named.text()}" if named is not None else None
@@ -459,8 +461,7 @@ def _elixir_name(node: Any) -> str | None:
     target = node.field("target")
     if target is None or target.text() not in ELIXIR_DEFINES:
         return None
-    arguments = next((c for c in node.named_children() if c.kind() == "arguments"), None)
-    first = arguments.named_children() if arguments is not None else []
+    first = _arguments(node)
     found = _NAME_TEXT.match(first[0].text()) if first else None
     return found[0] if found else None
 
@@ -471,21 +472,27 @@ def _elixir_arity(node: Any) -> tuple[int, int] | None:
     target = node.field("target")
     if target is None or target.text() not in ELIXIR_FUNCTIONS:
         return None
-    arguments = next((c for c in node.named_children() if c.kind() == "arguments"), None)
-    heads = arguments.named_children() if arguments is not None else []
-    if not heads:
+    heads = _arguments(node)
+    head = heads[0] if heads else None
+    if head is not None and _operator(head) == "when" and head.field("left") is not None:
+        head = head.field("left")  # def f(x) when is_atom(x)
+    if head is None or head.kind() != "call":
         return (0, 0)
-    head = heads[0]
-    operator, left = head.field("operator"), head.field("left")
-    if operator is not None and operator.text() == "when" and left is not None:
-        head = left  # def f(x) when is_atom(x)
-    if head.kind() != "call":
-        return (0, 0)
-    given = next((c for c in head.named_children() if c.kind() == "arguments"), None)
-    params = given.named_children() if given is not None else []
-    defaults = sum(1 for p in params if p.kind() == "binary_operator"
-                   and p.field("operator") is not None and p.field("operator").text() == "\\\\")
+    params = _arguments(head)
+    defaults = sum(1 for p in params if _operator(p) == "\\\\")
     return (len(params) - defaults, len(params))
+
+
+def _arguments(call: Any) -> list[Any]:
+    """The arguments of an Elixir call, as nodes (none without parentheses)."""
+    given = next((c for c in call.named_children() if c.kind() == "arguments"), None)
+    return list(given.named_children()) if given is not None else []
+
+
+def _operator(node: Any) -> str:
+    """The operator of an Elixir binary operation (`when`, `\\\\`), or ''."""
+    operator = node.field("operator")
+    return str(operator.text()) if operator is not None else ""
 
 
 def _block_name(node: Any) -> str | None:

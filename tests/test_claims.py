@@ -1014,8 +1014,8 @@ def _checker(tmp_path: Path, files: dict[str, str]) -> tuple[Callable[[str], tup
 def _claimed(tmp_path: Path, path: str, code: str, fields: str) -> tuple[str, list[str]]:
     """A claim of `fields` (its count and pattern) in `path`, checked against a repository
     of that one file: (html, errors)."""
-    repo, head = _one_commit(tmp_path, {path: code})
-    return check((repo, [head, head]), f"```claim\nsays: x\n{fields}\nin: {path}\n```\n")
+    checked, _ = _checker(tmp_path, {path: code})
+    return checked(f"```claim\nsays: x\n{fields}\nin: {path}\n```\n")
 
 
 SAMPLES = {  # a few definitions in each language the code index reads names in
