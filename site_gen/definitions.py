@@ -85,7 +85,8 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "tsx": frozenset({"internal_module", "module", "pair", *_SIGNATURES, *_ASSIGNED}),
     "lua": frozenset({"assignment_statement", "field"}),  # M.run = function ... end
     "swift": frozenset({"init_declaration", "deinit_declaration", "subscript_declaration"}),
-    "kotlin": frozenset({"secondary_constructor"}),
+    "java": frozenset({"enum_constant"}),  # with a body of its own (see _CONSTANTS)
+    "kotlin": frozenset({"secondary_constructor", "enum_entry"}),
     "csharp": frozenset({"operator_declaration",  # public static A operator +(A a, A b)
                          "local_function_statement"}),  # a function inside a method's body
     "solidity": frozenset({"error_declaration", "fallback_receive_definition"}),
@@ -106,6 +107,10 @@ ELIXIR_FUNCTIONS = ELIXIR_DEFINES - {"defmodule", "defprotocol", "defimpl"}  # h
 # kinds of a node that is a name there (Kotlin: `class Repo`, `fun find`).
 NAMED_BY_CHILD = frozenset({"kotlin", "dart"})
 NAME_KINDS = frozenset({"identifier", "type_identifier", "simple_identifier"})
+# An enum's constant is a definition where it has a body of its own, as a class has
+# (Java's and Kotlin's `PLUS { int apply(...) {...} }`): its methods are `Op.PLUS.apply`,
+# not clauses of the `Op.apply` they override; a constant without one names no code.
+_CONSTANTS = frozenset({"enum_constant", "enum_entry"})
 # Kinds of clauses of one definition, besides the clauses of one kind side by side (a
 # Haskell function's signature, then its equations).
 CLAUSE_OF = {"signature": ("function", "bind")}  # `size :: Int` then `size = 0` too
@@ -180,7 +185,7 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
         if role == _WRAPS and children:  # met before the definition it wraps, its last child
             inner, outer = children[-1].range().start, node.range().start
             wrapped[int(inner.line), int(inner.column)] = (int(outer.line), int(outer.column))
-        elif role and not ((kind in LOCALS or kind in _SPECIFIERS) and _only_used(node, kind)) \
+        elif role and not (kind in _USED_WHERE_THEY_STAND and _only_used(node, kind)) \
                 and (name := _name(node, kind, by_child)) is not None:
             prefix += name
             span = node.range()
@@ -242,9 +247,11 @@ def _last_line(span: Any) -> int:
 def _only_used(node: Any, kind: str) -> bool:
     """Whether `node` (of `kind`) uses a name where it stands, defining none: a `let`,
     `val` or `var` among the statements of a body, a Haskell `where`'s `x = ...` (LOCALS: a
-    local value), or a C or C++ type named without its body anywhere but where a
-    declaration stands (a field's, a parameter's or a cast's type: `struct node *next;`
-    inside `struct node`)."""
+    local value), an enum's constant without a body of its own (_CONSTANTS), or a C or C++
+    type named without its body anywhere but where a declaration stands (a field's, a
+    parameter's or a cast's type: `struct node *next;` inside `struct node`)."""
+    if kind in _CONSTANTS:
+        return all(child.kind() != "class_body" for child in node.named_children())
     if kind in _SPECIFIERS and node.field("body") is not None:
         return False
     parent = node.parent()
@@ -331,6 +338,8 @@ TRAILING = {"kotlin": frozenset({"getter", "setter"})}
 # variables among a body's statements; a Haskell `x = ...` defines x in a module, a class
 # or an instance, and is a local value in a `where` or a `let`.
 LOCALS = {"property_declaration": "statements", "bind": "local_binds"}
+# Kinds of node that may only use a name where they stand (see _only_used).
+_USED_WHERE_THEY_STAND = frozenset(LOCALS) | _SPECIFIERS | _CONSTANTS
 
 
 # What a node of each kind is to the walk, by language: one that may define a name (its

@@ -591,6 +591,13 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("haskell", "module M where\n(.=) :: Key -> v -> Pair\nk .= v = (k, v)\n\n(<+>) :: A -> A -> A\n"
                 "(<+>) a b = a\ninfixr 5 <+>\n",
      [("(.=)", 2, 3), ("(<+>)", 5, 6)]),  # operators, named as Haskell names them
+    ("java", "enum Op {\n  PLUS {\n    int apply(int a) { return a; }\n  },\n  MINUS {\n"
+             "    int apply(int a) { return -a; }\n  },\n  ZERO;\n  abstract int apply(int a);\n}\n",
+     [("Op", 1, 10), ("Op.PLUS", 2, 4), ("Op.PLUS.apply", 3, 3), ("Op.MINUS", 5, 7),
+      ("Op.MINUS.apply", 6, 6), ("Op.apply", 9, 9)]),  # a constant's body is its own class
+    ("kotlin", "enum class Op {\n  PLUS {\n    override fun apply(a: Int) = a\n  },\n  ZERO;\n"
+               "  abstract fun apply(a: Int): Int\n}\n",
+     [("Op", 1, 7), ("Op.PLUS", 2, 4), ("Op.PLUS.apply", 3, 3), ("Op.apply", 6, 6)]),
     ("dart", "class Repo {\n  User? find(int id) {\n    return null;\n  }\n}\nvoid main() {}\n",
      [("Repo", 1, 5), ("Repo.find", 2, 4), ("main", 6, 6)]),
     ("dart", "abstract class Client {\n  Future<String> read(Uri url);\n  @override\n"
