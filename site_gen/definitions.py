@@ -170,21 +170,26 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
     trailing = TRAILING.get(language, frozenset())
     # where each node that wraps a definition begins, by where the definition begins
     wrapped: dict[tuple[int, int], tuple[int, int]] = {}
-    last_kind = ""  # of the last definition found
+    last_kind, last_held = "", -1  # of the last definition found, where it is held
     holders: list[int] = []  # objects named as what names their methods (see below)
-    todo = [(child, "") for child in reversed(root.named_children())]
+    # each node to walk, with the names it is in and where the node holding it as a
+    # member begins (see MEMBERS_HELD_IN), -1 for none
+    todo = [(child, "", -1) for child in reversed(root.named_children())]
     while todo:
-        node, prefix = todo.pop()
+        node, prefix, held = todo.pop()
         kind = node.kind()
         role = memo.get(kind)
         if role is None:
-            role = memo[kind] = (_WRAPS if kind == wrapper else _DEFINES_NAME
+            role = memo[kind] = (_WRAPS if kind == wrapper else _HOLDS
+                                 if kind in MEMBERS_HELD_IN else _DEFINES_NAME
                                  if kind in own or kind in HOLDS_A_FUNCTION
                                  or _defines(kind) else 0)
         children = node.named_children()
         if role == _WRAPS and children:  # met before the definition it wraps, its last child
             inner, outer = children[-1].range().start, node.range().start
             wrapped[int(inner.line), int(inner.column)] = (int(outer.line), int(outer.column))
+        elif role == _HOLDS:
+            held = int(node.range().start.index)
         elif role and not (kind in _USED_WHERE_THEY_STAND and _only_used(node, kind)) \
                 and (name := _name(node, kind, by_child)) is not None:
             prefix += name
@@ -193,16 +198,21 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
             end = _end_line(node, span, text, trailing)
             _add(found, Definition(prefix, start, end, _declares(node, kind, language),
                                    _elixir_arity(node) if kind == "call" else None), kind,
-                 last_kind)
-            last_kind = kind
+                 last_kind, held == last_held)
+            last_kind, last_held = kind, held
             if kind in _DECLARES and (value := _value(node, kind)) is not None \
                     and value.kind() in HOLDERS:
                 holders.append(len(found) - 1)
             prefix += "."
         for child in reversed(children):
-            todo.append((child, prefix))
-    # `const api = { get() {...} }` defines api.get, and api as what holds it; an object
-    # that holds no function (options, a table of data) defines nothing
+            todo.append((child, prefix, held))
+    return _without_empty(found, holders)
+
+
+def _without_empty(found: list[Definition], holders: list[int]) -> list[Definition]:
+    """`found` without the objects among them (at `holders`) that hold no function: `const
+    api = { get() {...} }` defines api.get, and api as what holds it; an object of options
+    or a table of data defines nothing."""
     empty = {k for k in holders if not (k + 1 < len(found) and found[k + 1].start <= found[k].end
                                         and found[k + 1].name.startswith(found[k].name + "."))}
     return [d for k, d in enumerate(found) if k not in empty] if empty else found
@@ -216,14 +226,24 @@ def _defines(kind: str) -> bool:
                                                 or kind in _SPECIFIERS)
 
 
-def _add(found: list[Definition], definition: Definition, kind: str, last_kind: str) -> None:
+# Nodes that hold members as a class's body does, named or not: clauses of one definition
+# stand in one (see _add). Two anonymous classes' or object literals' `handle`, one after
+# the other in a method, are two methods, as are a Haskell function's equations in two
+# instances; an Elixir `for`'s `def`s are clauses of one function.
+MEMBERS_HELD_IN = frozenset({"class_body", "object", "table_constructor", "instance",
+                             "template_body", "enum_class_body", "enum_body"})
+
+
+def _add(found: list[Definition], definition: Definition, kind: str, last_kind: str,
+         beside: bool) -> None:
     """Add `definition` (a node of `kind`) to `found`; or, when it is one more clause of the
     last (of `last_kind`: see CLAUSE_OF) with a body as it has or none as it has none, make
-    that one span it too."""
+    that one span it too, where it stands `beside` it (held in the same node: see
+    MEMBERS_HELD_IN)."""
     last = found[-1] if found else None
     if last is not None and last.name == definition.name and last.start <= definition.start \
             and kind in CLAUSE_OF.get(last_kind, (last_kind,)) and last.declared == definition.declared \
-            and _same_arity(last.arity, definition.arity):
+            and beside and _same_arity(last.arity, definition.arity):
         arity = last.arity and definition.arity and (min(last.arity[0], definition.arity[0]),
                                                      max(last.arity[1], definition.arity[1]))
         found[-1] = dataclasses.replace(last, end=max(definition.end, last.end), arity=arity)
@@ -344,9 +364,10 @@ _USED_WHERE_THEY_STAND = frozenset(LOCALS) | _SPECIFIERS | _CONSTANTS
 
 # What a node of each kind is to the walk, by language: one that may define a name (its
 # kind is one DEFINES or the language's OWN_KINDS read, or one that may hold a function),
-# one that wraps a definition (WRAPPING), or neither (0). A kind is met many times a file.
+# one that wraps a definition (WRAPPING), one that holds members (MEMBERS_HELD_IN), or
+# none of these (0). A kind is met many times a file.
 _ROLES: dict[str, dict[str, int]] = {}
-_DEFINES_NAME, _WRAPS = 1, 2
+_DEFINES_NAME, _WRAPS, _HOLDS = 1, 2, 3
 
 
 def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:

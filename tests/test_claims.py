@@ -595,6 +595,18 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
              "    int apply(int a) { return -a; }\n  },\n  ZERO;\n  abstract int apply(int a);\n}\n",
      [("Op", 1, 10), ("Op.PLUS", 2, 4), ("Op.PLUS.apply", 3, 3), ("Op.MINUS", 5, 7),
       ("Op.MINUS.apply", 6, 6), ("Op.apply", 9, 9)]),  # a constant's body is its own class
+    ("java", "class S {\n  void wire(Bus a, Bus b) {\n    a.on(new L() {\n      void handle() {}\n"
+             "    });\n    b.on(new L() {\n      void handle() {}\n    });\n  }\n}\n",
+     [("S", 1, 10), ("S.wire", 2, 9), ("S.wire.handle", 4, 4), ("S.wire.handle", 7, 7)]),
+    ("typescript", "function wire(a: Bus, b: Bus) {\n  a.on({\n    handle() {},\n  });\n"
+                   "  b.on({\n    handle() {},\n  });\n}\n",
+     [("wire", 1, 8), ("wire.handle", 3, 3), ("wire.handle", 6, 6)]),  # two objects' methods
+    ("haskell", "module M where\nclass E t where tkErr :: t\ninstance E A where tkErr = a\n"
+                "instance E B where\n  tkErr = b\n",
+     [("E", 2, 2), ("E.tkErr", 2, 2), ("tkErr", 3, 3), ("tkErr", 5, 5)]),  # one an instance
+    ("elixir", "defmodule S do\n  def code(0), do: 0\n  for {c, a} <- x do\n"
+               "    def code(unquote(a)), do: unquote(c)\n  end\nend\n",
+     [("S", 1, 6), ("S.code", 2, 4)]),  # clauses made in a `for` are clauses of one
     ("kotlin", "enum class Op {\n  PLUS {\n    override fun apply(a: Int) = a\n  },\n  ZERO;\n"
                "  abstract fun apply(a: Int): Int\n}\n",
      [("Op", 1, 7), ("Op.PLUS", 2, 4), ("Op.PLUS.apply", 3, 3), ("Op.apply", 6, 6)]),
