@@ -192,7 +192,7 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
             held = int(node.range().start.index)
         elif role and not (kind in _USED_WHERE_THEY_STAND and _only_used(node, kind)) \
                 and (name := _name(node, kind, by_child)) is not None:
-            prefix += name
+            prefix = name if _implements(node, kind) else prefix + name
             span = node.range()
             start = _first_line(node, span, wrapped, leading)
             end = _end_line(node, span, text, trailing)
@@ -487,13 +487,43 @@ _DART_OPERATOR = re.compile(r"\boperator\s*([^\s(]+)")
 
 
 def _elixir_name(node: Any) -> str | None:
-    """`def save!(repo)`, `defmodule Shop.Cart do`: the name of a call that defines one."""
+    """`def save!(repo)`, `defmodule Shop.Cart do`: the name of a call that defines one;
+    an implementation's as Elixir names its module (see _implemented)."""
     target = node.field("target")
     if target is None or target.text() not in ELIXIR_DEFINES:
         return None
     first = _arguments(node)
     found = _NAME_TEXT.match(first[0].text()) if first else None
-    return found[0] if found else None
+    if found is None or target.text() != "defimpl":
+        return found[0] if found else None
+    implemented = _implemented(node)
+    return f"{found[0]}.{implemented}" if implemented else found[0]
+
+
+def _implemented(node: Any) -> str | None:
+    """The type an Elixir `defimpl` implements its protocol for: its `for:` (one module,
+    not a list), or else the module it stands in. Elixir names the implementation by
+    both, whatever holds it: `defimpl Inspect, for: Plug.Conn` and a `defimpl Inspect`
+    inside `defmodule Plug.Conn` are `Inspect.Plug.Conn` (its functions
+    `Inspect.Plug.Conn.inspect`)."""
+    for argument in _arguments(node)[1:]:
+        for pair in argument.named_children() if argument.kind() == "keywords" else []:
+            key, value = pair.field("key"), pair.field("value")
+            if key is not None and value is not None and key.text().rstrip(": ") == "for":
+                return str(value.text()) if value.kind() == "alias" else None  # not a list
+    holder = node.parent()
+    while holder is not None:
+        target = holder.field("target") if holder.kind() == "call" else None
+        if target is not None and target.text() == "defmodule":
+            return _elixir_name(holder)
+        holder = holder.parent()
+    return None
+
+
+def _implements(node: Any, kind: str) -> bool:
+    """Whether `node` (of `kind`) is an Elixir `defimpl`, named whatever holds it."""
+    target = node.field("target") if kind == "call" else None
+    return target is not None and target.text() == "defimpl"
 
 
 def _elixir_arity(node: Any) -> tuple[int, int] | None:

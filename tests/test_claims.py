@@ -604,6 +604,11 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("haskell", "module M where\nclass E t where tkErr :: t\ninstance E A where tkErr = a\n"
                 "instance E B where\n  tkErr = b\n",
      [("E", 2, 2), ("E.tkErr", 2, 2), ("tkErr", 3, 3), ("tkErr", 5, 5)]),  # one an instance
+    ("elixir", "defprotocol Size do\n  def size(d)\nend\ndefimpl Size, for: Map do\n"
+               "  def size(m), do: 0\nend\ndefmodule User do\n  defimpl Size do\n"
+               "    def size(u), do: 1\n  end\nend\n",
+     [("Size", 1, 3), ("Size.size", 2, 2), ("Size.Map", 4, 6), ("Size.Map.size", 5, 5),
+      ("User", 7, 11), ("Size.User", 8, 10), ("Size.User.size", 9, 9)]),  # as Elixir names them
     ("elixir", "defmodule S do\n  def code(0), do: 0\n  for {c, a} <- x do\n"
                "    def code(unquote(a)), do: unquote(c)\n  end\nend\n",
      [("S", 1, 6), ("S.code", 2, 4)]),  # clauses made in a `for` are clauses of one
