@@ -415,6 +415,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
         named = node.field("type")  # Rust: impl Type { ... }
     if named is None and kind == "function" and (infix := node.field("operator")) is not None:
         return f"({infix.text()})"  # Haskell: `k .= v = ...` defines (.=)
+    if named is not None and kind in _RUBY_METHODS and named.kind() in ("operator", "setter"):
+        return str(named.text())  # Ruby: `def [](k)`, `def []=(k, v)`, `def type=(t)`
     text = named.text() if named is not None else (_child_name(node) if unnamed else None) or ""
     if _OPERATOR.fullmatch(text):  # Haskell: `(.=) :: ...`, `(<+>) a b = ...`
         return text
@@ -585,11 +587,14 @@ _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
 # An operator named as a value, as Haskell names one where it is defined and documented:
 # (.=), (.:?), (<+>).
 _OPERATOR = re.compile(r"\([!#$%&*+./<=>?@\\^|~:-]+\)")
+_RUBY_METHODS = frozenset({"method", "singleton_method"})
 _LUA_METHOD = re.compile(r"(?<!:):(?!:)")  # M:method (Lua) is M.method
 _GO_METHOD = re.compile(r"\(\*?([A-Za-z_]\w*)\)(?=\.)")
-# a call's parentheses after a name; not C++'s `operator()`, nor Haskell's `(.=)`
-_CALLED = re.compile(r"(?<!operator)(?<=[\w?!$>\]])\([^()]*\)$")
-_MEMBER = re.compile(r"(?<=[\w?!])#(?=[A-Za-z_])")  # Repo#find; not Ky.#retry, #retry
+# a call's parentheses after a name (an operator's too: `operator==(const V&)`, Ruby's
+# `[]=(k, v)`); not C++'s `operator()`, nor Haskell's `(.=)`
+_CALLED = re.compile(r"(?<!operator)(?<=[\w?!$>\]=<~@+*/%&|^-])\([^()]*\)$")
+_MEMBER = re.compile(r"(?<=[\w?!])#(?=[A-Za-z_\[=<>+*/%~!^&|-])")  # Repo#find, Headers#[]=;
+# not Ky.#retry, #retry
 
 
 def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:

@@ -10,8 +10,10 @@ from urllib.parse import unquote
 SHA = re.compile(r"^[0-9a-f]{7,40}$")
 # What the brackets of a code reference hold, on one line: up to the first `]]` outside
 # its "quote" (a quote begins after a space, and may hold brackets: bash's
-# `if [[ -f "$1" ]]`, `x[a[0]]`); never a `[[`, which begins another reference, outside it.
-REFERENCE = r'(?:[^\[\]"\n]|\[(?!\[)|\](?!\])|(?<=\s)"(?:[^"\\\n]|\\.)*+"|")*+'
+# `if [[ -f "$1" ]]`, `x[a[0]]`) and outside a pair of brackets its symbol holds (C++'s
+# `Vec::operator[]`, Ruby's `Headers#[]`); never a `[[`, which begins another reference,
+# outside it.
+REFERENCE = r'(?:\[[^\[\]"\n]*+\]|[^\[\]"\n]|\[(?!\[)|\](?!\])|(?<=\s)"(?:[^"\\\n]|\\.)*+"|")*+'
 BRACKETED = re.compile(rf"\[\[({REFERENCE})\]\]")
 # A file path inside a repository: no control characters, no '.' or '..' segment, not absolute.
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")

@@ -615,6 +615,10 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("kotlin", "enum class Op {\n  PLUS {\n    override fun apply(a: Int) = a\n  },\n  ZERO;\n"
                "  abstract fun apply(a: Int): Int\n}\n",
      [("Op", 1, 7), ("Op.PLUS", 2, 4), ("Op.PLUS.apply", 3, 3), ("Op.apply", 6, 6)]),
+    ("ruby", "class H\n  def self.[](*items)\n  end\n  def []=(k, v)\n  end\n  def <<(p)\n"
+             "  end\n  def type\n  end\n  def type=(t)\n  end\nend\n",
+     [("H", 1, 12), ("H.[]", 2, 3), ("H.[]=", 4, 5), ("H.<<", 6, 7), ("H.type", 8, 9),
+      ("H.type=", 10, 11)]),  # operators and setters by their own names
     ("dart", "class Repo {\n  User? find(int id) {\n    return null;\n  }\n}\nvoid main() {}\n",
      [("Repo", 1, 5), ("Repo.find", 2, 4), ("main", 6, 6)]),
     ("dart", "abstract class Client {\n  Future<String> read(Uri url);\n  @override\n"
@@ -749,6 +753,10 @@ def test_each_language_s_definitions_are_found_by_their_names(
     ("ruby", "class Repo\n  def find(id)\n  end\nend\n", "Repo#find",
      [("Repo.find", 2, 3)]),  # as Ruby's (and Javadoc's) documentation writes a method
     ("typescript", "class Ky {\n  #retry() {}\n  retry() {}\n}\n", "#retry", [("Ky.#retry", 2, 2)]),
+    ("ruby", "class H\n  def [](k)\n  end\n  def []=(k, v)\n  end\n  def type\n  end\n"
+             "  def type=(t)\n  end\nend\n", "H#[]=(k, v)", [("H.[]=", 4, 5)]),
+    ("ruby", "class H\n  def [](k)\n  end\n  def []=(k, v)\n  end\n  def type\n  end\n"
+             "  def type=(t)\n  end\nend\n", "H#type=", [("H.type=", 8, 9)]),  # not the getter
     ("typescript", "class Ky {\n  #retry() {}\n  retry() {}\n}\n", "Ky#retry", [("Ky.retry", 3, 3)]),
 ])
 def test_a_reference_s_symbol_chooses_one_definition(language: str, text: str, symbol: str,
@@ -781,6 +789,40 @@ def test_a_dart_hunk_header_names_an_annotated_method(tmp_path: Path) -> None:
     assert errors == [f"2: '· send' in 'file: base_client.dart L4' is not a definition that "
                       f"holds L4 at commit {head[:12]}; the definition that holds them is "
                       "BaseClient.get (L2-L4)"]
+
+
+def test_a_ruby_hunk_header_names_a_setter_apart_from_its_getter(tmp_path: Path) -> None:
+    """Before, Ruby's `def content_type=(v)` was read as one more clause of the getter
+    `content_type` beside it (rack's Response), so a hunk in the setter that named the
+    getter passed, and one that named the setter was refused; `def []=(k, v)` defined
+    nothing."""
+    checked, head = _checker(tmp_path, {"lib/response.rb": (
+        "class Response\n  def content_type\n    get_header CONTENT_TYPE\n  end\n\n"
+        "  def content_type=(content_type)\n    set_header CONTENT_TYPE, content_type\n  end\n\n"
+        "  def []=(key, value)\n    set_header key, value\n  end\nend\n")})
+    hunk = ("```proposal\nfile: response.rb L{line} · {symbol}\n@@ -{line},1 +{line},1 @@\n"
+            "-    set_header {old}\n+    set_header {old}.to_s\n```\n")
+    setter = {"line": 7, "old": "CONTENT_TYPE, content_type"}
+    assert checked(hunk.format(symbol="Response#content_type=", **setter))[1] == []
+    assert checked(hunk.format(symbol="Response#[]=", line=11, old="key, value"))[1] == []
+    _, errors = checked(hunk.format(symbol="content_type", **setter))
+    assert errors == [f"2: '· content_type' in 'file: response.rb L7' is not a definition "
+                      f"that holds L7 at commit {head[:12]}; the definition that holds them is "
+                      "Response.content_type= (L6-L8)"]
+
+
+def test_a_reference_s_symbol_may_hold_a_pair_of_brackets(tmp_path: Path) -> None:
+    """Before, `[[vec.h::Vec::operator[]]]` ended at its first `]]`, so an index operator
+    (C++'s, Ruby's `Headers#[]`) could not be cited by name."""
+    checked, head = _checker(tmp_path, {
+        "vec.hpp": "struct Vec {\n  int operator[](int i) const { return i; }\n};\n",
+        "lib/headers.rb": "class Headers\n  def [](key)\n    get key\n  end\nend\n"})
+    html, errors = checked("See [[vec.hpp::Vec::operator[]]], [[headers.rb::Headers#[]]] and "
+                           "[note: [[vec.hpp:1]]].\n")
+    assert errors == []
+    assert [link.split("/")[-1] for link in re.findall(r'href="([^"]+)"', html)] == [
+        "vec.hpp#L2", "headers.rb#L2-L4", "vec.hpp#L1"]
+    assert "[note: <span" in html and html.endswith("</span>].</p>\n")  # the last ] is text
 
 
 @pytest.mark.parametrize(("path", "code", "cited", "hunk", "links"), [

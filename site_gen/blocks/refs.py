@@ -440,7 +440,8 @@ def _ref_rule(state: StateInline, silent: bool) -> bool:
     end = find_after(state, "]]", state.pos + 2)  # over soft line breaks too
     if end < 0:
         return False
-    if state.src.find('"', state.pos + 2, end) >= 0:  # a quote may hold `]]`: its own, then
+    if state.src.find('"', state.pos + 2, end) >= 0 or state.src.find("[", state.pos + 2, end) >= 0:
+        # a quote may hold `]]`, and a symbol `[]` before one (`Vec::operator[]]]`): its own
         whole = BRACKETED.match(state.src, state.pos)
         end = whole.end(1) if whole else end  # else malformed: told where it ends
     if not silent:
