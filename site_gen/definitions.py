@@ -415,8 +415,9 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
         named = node.field("type")  # Rust: impl Type { ... }
     if named is None and kind == "function" and (infix := node.field("operator")) is not None:
         return f"({infix.text()})"  # Haskell: `k .= v = ...` defines (.=)
-    if named is not None and kind in _RUBY_METHODS and named.kind() in ("operator", "setter"):
-        return str(named.text())  # Ruby: `def [](k)`, `def []=(k, v)`, `def type=(t)`
+    if named is not None and (_OPERATOR_NAME.fullmatch(named.text()) or (
+            kind in _RUBY_METHODS and named.kind() == "setter")):
+        return str(named.text())  # `def [](k)`, `def type=(t)` (Ruby), `def ++(o: P)` (Scala)
     text = named.text() if named is not None else (_child_name(node) if unnamed else None) or ""
     if _OPERATOR.fullmatch(text):  # Haskell: `(.=) :: ...`, `(<+>) a b = ...`
         return text
@@ -588,6 +589,9 @@ _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
 # (.=), (.:?), (<+>).
 _OPERATOR = re.compile(r"\([!#$%&*+./<=>?@\\^|~:-]+\)")
 _RUBY_METHODS = frozenset({"method", "singleton_method"})
+# An operator named where it is defined: Ruby's `def []=(k, v)`, `def <=>(o)`; Scala's
+# `def ++(o: PermSet)`, `object /`; Swift's `static func == (l: V, r: V)`.
+_OPERATOR_NAME = re.compile(r"[!%&*+/<=>?@\\^|~\[\]-]+")
 _LUA_METHOD = re.compile(r"(?<!:):(?!:)")  # M:method (Lua) is M.method
 _GO_METHOD = re.compile(r"\(\*?([A-Za-z_]\w*)\)(?=\.)")
 # a call's parentheses after a name (an operator's too: `operator==(const V&)`, Ruby's

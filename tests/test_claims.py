@@ -619,6 +619,12 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
              "  end\n  def type\n  end\n  def type=(t)\n  end\nend\n",
      [("H", 1, 12), ("H.[]", 2, 3), ("H.[]=", 4, 5), ("H.<<", 6, 7), ("H.type", 8, 9),
       ("H.type=", 10, 11)]),  # operators and setters by their own names
+    ("scala", "class PermSet {\n  def ++(o: PermSet) = o\n  def /(c: Int): PermSet\n}\n"
+              "object / {\n  def unapply(p: Int) = None\n}\n",
+     [("PermSet", 1, 4), ("PermSet.++", 2, 2), ("PermSet./", 3, 3), ("/", 5, 7),
+      ("/.unapply", 6, 6)]),  # operators by their own names (os-lib's `os./`)
+    ("swift", "struct V {\n  static func == (l: V, r: V) -> Bool { true }\n  func f() {}\n}\n",
+     [("V", 1, 4), ("V.==", 2, 2), ("V.f", 3, 3)]),
     ("dart", "class Repo {\n  User? find(int id) {\n    return null;\n  }\n}\nvoid main() {}\n",
      [("Repo", 1, 5), ("Repo.find", 2, 4), ("main", 6, 6)]),
     ("dart", "abstract class Client {\n  Future<String> read(Uri url);\n  @override\n"
