@@ -373,17 +373,8 @@ _DEFINES_NAME, _WRAPS, _HOLDS = 1, 2, 3
 def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     """The name the node `node` (of `kind`, one that may define a name) defines, or None;
     with `unnamed`, found without a name field too (see _child_name)."""
-    if kind in KEYWORD_NAMED:
-        keyword = KEYWORD_NAMED[kind]
-        if keyword is None and (first := node.child(0)) is not None:
-            keyword = str(first.text())  # fallback, receive
-        return keyword
-    if kind == "destructor_declaration":  # C#: ~Table(), as C++'s is named
-        named = node.field("name")
-        return f"~{named.text()}" if named is not None else None
-    if kind == "operator_declaration":  # C#: `operator +`, as C++'s is named
-        symbol = node.field("operator")
-        return f"operator{symbol.text()}" if symbol is not None else None
+    if kind in KEYWORD_NAMED or kind in _CSHARP_NAMED:
+        return _keyword_name(node, kind)
     if kind in HOLDS_A_FUNCTION or kind in _HOLDS_IN_LUA or kind == "pair":
         value = _value(node, kind)
         if value is None or (value.kind() not in FUNCTION_VALUES and not
@@ -431,6 +422,24 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     receiver = node.field("receiver") if kind == "method_declaration" else None  # Go
     owner = _RECEIVER.match(receiver.text()) if receiver is not None else None
     return f"{owner[1]}.{name}" if owner else name
+
+
+_CSHARP_NAMED = frozenset({"destructor_declaration", "operator_declaration"})
+
+
+def _keyword_name(node: Any, kind: str) -> str | None:
+    """The name of a definition its keyword names (see KEYWORD_NAMED), or a C# destructor
+    or operator, named as C++'s are: `~Table`, `operator+`."""
+    if kind == "destructor_declaration":
+        named = node.field("name")
+        return f"~{named.text()}" if named is not None else None
+    if kind == "operator_declaration":
+        symbol = node.field("operator")
+        return f"operator{symbol.text()}" if symbol is not None else None
+    keyword = KEYWORD_NAMED[kind]
+    if keyword is None and (first := node.child(0)) is not None:
+        keyword = str(first.text())  # fallback, receive
+    return keyword
 
 
 def _wraps_a_function(value: Any, depth: int = 3) -> bool:
