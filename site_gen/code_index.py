@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "29"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "30"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -331,15 +331,44 @@ IN_AN_EXPRESSION = {"csharp": "class T {\n  void t() {\n    var y = x ?? %s;\n  
 
 def _found(root: Any, language: str, pattern: str) -> list[Any]:
     """The nodes of `root` that `pattern` matches (see query), in the file's order: also
-    where the code it reads as stands as an expression of another kind (IN_AN_EXPRESSION)."""
+    where the code it reads as stands as an expression of another kind (IN_AN_EXPRESSION).
+
+    A pattern that ends in a name or a value, not a closing token, matches only code that
+    holds nothing more: ast-grep's default (`smart`) matching lets the code go on where
+    such a pattern ends, so Ruby's `raise $E, $M` matched `raise E, m, cause: c` and
+    Elixir's and Bash's calls without parentheses matched more arguments than written.
+    Those matches are the ones its `relaxed` matching (named nodes only, both sides
+    whole) finds too."""
     found = list(root.find_all(pattern=query(language, pattern)))
+    if found and open_ended(language, pattern):
+        written = query(language, pattern)
+        rule = dict(written) if isinstance(written, dict) else {"context": written}
+        whole = {_span(n) for n in root.find_all(pattern={**rule, "strictness": "relaxed"})}
+        found = [n for n in found if _span(n) in whole]
     also = as_expression(language, pattern)
     if also is None:
         return found
-    seen = {(n.range().start.index, n.range().end.index) for n in found}
-    more = [n for n in root.find_all(pattern=also)
-            if (n.range().start.index, n.range().end.index) not in seen]
+    seen = {_span(n) for n in found}
+    more = [n for n in root.find_all(pattern=also) if _span(n) not in seen]
     return sorted(found + more, key=lambda n: n.range().start.index) if more else found
+
+
+def _span(node: Any) -> tuple[int, int]:
+    span = node.range()
+    return (int(span.start.index), int(span.end.index))
+
+
+@functools.lru_cache(maxsize=256)
+def open_ended(language: str, pattern: str) -> bool:
+    """Whether `pattern` ends in a named node (a metavariable, a name, a value) rather
+    than a token that closes it (`)`, `end`, `;`): read with each `$` as `_` (see
+    _kind_spanning). A pattern that does not parse so is taken as open."""
+    node = _root(language, pattern.strip().replace("$", "_"))
+    if node.find(kind="ERROR") is not None:
+        return True
+    while kids := [c for c in node.children() if "comment" not in c.kind()]:
+        node = kids[-1]
+    return bool(node.is_named())
 
 
 @functools.lru_cache(maxsize=256)
@@ -472,7 +501,7 @@ def _in_macros(root: Any, pattern: str, word: str, offset: int = 0,
                 raise Unread("rust", offset + int(hidden.range().start.line) + 1, word)
             continue
         found += [(start + int(node.range().start.line) + 1, node.text())
-                  for node in again.find_all(pattern=query("rust", pattern))]
+                  for node in _found(again, "rust", pattern)]
         found += _in_macros(again, pattern, word, start, depth + 1)
     return found
 

@@ -949,6 +949,23 @@ def test_a_csharp_throw_counts_where_it_is_an_expression_too(tmp_path: Path) -> 
     assert all(f"A.cs:{line}</a>" in html for line in (3, 5, 7))
 
 
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("lib/request.rb", "def a\n  raise Error, 'bad'\nend\ndef b\n  raise error.class, error.message, "
+                       "cause: error.cause\nend\n", "raise $E, $M", [2]),
+    ("lib/plug.ex", "defmodule P do\n  def a, do: put c, 1\n  def b, do: put c, 1, 2\nend\n",
+     "put $C, $V", [2]),
+    ("run.sh", "cp a b\ncp -r a b\n", "cp $A $B", [1]),
+])
+def test_a_pattern_that_ends_in_a_name_matches_no_longer_code(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """Before, ast-grep's default matching let the code go on where a pattern ends in a
+    name: Ruby's `raise $E, $M` also counted rack's `raise e.class, e.message, cause:
+    e.cause`, and calls without parentheses (Elixir, Bash) more arguments than written."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == []
+    assert re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html) == [str(n) for n in lines]
+
+
 CUDA_FILE = """\
 __global__ void __launch_bounds__(256) add(const float* __restrict__ a, float* b, int n) {
   __shared__ float tile[256];
