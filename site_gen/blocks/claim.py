@@ -371,6 +371,16 @@ def _inline_counts(state: StateCore) -> None:
                           ctx.line(block.map, token.meta["offset"]))
 
 
+SITES_SHOWN = 10
+
+
+def shown_sites(sites: int) -> int:
+    """How many of a claim's `sites` its block lists before folding the rest under "N
+    more sites" (a claim over a whole library may count a hundred; print unfolds them):
+    all of them, when no more than two would be folded."""
+    return sites if sites <= SITES_SHOWN + 2 else SITES_SHOWN
+
+
 def claim_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     """Register the ```` ```claim ```` block (templates/blocks/claim.html)."""
     template = templates.get_template("blocks/claim.html")
@@ -381,7 +391,7 @@ def claim_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         link = (fill(ctx.config.code_host.commit, repo=ctx.pr.repo, commit=claim.commit)
                 if ctx.pr and claim.commit else None)
         return template.render(claim=claim, anchor=f"claim-{claim.id}" if claim.id else None,
-                               commit_link=link)
+                               commit_link=link, shown_sites=shown_sites(len(claim.sites)))
 
     def count(token: Token, env: dict[str, Any]) -> str:
         claim: Claim | None = token.meta.get("claim")

@@ -81,6 +81,13 @@ file: app.py L4-L5 · save
 Say it in one sentence.
 :::
 
+```claim
+says: the head multiplies every fifth value by ten
+count: 31
+text: = 10 *
+in: app.py
+```
+
 See [the tracking issue](https://example.org/issues/1).
 """
 
@@ -282,6 +289,28 @@ def test_print_leaves_out_the_navigation_and_prints_the_address(new_tab: NewTab,
     assert "https://example.org/issues/1" in out  # a link out prints where it goes
     hunk = tab.locator("figure.hunk").first.evaluate("h => getComputedStyle(h).breakInside")
     assert hunk == "auto"  # a long diff may break between its rows
+
+
+def test_a_long_claim_folds_its_sites_on_the_screen_and_prints_them_all(
+        new_tab: NewTab, checked: str) -> None:
+    """A claim over a whole library may count a hundred sites: past the first ten, the rest
+    fold under "N more sites", which opens without script and prints unfolded."""
+    tab = new_tab(390, 844)
+    tab.goto(checked + PAGE)
+    sites = tab.locator(".claim-sites li")
+    assert sites.count() == 31
+    expect(sites.nth(9)).to_be_visible()
+    expect(sites.nth(10)).to_be_hidden()
+    more = tab.locator(".claim-more > summary")
+    expect(more).to_have_text("21 more sites")
+    assert tab.locator(".claim-more ol").get_attribute("start") == "11"  # numbered on
+    tab.emulate_media(media="print")
+    expect(more).to_be_hidden()
+    expect(sites.nth(30)).to_be_visible()
+    tab.emulate_media(media="screen")
+    more.click()  # a <details>: no script needed
+    expect(sites.nth(30)).to_be_visible()
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 # 7: underscores -------------------------------------------------------------------------
