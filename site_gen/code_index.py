@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "30"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "31"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -582,8 +582,8 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
         with contextlib.suppress(KeyError, TypeError, ValueError):
             broken = held["broken"]
             return Index(tuple(Definition(str(n), int(a), int(b), bool(d),
-                                          (int(r[0]), int(r[1])) if r else None)
-                               for n, a, b, d, r in held["defs"]),
+                                          (int(r[0]), int(r[1])) if r else None, bool(c))
+                               for n, a, b, d, r, c in held["defs"]),
                          ParseError(str(held["language"]), int(broken)) if broken else None)
     lines = code.lines(commit, path)
     if lines is None:
@@ -593,7 +593,7 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
         return None
     index = definitions(language, lines)
     if kept is not None:
-        kept.put(key, {"defs": [[d.name, d.start, d.end, d.declared, d.arity]
+        kept.put(key, {"defs": [[d.name, d.start, d.end, d.declared, d.arity, d.singleton]
                                 for d in index.definitions],
                        "broken": index.broken.line if index.broken else None,
                        "language": language})

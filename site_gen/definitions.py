@@ -129,13 +129,17 @@ class Definition:
     it only declares the name or adds to it (a prototype, a method of an interface,
     `struct s;`, a Rust `impl` of a type: see DECLARATIONS, ELSEWHERE). An Elixir
     function has an arity too, the fewest and the most arguments it takes (defaults
-    make them differ): `send_resp/3` and `send_resp/1` are two functions."""
+    make them differ): `send_resp/3` and `send_resp/1` are two functions. A Ruby class
+    method is named as its instance method of the same name is (`Repo.build`), and told
+    apart as Ruby's documentation tells them: `Repo.build` the class's, `Repo#build` an
+    instance's (see named)."""
 
     name: str
     start: int
     end: int
     declared: bool = False
     arity: tuple[int, int] | None = None
+    singleton: bool = False  # a Ruby class method: `def self.build`, or in `class << self`
 
     @property
     def shown(self) -> str:
@@ -196,8 +200,7 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
             span = node.range()
             start = _first_line(node, span, wrapped, leading)
             end = _end_line(node, span, text, trailing)
-            _add(found, Definition(prefix, start, end, _declares(node, kind, language),
-                                   _elixir_arity(node) if kind == "call" else None), kind,
+            _add(found, Definition(prefix, start, end, *_traits(node, kind, language)), kind,
                  last_kind, held == last_held)
             last_kind, last_held = kind, held
             if kind in _DECLARES and (value := _value(node, kind)) is not None \
@@ -231,7 +234,19 @@ def _defines(kind: str) -> bool:
 # the other in a method, are two methods, as are a Haskell function's equations in two
 # instances; an Elixir `for`'s `def`s are clauses of one function.
 MEMBERS_HELD_IN = frozenset({"class_body", "object", "table_constructor", "instance",
-                             "template_body", "enum_class_body", "enum_body"})
+                             "template_body", "enum_class_body", "enum_body",
+                             "singleton_class"})  # Ruby's `class << self`
+
+
+def _traits(node: Any, kind: str, language: str) -> tuple[bool, tuple[int, int] | None, bool]:
+    """What a definition `node` (of `kind`) is besides its name and lines: whether it
+    only declares it (see _declares), its arity (Elixir), whether it is a Ruby class
+    method (`def self.build`, a method in `class << self`)."""
+    singleton = kind == "singleton_method" or (kind == "method" and (
+        (body := node.parent()) is not None and (holder := body.parent()) is not None
+        and holder.kind() == "singleton_class"))
+    return (_declares(node, kind, language), _elixir_arity(node) if kind == "call" else None,
+            singleton)
 
 
 def _add(found: list[Definition], definition: Definition, kind: str, last_kind: str,
@@ -616,11 +631,26 @@ def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
     Go's `(*Conn).Close` as `Conn.Close`, a '#' after a name as a '.' (`Repo#find`, as
     Ruby's and Java's documentation write a method), a call's parentheses are left out
     (`save_checkpoint()`, `put(K key)` name save_checkpoint and put), and an arity after a
-    '/' names the Elixir function that takes that many arguments (`send_resp/3`)."""
+    '/' names the Elixir function that takes that many arguments (`send_resp/3`); of
+    Ruby's methods, a `#` names an instance's, a `.` the class's (see _by_receiver)."""
     wanted, arity = _wanted(symbol), _arity(symbol)
-    return [d for d in defs
-            if ((name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted))
-            and (arity is None or (d.arity is not None and d.arity[0] <= arity <= d.arity[1]))]
+    found = [d for d in defs
+             if ((name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted))
+             and (arity is None or (d.arity is not None and d.arity[0] <= arity <= d.arity[1]))]
+    return _by_receiver(found, symbol)
+
+
+def _by_receiver(found: list[Definition], symbol: str) -> list[Definition]:
+    """Of Ruby's class and instance methods of one name, those `symbol` names as Ruby's
+    documentation does: `Repo#build` an instance's, `Repo.build` (or `Repo::build`) the
+    class's; a name alone, both."""
+    singletons = [d for d in found if d.singleton]
+    if not singletons or len(singletons) == len(found):
+        return found
+    if _MEMBER.search(symbol.strip()):
+        return [d for d in found if not d.singleton]
+    bare = _CALLED.sub("", symbol.strip())
+    return singletons if "." in bare or "::" in bare else found
 
 
 _ARITY = re.compile(r"(?<=[\w?!])/(\d+)$")  # Elixir's send_resp/3

@@ -464,6 +464,36 @@ def test_a_text_is_parsed_once_whatever_commit_holds_it_and_a_file_read_once(
     assert len(files.read) == 3  # no store: its own answers (a store's are not shared)
 
 
+def test_what_a_definition_is_survives_the_store() -> None:
+    """A definition read back from the store between builds is the one parsed: a Ruby
+    class method stays one (`Headers.build` apart from `Headers#build`), an Elixir
+    function keeps its arity."""
+    from site_gen import code_index
+
+    class Files:
+        def lines(self, commit: str, path: str) -> list[str] | None:
+            return RUBY_CLASS_METHODS.splitlines()
+
+    class Store:
+        def __init__(self, kept: dict[str, object]) -> None:
+            self.kept = kept
+
+        def get(self, key: str) -> object:
+            return self.kept.get(key)
+
+        def put(self, key: str, value: object) -> None:
+            self.kept[key] = value
+
+        def close(self) -> None:
+            pass
+
+    kept: dict[str, object] = {}
+    parsed = code_index.index_of(Files(), "a" * 40, "lib/headers.rb", Store(kept))
+    again = code_index.index_of(Files(), "a" * 40, "lib/headers.rb", Store(kept))  # a new build
+    assert parsed is not None and again == parsed and again is not parsed
+    assert [d.singleton for d in again.definitions] == [False, True, False, True, False]
+
+
 @pytest.mark.parametrize(("language", "code", "lines"), [
     ("python", "TOTAL = {sum}\n\n\ndef after():\n    return TOTAL\n", "L4-L5"),
     ("javascript", "const total = {sum};\n\nfunction after() {{\n  return total;\n}}\n", "L3-L5"),
@@ -518,6 +548,11 @@ def test_a_hunk_that_changes_a_decorator_names_the_function_it_decorates(
                                             "@@ -2,1 +2,1 @@\n-    @torch.no_grad()\n"
                                             "+    @torch.inference_mode()\n```\n")
     assert errors == []
+
+
+# rack's Headers: a class method and an instance method of one name, twice
+RUBY_CLASS_METHODS = ("class Headers\n  def self.[](*items)\n  end\n  def [](key)\n  end\n"
+                      "  class << self\n    def build\n    end\n  end\n  def build\n  end\nend\n")
 
 
 GO = """\
@@ -615,6 +650,8 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("kotlin", "enum class Op {\n  PLUS {\n    override fun apply(a: Int) = a\n  },\n  ZERO;\n"
                "  abstract fun apply(a: Int): Int\n}\n",
      [("Op", 1, 7), ("Op.PLUS", 2, 4), ("Op.PLUS.apply", 3, 3), ("Op.apply", 6, 6)]),
+    ("ruby", RUBY_CLASS_METHODS, [("Headers", 1, 12), ("Headers.[]", 2, 3), ("Headers.[]", 4, 5),
+                                  ("Headers.build", 7, 8), ("Headers.build", 10, 11)]),
     ("ruby", "class H\n  def self.[](*items)\n  end\n  def []=(k, v)\n  end\n  def <<(p)\n"
              "  end\n  def type\n  end\n  def type=(t)\n  end\nend\n",
      [("H", 1, 12), ("H.[]", 2, 3), ("H.[]=", 4, 5), ("H.<<", 6, 7), ("H.type", 8, 9),
@@ -759,6 +796,10 @@ def test_each_language_s_definitions_are_found_by_their_names(
     ("ruby", "class Repo\n  def find(id)\n  end\nend\n", "Repo#find",
      [("Repo.find", 2, 3)]),  # as Ruby's (and Javadoc's) documentation writes a method
     ("typescript", "class Ky {\n  #retry() {}\n  retry() {}\n}\n", "#retry", [("Ky.#retry", 2, 2)]),
+    ("ruby", RUBY_CLASS_METHODS, "Headers#[]", [("Headers.[]", 4, 5)]),  # an instance's
+    ("ruby", RUBY_CLASS_METHODS, "Headers.[]", [("Headers.[]", 2, 3)]),  # the class's
+    ("ruby", RUBY_CLASS_METHODS, "Headers::build", [("Headers.build", 7, 8)]),
+    ("ruby", RUBY_CLASS_METHODS, "Headers#build", [("Headers.build", 10, 11)]),
     ("ruby", "class H\n  def [](k)\n  end\n  def []=(k, v)\n  end\n  def type\n  end\n"
              "  def type=(t)\n  end\nend\n", "H#[]=(k, v)", [("H.[]=", 4, 5)]),
     ("ruby", "class H\n  def [](k)\n  end\n  def []=(k, v)\n  end\n  def type\n  end\n"
