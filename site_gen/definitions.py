@@ -88,18 +88,20 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "java": frozenset({"enum_constant"}),  # with a body of its own (see _CONSTANTS)
     "kotlin": frozenset({"secondary_constructor", "enum_entry"}),
     "csharp": frozenset({"operator_declaration",  # public static A operator +(A a, A b)
-                         "local_function_statement"}),  # a function inside a method's body
+                         "local_function_statement",  # a function inside a method's body
+                         "indexer_declaration"}),  # public T this[int i] { get; }
     "solidity": frozenset({"error_declaration", "fallback_receive_definition"}),
     "dart": frozenset({"declaration", "mixin_declaration", "extension_declaration",
                        "extension_type_declaration", "type_alias"}),
 }
 # Definitions named by their keyword, as their language's documentation names them
 # (Swift's `A.deinit`, `A.subscript`; Kotlin's and Solidity's `A.constructor`; Swift's
-# `init` has a name); None: by the keyword they start with (Solidity's `fallback`, `receive`).
+# `init` has a name; C#'s indexer as it is declared, `A.this[]`); None: by the keyword
+# they start with (Solidity's `fallback`, `receive`).
 KEYWORD_NAMED: dict[str, str | None] = {
     "deinit_declaration": "deinit", "subscript_declaration": "subscript",
     "secondary_constructor": "constructor", "constructor_definition": "constructor",
-    "fallback_receive_definition": None}
+    "fallback_receive_definition": None, "indexer_declaration": "this[]"}  # C#: `this[int i]`
 ELIXIR_DEFINES = frozenset({"defmodule", "def", "defp", "defmacro", "defmacrop", "defguard",
                             "defguardp", "defprotocol", "defimpl", "defdelegate"})
 ELIXIR_FUNCTIONS = ELIXIR_DEFINES - {"defmodule", "defprotocol", "defimpl"}  # have an arity
@@ -409,6 +411,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     elif kind == "attribute":
         return _local_name(node)
     named = node.field("name") or node.field("property") or node.field("key")  # JavaScript
+    if named is None and kind == "event_field_declaration":  # C#: `public event E Changed;`
+        named = (node.find(kind="variable_declarator") or node).field("name")
     if named is None and (declarator := node.field("declarator")) is not None:  # C, C++
         function = False  # int *f(int x), not int x
         while (inner := declarator.field("declarator")) is not None:

@@ -656,6 +656,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
              "  end\n  def type\n  end\n  def type=(t)\n  end\nend\n",
      [("H", 1, 12), ("H.[]", 2, 3), ("H.[]=", 4, 5), ("H.<<", 6, 7), ("H.type", 8, 9),
       ("H.type=", 10, 11)]),  # operators and setters by their own names
+    ("csharp", "class Cache {\n  public int this[int i] {\n    get { return i; }\n  }\n"
+               "  public event EventHandler Changed;\n  int n;\n}\n",
+     [("Cache", 1, 7), ("Cache.this[]", 2, 4), ("Cache.Changed", 5, 5)]),  # not the field n
     ("scala", "class PermSet {\n  def ++(o: PermSet) = o\n  def /(c: Int): PermSet\n}\n"
               "object / {\n  def unapply(p: Int) = None\n}\n",
      [("PermSet", 1, 4), ("PermSet.++", 2, 2), ("PermSet./", 3, 3), ("/", 5, 7),
