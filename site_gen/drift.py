@@ -12,8 +12,9 @@ gets one state:
 - same: unchanged lines at the same numbers;
 - moved: the same text at other lines, or in a renamed file (`Placed.replacement` is the
   markdown rewritten to say so);
-- changed: the cited lines were edited (both texts are kept), a hunk no longer applies,
-  or a claim counts otherwise;
+- changed: the cited lines were edited (both texts are kept), a definition's lines stand
+  under a new name (renamed), a hunk no longer applies or its named definition no longer
+  holds it, or a claim counts otherwise;
 - gone: the file, or the lines, were removed.
 
 Only the fetched commits decide, so the same commits give the same states.
@@ -37,7 +38,7 @@ from .code_index import index_of
 from .config import Config
 from .content import Page, PullRequest
 from .context import PageContext
-from .definitions import Definition, chosen, enclosing
+from .definitions import Definition, chosen, enclosing, named
 from .git_reader import SourceReader, changes
 from .names import GITLINK, REFERENCE, path_written
 from .submodules import holding, reader_of
@@ -442,6 +443,13 @@ class HeadMove:
         text = tuple(old_lines[old[0].start - 1:old[0].end])
         new = self._definition(new_path, old[0].name)
         if new is None:
+            renamed = self._renamed(item.file, new_path, old[0])
+            if renamed is not None:
+                return Placed(item, CHANGED, new_path, renamed.start, renamed.end, text,
+                              tuple(new_lines[renamed.start - 1:renamed.end]),
+                              f"{item.symbol} is no longer defined in {new_path}: its lines "
+                              f"are in {renamed.name} ({renamed.lines}), a name the old head "
+                              "did not define (renamed?)")
             return Placed(item, GONE, new_path, old_text=text,
                           detail=f"{item.symbol} is no longer defined in {new_path}")
         now = tuple(new_lines[new.start - 1:new.end])
@@ -450,6 +458,36 @@ class HeadMove:
         if new_path == item.file and (new.start, new.end) == (old[0].start, old[0].end):
             return Placed(item, SAME, new_path, new.start, new.end, text, now)  # a name has no lines
         return self._moved(item, new_path, new.start, new.end, text, now)
+
+    def _renamed(self, path: str, new_path: str, old: Definition) -> Definition | None:
+        """The definition of the new head that holds the lines `old` held (those the diff
+        keeps), nested where `old` was, under a name the old head did not define: `load`
+        renamed `read_text`; None when there is none."""
+        mapped = self._map(path, new_path)
+        kept = [n for n in mapped[old.start:old.end + 1] if n is not None]
+        before = index_of(self.reader, self.old, path, languages=self.config.languages)
+        after = index_of(self.reader, self.new, new_path, languages=self.config.languages)
+        held = enclosing(after.definitions, min(kept), max(kept)) if kept and after else None
+        if held is None or before is None or held.name.rpartition(".")[0] != \
+                old.name.rpartition(".")[0] or any(d.name == held.name for d in before.definitions):
+            return None
+        return held
+
+    def _named_holder(self, item: Item, new_path: str, start: int | None,
+                      end: int | None) -> str | None:
+        """Why the definition a hunk's file line names (`· save`) no longer holds its lines
+        at the new head (from `start` to `end`), or None when it does or names none."""
+        if item.symbol is None or start is None:
+            return None
+        index = index_of(self.reader, self.new, new_path, languages=self.config.languages)
+        if index is None:
+            return None
+        last = end if end is not None else start
+        if any(d.start <= start and last <= d.end for d in named(index.definitions, item.symbol)):
+            return None
+        holder = enclosing(index.definitions, start, last)
+        return (f"the hunk names {item.symbol}, which holds none of its lines at the new head"
+                + (f"; {holder.name} ({holder.lines}) holds them" if holder else ""))
 
     def _hunk(self, item: Item, new_path: str, old_lines: list[str],
               new_lines: list[str]) -> Placed:
@@ -468,6 +506,9 @@ class HeadMove:
         shift = shifts.pop() if shifts else 0
         start = item.start + shift if item.start is not None else None
         end = item.end + shift if item.end is not None else None
+        unnamed = self._named_holder(item, new_path, start, end)
+        if unnamed is not None:
+            return Placed(item, CHANGED, new_path, start, end, detail=unnamed, shift=shift)
         return self._moved(item, new_path, start, end, (), (), shift)
 
     def _unapplied(self, item: Item, new_path: str, section: tuple[str, ...], at: int | None,

@@ -338,6 +338,36 @@ def test_a_hunk_that_no_longer_applies_is_changed(
     assert page_text(project) == before
 
 
+def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """make_key renamed user_key, its lines as they were. Before, the symbol reference was
+    only 'gone', and the hunk that names make_key counted as the same: repin wrote the new
+    head, and the page then failed to build (make_key holds no line there)."""
+    repo, _, _ = moved("By name [[core.py::make_key]].\n\n" + HUNK,
+                       {"src/widgets/core.py": CORE.replace("def make_key(", "def user_key(")})
+    before = page_text(project)
+    run = repin(cli, repo)
+    assert run.code == 1
+    assert ("changed: src/widgets/core.py · make_key: make_key is no longer defined in "
+            "src/widgets/core.py: its lines are in user_key (L11-L13), a name the old head did "
+            "not define (renamed?)") in run.out
+    assert "now: def user_key(user): ⏎ name = user.name ⏎ return hash(name)" in run.out
+    assert ("changed: src/widgets/core.py L12-L13 · make_key: the hunk names make_key, which "
+            "holds none of its lines at the new head; user_key (L11-L13) holds them") in run.out
+    assert "2 references: 2 changed" in run.out
+    assert page_text(project) == before
+
+
+def test_a_removed_function_is_gone_not_renamed(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Its lines removed, nothing holds them: gone, with no new name guessed."""
+    repo, _, _ = moved("By name [[core.py::helper]].\n",
+                       {"src/widgets/core.py": CORE.replace("\n\ndef helper():\n    return 1\n", "\n")})
+    run = repin(cli, repo, "--dry-run")
+    assert "gone: src/widgets/core.py · helper: helper is no longer defined" in run.out
+    assert "renamed" not in run.out
+
+
 CLAIM = """\
 ```claim
 says: every function returns
