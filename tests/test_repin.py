@@ -98,6 +98,16 @@ def page_text(project: Project) -> str:
     return (project.root / "content/acme/widgets/12/cache-bug.md").read_text()
 
 
+def repinned_keeping_the_page(cli: CLI, repo: Path, project: Project) -> str:
+    """repin's report where something is changed or gone: it exits 1 and leaves the page
+    as it was, for its author to rewrite."""
+    before = page_text(project)
+    run = repin(cli, repo)
+    assert run.code == 1, run.out
+    assert page_text(project) == before
+    return run.out
+
+
 def test_lines_inserted_above_move_every_reference_and_rewrite_it(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     repo, old, new = moved("Named in [[core.py:12]], hashed in [[core.py L12-L13|the hash]], "
@@ -136,13 +146,10 @@ def test_an_edited_line_is_changed_and_reported_with_both_texts(
     repo, _, _ = moved("Named in [[core.py:12]], called [[core.py:16]].\n",
                        {"src/widgets/core.py": CORE.replace("name = user.name",
                                                             "name = user.full_name")})
-    before = page_text(project)
-    run = repin(cli, repo)
-    assert run.code == 1
-    assert "cache-bug.md:9: changed: src/widgets/core.py L12: the cited lines were edited" in run.out
-    assert "was: name = user.name" in run.out and "now: name = user.full_name" in run.out
-    assert "2 references: 1 same, 1 changed" in run.out
-    assert page_text(project) == before  # the changed reference keeps its old line
+    out = repinned_keeping_the_page(cli, repo, project)  # the changed one keeps its old line
+    assert "cache-bug.md:9: changed: src/widgets/core.py L12: the cited lines were edited" in out
+    assert "was: name = user.name" in out and "now: name = user.full_name" in out
+    assert "2 references: 1 same, 1 changed" in out
 
 
 def test_a_renamed_file_moves_with_its_new_path(
@@ -278,13 +285,10 @@ def test_lines_that_left_their_definition_are_changed_and_say_where_they_went(
         + "\n\ndef _hashed(user):\n    name = user.name\n    return hash(name)\n"
     repo, _, _ = moved("make_key hashes the name: [[core.py L12-L13]].\n",
                        {"src/widgets/core.py": split})
-    before = page_text(project)
-    run = repin(cli, repo)
-    assert run.code == 1
+    out = repinned_keeping_the_page(cli, repo, project)
     assert ("changed: src/widgets/core.py L12-L13: the cited lines were edited; their text is "
-            "now at L20-L21, in _hashed") in run.out
-    assert "now: return _hashed(user)" in run.out
-    assert page_text(project) == before
+            "now at L20-L21, in _hashed") in out
+    assert "now: return _hashed(user)" in out
 
 
 def test_a_folder_stands_while_the_new_head_has_it(
@@ -328,14 +332,11 @@ def test_a_hunk_that_no_longer_applies_is_changed(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     repo, _, _ = moved(HUNK, {"src/widgets/core.py": CORE.replace("return hash(name)",
                                                                   "return hash(name) % 7")})
-    before = page_text(project)
-    run = repin(cli, repo)
-    assert run.code == 1
+    out = repinned_keeping_the_page(cli, repo, project)
     assert ("changed: src/widgets/core.py L12-L13 · make_key: the hunk no longer applies: its "
-            "old side was edited (first at 'return hash(name)')") in run.out
+            "old side was edited (first at 'return hash(name)')") in out
     # what took its place, to rewrite the hunk by (before: "now: (nothing)")
-    assert "now: name = user.name ⏎ return hash(name) % 7" in run.out
-    assert page_text(project) == before
+    assert "now: name = user.name ⏎ return hash(name) % 7" in out
 
 
 def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
@@ -345,17 +346,14 @@ def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
     head, and the page then failed to build (make_key holds no line there)."""
     repo, _, _ = moved("By name [[core.py::make_key]].\n\n" + HUNK,
                        {"src/widgets/core.py": CORE.replace("def make_key(", "def user_key(")})
-    before = page_text(project)
-    run = repin(cli, repo)
-    assert run.code == 1
+    out = repinned_keeping_the_page(cli, repo, project)
     assert ("changed: src/widgets/core.py · make_key: make_key is no longer defined in "
             "src/widgets/core.py: its lines are in user_key (L11-L13), a name the old head did "
-            "not define (renamed?)") in run.out
-    assert "now: def user_key(user): ⏎ name = user.name ⏎ return hash(name)" in run.out
+            "not define (renamed?)") in out
+    assert "now: def user_key(user): ⏎ name = user.name ⏎ return hash(name)" in out
     assert ("changed: src/widgets/core.py L12-L13 · make_key: the hunk names make_key, which "
-            "holds none of its lines at the new head; user_key (L11-L13) holds them") in run.out
-    assert "2 references: 2 changed" in run.out
-    assert page_text(project) == before
+            "holds none of its lines at the new head; user_key (L11-L13) holds them") in out
+    assert "2 references: 2 changed" in out
 
 
 def test_a_removed_function_is_gone_not_renamed(
