@@ -460,14 +460,17 @@ class HeadMove:
         return self._moved(item, new_path, new.start, new.end, text, now)
 
     def _renamed(self, path: str, new_path: str, old: Definition) -> Definition | None:
-        """The definition of the new head that holds the lines `old` held (those the diff
-        keeps), nested where `old` was, under a name the old head did not define: `load`
-        renamed `read_text`; None when there is none."""
-        mapped = self._map(path, new_path)
-        kept = [n for n in mapped[old.start:old.end + 1] if n is not None]
+        """The definition of the new head that holds the lines of `old`'s body (most of
+        them as they were, blank lines aside), nested where `old` was, under a name the
+        old head did not define: `load` renamed `read_text`; None when there is none."""
+        mapped, lines = self._map(path, new_path), self.lines(self.old, path) or []
+        body = [k for k in range(old.start + 1, old.end + 1) if k <= len(lines) and lines[k - 1].strip()]
+        kept = [n for k in body if (n := mapped[k]) is not None]
+        if not kept or len(kept) * 2 < len(body):  # most of its body as it was
+            return None
         before = index_of(self.reader, self.old, path, languages=self.config.languages)
         after = index_of(self.reader, self.new, new_path, languages=self.config.languages)
-        held = enclosing(after.definitions, min(kept), max(kept)) if kept and after else None
+        held = enclosing(after.definitions, min(kept), max(kept)) if after else None
         if held is None or before is None or held.name.rpartition(".")[0] != \
                 old.name.rpartition(".")[0] or any(d.name == held.name for d in before.definitions):
             return None

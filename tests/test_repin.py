@@ -356,11 +356,18 @@ def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
     assert "2 references: 2 changed" in out
 
 
+@pytest.mark.parametrize("new", [
+    CORE.replace("\n\ndef helper():\n    return 1\n", "\n"),  # nothing holds its lines
+    # a new function that shares one line of its three: not its body under a new name
+    CORE.replace("def helper():\n    return 1\n",
+                 "def fresh():\n    z = other()\n    return 1\n"),
+])
 def test_a_removed_function_is_gone_not_renamed(
-        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
-    """Its lines removed, nothing holds them: gone, with no new name guessed."""
-    repo, _, _ = moved("By name [[core.py::helper]].\n",
-                       {"src/widgets/core.py": CORE.replace("\n\ndef helper():\n    return 1\n", "\n")})
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI, new: str) -> None:
+    old = CORE.replace("def helper():\n    return 1\n",
+                       "def helper():\n    x = compute()\n    y = x + 1\n    return 1\n")
+    repo, _, _ = moved("By name [[core.py::helper]].\n", {"src/widgets/core.py": new},
+                       {"src/widgets/core.py": old, "src/widgets/checkpoint.py": CHECKPOINT})
     run = repin(cli, repo, "--dry-run")
     assert "gone: src/widgets/core.py · helper: helper is no longer defined" in run.out
     assert "renamed" not in run.out
