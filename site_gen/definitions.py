@@ -73,7 +73,7 @@ _ASSIGNED = ("assignment_expression", "function_expression")
 OWN_KINDS: dict[str, frozenset[str]] = {
     "ruby": frozenset({"class", "module", "method", "singleton_method"}),
     "haskell": frozenset({"function", "bind", "signature", "data_type", "newtype", "class",
-                          "type_synonym"}),
+                          "type_synonym", "instance"}),  # an instance: see _instance_name
     "elixir": frozenset({"call"}),
     "hcl": frozenset({"block", "attribute"}),  # an attribute: a `locals` value (_local_name)
     "c": frozenset({"declaration", *_MACROS}),  # int f(int x); (see DECLARATIONS)
@@ -186,17 +186,16 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
         kind = node.kind()
         role = memo.get(kind)
         if role is None:
-            role = memo[kind] = (_WRAPS if kind == wrapper else _HOLDS
-                                 if kind in MEMBERS_HELD_IN else _DEFINES_NAME
-                                 if kind in own or kind in HOLDS_A_FUNCTION
-                                 or _defines(kind) else 0)
+            role = memo[kind] = _WRAPS if kind == wrapper else (
+                (_HOLDS if kind in MEMBERS_HELD_IN else 0) | (_DEFINES_NAME if kind in own or kind
+                                                              in HOLDS_A_FUNCTION or _defines(kind) else 0))
         children = node.named_children()
+        if role & _HOLDS:  # what it holds: its own start (a Haskell instance is named too)
+            held = int(node.range().start.index)
         if role == _WRAPS and children:  # met before the definition it wraps, its last child
             inner, outer = children[-1].range().start, node.range().start
             wrapped[int(inner.line), int(inner.column)] = (int(outer.line), int(outer.column))
-        elif role == _HOLDS:
-            held = int(node.range().start.index)
-        elif role and not (kind in _USED_WHERE_THEY_STAND and _only_used(node, kind)) \
+        elif role & _DEFINES_NAME and not (kind in _USED_WHERE_THEY_STAND and _only_used(node, kind)) \
                 and (name := _name(node, kind, by_child)) is not None:
             prefix = name if _implements(node, kind) else prefix + name
             span = node.range()
@@ -384,7 +383,7 @@ _USED_WHERE_THEY_STAND = frozenset(LOCALS) | _SPECIFIERS | _CONSTANTS
 # one that wraps a definition (WRAPPING), one that holds members (MEMBERS_HELD_IN), or
 # none of these (0). A kind is met many times a file.
 _ROLES: dict[str, dict[str, int]] = {}
-_DEFINES_NAME, _WRAPS, _HOLDS = 1, 2, 3
+_DEFINES_NAME, _WRAPS, _HOLDS = 1, 2, 4  # the last with the first: both
 
 
 def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
@@ -410,6 +409,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
         return _block_name(node)
     elif kind == "attribute":
         return _local_name(node)
+    elif kind == "instance":
+        return _instance_name(node)
     named = node.field("name") or node.field("property") or node.field("key")  # JavaScript
     if named is None and kind == "event_field_declaration":  # C#: `public event E Changed;`
         named = (node.find(kind="variable_declarator") or node).field("name")
@@ -549,6 +550,20 @@ def _implemented(node: Any) -> str | None:
             return _elixir_name(holder)
         holder = holder.parent()
     return None
+
+
+_TYPE_NAME = re.compile(r"[A-Z][\w']*(?:\.[A-Z][\w']*)*")
+
+
+def _instance_name(node: Any) -> str | None:
+    """A Haskell instance, named by its class and the type it is for, as Elixir names an
+    implementation (see _implemented): `instance ToJSON Int64` is ToJSON.Int64, its
+    `toJSON` ToJSON.Int64.toJSON (`instance ToJSON a => ToJSON (Maybe a)`: ToJSON.Maybe).
+    None for an instance for no named type (`ToJSON (a, b)`, `ToJSON [a]`): its methods
+    are named alone, each apart from another instance's."""
+    named, patterns = node.field("name"), node.field("patterns")
+    found = _TYPE_NAME.match(patterns.text().lstrip("( ")) if patterns is not None else None
+    return f"{named.text()}.{found[0]}" if named is not None and found else None
 
 
 def _implements(node: Any, kind: str) -> bool:

@@ -637,8 +637,12 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
                    "  b.on({\n    handle() {},\n  });\n}\n",
      [("wire", 1, 8), ("wire.handle", 3, 3), ("wire.handle", 6, 6)]),  # two objects' methods
     ("haskell", "module M where\nclass E t where tkErr :: t\ninstance E A where tkErr = a\n"
-                "instance E B where\n  tkErr = b\n",
-     [("E", 2, 2), ("E.tkErr", 2, 2), ("tkErr", 3, 3), ("tkErr", 5, 5)]),  # one an instance
+                "instance E b => E (Maybe b) where\n  tkErr = b\n",
+     [("E", 2, 2), ("E.tkErr", 2, 2), ("E.A", 3, 3), ("E.A.tkErr", 3, 3), ("E.Maybe", 4, 5),
+      ("E.Maybe.tkErr", 5, 5)]),  # an instance by its class and type, its methods by it
+    ("haskell", "module M where\ninstance E (a, b) where tkErr = a\ninstance E [a] where\n"
+                "  tkErr = b\n",
+     [("tkErr", 2, 2), ("tkErr", 4, 4)]),  # for no named type: one each, not one spanning both
     ("elixir", "defprotocol Size do\n  def size(d)\nend\ndefimpl Size, for: Map do\n"
                "  def size(m), do: 0\nend\ndefmodule User do\n  defimpl Size do\n"
                "    def size(u), do: 1\n  end\nend\n",
