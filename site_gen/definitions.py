@@ -157,9 +157,9 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
     """Every definition under `root` (code of `language`), in file order (a node before
     what it holds), each dotted with the names of those that hold it, from its first line:
     that of the decorators, attributes or template head that belong to it (see
-    _first_line). The clauses of one definition side by side (Haskell's and Elixir's
-    equations, a C++ overload after another: see CLAUSE_OF), each with a body or none
-    without, are one definition.
+    _first_line). The clauses of one definition side by side in one class or object
+    (Haskell's and Elixir's equations, a C++ overload after another: see CLAUSE_OF,
+    MEMBERS_HELD_IN), each with a body or none without, are one definition.
 
     A definition ends at its last code, not at the space or comments after it, which
     some grammars hold in it (Scala's indented body runs to the next definition's doc
@@ -186,9 +186,7 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
         kind = node.kind()
         role = memo.get(kind)
         if role is None:
-            role = memo[kind] = _WRAPS if kind == wrapper else (
-                (_HOLDS if kind in MEMBERS_HELD_IN else 0) | (_DEFINES_NAME if kind in own or kind
-                                                              in HOLDS_A_FUNCTION or _defines(kind) else 0))
+            role = memo[kind] = _role(kind, wrapper, own)
         children = node.named_children()
         if role & _HOLDS:  # what it holds: its own start (a Haskell instance is named too)
             held = int(node.range().start.index)
@@ -384,6 +382,16 @@ _USED_WHERE_THEY_STAND = frozenset(LOCALS) | _SPECIFIERS | _CONSTANTS
 # none of these (0). A kind is met many times a file.
 _ROLES: dict[str, dict[str, int]] = {}
 _DEFINES_NAME, _WRAPS, _HOLDS = 1, 2, 4  # the last with the first: both
+
+
+def _role(kind: str, wrapper: str | None, own: frozenset[str]) -> int:
+    """What a node of `kind` is to the walk (see _ROLES), in a language whose wrapping kind
+    is `wrapper` and whose own defining kinds are `own`."""
+    if kind == wrapper:
+        return _WRAPS
+    holds = _HOLDS if kind in MEMBERS_HELD_IN else 0
+    defines = kind in own or kind in HOLDS_A_FUNCTION or _defines(kind)
+    return holds | (_DEFINES_NAME if defines else 0)
 
 
 def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
