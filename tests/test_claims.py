@@ -466,8 +466,7 @@ def test_a_text_is_parsed_once_whatever_commit_holds_it_and_a_file_read_once(
 
 def test_what_a_definition_is_survives_the_store() -> None:
     """A definition read back from the store between builds is the one parsed: a Ruby
-    class method stays one (`Headers.build` apart from `Headers#build`), an Elixir
-    function keeps its arity."""
+    class method stays one (`Headers.build` apart from `Headers#build`)."""
     from site_gen import code_index
 
     class Files:
