@@ -885,6 +885,11 @@ def test_a_reference_s_symbol_may_hold_a_pair_of_brackets(tmp_path: Path) -> Non
                      "obj .: key = field obj key\n\n(.:?) :: Object -> Key -> Parser (Maybe a)\n"
                      "obj .:? key = optional obj key\n",
      "[[Types.hs::(.:)]] and [[Types.hs::(.:?)]]", "Types.hs L3 · (.:)", ["L2-L3", "L5-L6"]),
+    # an instance's operator holding a '|', as Haskell writes it: the '|' began a label
+    ("src/Internal.hs", "module Internal where\ninstance Alternative Parser where\n"
+                        "  a <|> b = plus a b\n  empty = none\n",
+     "[[Internal.hs::Alternative.Parser.(<|>)|the choice]] and [[Internal.hs::(<|>)]]",
+     "Internal.hs L3 · (<|>)", ["L3"]),
     # `send_resp/3` and `send_resp/1` are two functions, as Elixir's documentation writes
     # them: their clauses were one definition, and `send_resp/3` named nothing
     ("lib/conn.ex", "defmodule Plug.Conn do\n  def send_resp(conn, status, body) do\n    conn\n"
