@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "33"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "34"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -135,12 +135,40 @@ def code_of(lines: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _parsed(language: str, text: str) -> str:
+def _parsed(language: str, text: str, keep: str | None = None) -> str:
     """`text` as the grammar of `language` is given it: C and C++ with CUDA's own words
-    blanked out (see CUDA); any other as it is."""
-    if language in ("c", "cpp") and ("__" in text or "<<<" in text):
-        return CUDA.sub(lambda found: _blanked(text, found), text)
-    return text
+    blanked out (see CUDA), and, where that does not parse, first near a macro, its
+    macros too when that then parses (see MACRO; but not a line holding the word `keep`,
+    which a claim counts); any other as it is."""
+    if language not in ("c", "cpp"):
+        return text
+    if "__" in text or "<<<" in text:
+        text = CUDA.sub(lambda found: _blanked(text, found), text)
+    broken = _first_error(_root(language, text)) if MACRO.search(text) else None
+    if broken is None or MACRO.search(text, *_lines_around(text, broken, 2)) is None:
+        return text  # it parses, or not first where a macro stands: as written
+    bare = MACRO.sub(lambda found: _macro_blanked(text, found, keep), text)
+    return bare if bare != text and _first_error(_root(language, bare)) is None else text
+
+
+def _lines_around(text: str, line: int, more: int) -> tuple[int, int]:
+    """Where the lines of `text` from `more` before line `line` to `more` after it begin
+    and end."""
+    starts = [0]
+    while len(starts) < line + more and (at := text.find("\n", starts[-1])) >= 0:
+        starts.append(at + 1)
+    end = text.find("\n", starts[-1])
+    return starts[max(0, min(line - 1 - more, len(starts) - 1))], len(text) if end < 0 else end
+
+
+def _macro_blanked(text: str, found: re.Match[str], keep: str | None) -> str:
+    """A macro's text (see MACRO) as spaces; but not the last line of a `#define` that
+    runs over lines, nor a line holding the word `keep`."""
+    before = text.rfind("\n", 0, found.start())
+    if (before > 0 and text[:before].rstrip(" \t").endswith("\\")) or (
+            keep and re.search(rf"\b{re.escape(keep)}\b", found[0])):
+        return found[0]
+    return _BLANKED.sub(" ", found[0])
 
 
 def _blanked(text: str, found: re.Match[str]) -> str:
@@ -160,6 +188,17 @@ CUDA = re.compile(r"\b__(?:global|device|host|forceinline|noinline|shared|consta
                   r"\b__(?:launch_bounds|align|maxnreg|cluster_dims)__\s*\([^()]*\)|"
                   r"<<<(?:(?!>>>)[^;{}])*>>>")
 _BLANKED = re.compile(r"[^\n]")
+# A macro where the C and C++ grammars read none, by the way C code is written (an
+# all-caps name), where it stands at a line's start: before another word of its line
+# (fmt's `FMT_CONSTEXPR20 inline auto count_digits(`, SQLite's `SQLITE_API int ...`,
+# `FMT_EXPORT FMT_API void vprint(`), alone on its line (`FMT_BEGIN_NAMESPACE`), or a call
+# alone on its line, with nothing after it, not even a `;` (NVIDIA/apex's file-scope
+# `GN_FWD_BWD_ONE_PASS_DEFINITION(10, 640)`). Blanked only in a file that does not parse
+# as written, and only when it then does, every line and column kept (see _parsed).
+_MACRO_NAME = r"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{2}[A-Z0-9]+)"
+MACRO = re.compile(rf"^[ \t]*(?:{_MACRO_NAME}[ \t]+)*(?:{_MACRO_NAME}[ \t]+(?=[A-Za-z_])|"
+                   rf"{_MACRO_NAME}[ \t]*$|{_MACRO_NAME}[ \t]*\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*$)",
+                   re.MULTILINE)
 
 
 def definitions(language: str, lines: list[str]) -> Index:
@@ -277,11 +316,11 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     there outside any match and any comment; anywhere, for a pattern without a word),
     ValueError for a pattern ast-grep cannot read in `language`."""
     written = code_of(lines)
-    code = _parsed(language, written)
+    word = literal_of(pattern)
+    code = _parsed(language, written, word)
     blanked = code != written  # then a match's text is read from the file as written
     root = _root(language, code)
     broken = _first_error(root)
-    word = literal_of(pattern)
     if broken is not None and not word:
         raise ParseError(language, broken)
     try:
