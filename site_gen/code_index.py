@@ -147,7 +147,7 @@ def _parsed(language: str, text: str, keep: str | None = None) -> str:
     broken = _first_error(_root(language, text)) if MACRO.search(text) else None
     if broken is None or MACRO.search(text, *_lines_around(text, broken, 2)) is None:
         return text  # it parses, or not first where a macro stands: as written
-    bare = MACRO.sub(lambda found: _macro_blanked(text, found, keep), text)
+    bare = MACRO.sub(lambda found: _macro_blanked(found, keep), text)
     return bare if bare != text and _first_error(_root(language, bare)) is None else text
 
 
@@ -161,12 +161,9 @@ def _lines_around(text: str, line: int, more: int) -> tuple[int, int]:
     return starts[max(0, min(line - 1 - more, len(starts) - 1))], len(text) if end < 0 else end
 
 
-def _macro_blanked(text: str, found: re.Match[str], keep: str | None) -> str:
-    """A macro's text (see MACRO) as spaces; but not the last line of a `#define` that
-    runs over lines, nor a line holding the word `keep`."""
-    before = text.rfind("\n", 0, found.start())
-    if (before > 0 and text[:before].rstrip(" \t").endswith("\\")) or (
-            keep and re.search(rf"\b{re.escape(keep)}\b", found[0])):
+def _macro_blanked(found: re.Match[str], keep: str | None) -> str:
+    """A macro's text (see MACRO) as spaces; but not a line holding the word `keep`."""
+    if keep and re.search(rf"\b{re.escape(keep)}\b", found[0]):
         return found[0]
     return _BLANKED.sub(" ", found[0])
 
