@@ -405,6 +405,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
                              (value.kind() in HOLDERS and kind in _DECLARES)
                              and not (kind == "variable_declarator" and _wraps_a_function(value))):
             return None  # `const api = { get() {...} }` names api.get
+        if kind in _HOLDS_IN_LUA:
+            return _lua_name(node)
     elif kind == "assignment_expression":
         value, target = node.field("right"), node.field("left")
         if value is None or target is None or value.kind() not in FUNCTION_VALUES:
@@ -450,6 +452,23 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     receiver = node.field("receiver") if kind == "method_declaration" else None  # Go
     owner = _RECEIVER.match(receiver.text()) if receiver is not None else None
     return f"{owner[1]}.{name}" if owner else name
+
+
+# A Lua table's key as a string, `M["stop"]`: the same as `M.stop` where the string is a
+# name; another (`tests["lume.clamp"]`) names no definition.
+_LUA_KEY = re.compile(r"""\[\s*(["'])([A-Za-z_]\w*)\1\s*\]""")
+
+
+def _lua_name(node: Any) -> str | None:
+    """The name a Lua assignment or table field holding a function (or a table) gives it:
+    `M.run = function`, `M:stop`, `M["stop"]` and `{ ["stop"] = ... }` (as `M.stop`);
+    None for a key that is no name (`tests["lume.clamp"]`)."""
+    named = node.field("name")
+    text = "" if named is None else _LUA_KEY.sub(r".\2", named.text())
+    if text[:1] in ("'", '"'):  # a field's key: `{ ["stop"] = function() end }`
+        text = text[1:-1] if text[-1:] == text[:1] and text[1:-1].isidentifier() else ""
+    found = _NAME_TEXT.fullmatch(text)
+    return _LUA_METHOD.sub(".", found[0]) if found else None
 
 
 _CSHARP_NAMED = frozenset({"destructor_declaration", "operator_declaration"})

@@ -688,6 +688,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("lua", "local function helper(x)\n  return x\nend\nfunction M.run(y)\n  return y\nend\n"
             "function M:stop() end\n",
      [("helper", 1, 3), ("M.run", 4, 6), ("M.stop", 7, 7)]),
+    ("lua", "local M = {}\nM[\"stop\"] = function() end\ntests[\"a.b\"] = function()\n"
+            "  local function add() end\nend\nlocal T = {\n  [\"run\"] = function() end,\n}\n",
+     [("M.stop", 2, 2), ("add", 4, 4), ("T", 6, 8), ("T.run", 7, 7)]),  # a key that is a name
     ("solidity", "contract Token {\n  function transfer(address to) public returns (bool) {\n"
                  "    return true;\n  }\n}\n", [("Token", 1, 5), ("Token.transfer", 2, 4)]),
     ("solidity", "contract Vault {\n  error Locked(uint until);\n  constructor() {}\n"
