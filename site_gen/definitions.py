@@ -436,6 +436,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
         named = node.field("type")  # Rust: impl Type { ... }
     if named is None and kind == "function" and (infix := node.field("operator")) is not None:
         return f"({infix.text()})"  # Haskell: `k .= v = ...` defines (.=)
+    if named is not None and named.kind() == "string":  # JavaScript: `{ "stop": f }`
+        return _string_key(named.text())
     if named is not None and (_OPERATOR_NAME.fullmatch(named.text()) or (
             kind in _RUBY_METHODS and named.kind() == "setter")):
         return str(named.text())  # `def [](k)`, `def type=(t)` (Ruby), `def ++(o: P)` (Scala)
@@ -466,7 +468,7 @@ def _lua_name(node: Any) -> str | None:
     named = node.field("name")
     text = "" if named is None else _LUA_KEY.sub(r".\2", named.text())
     if text[:1] in ("'", '"'):  # a field's key: `{ ["stop"] = function() end }`
-        text = text[1:-1] if text[-1:] == text[:1] and text[1:-1].isidentifier() else ""
+        text = _string_key(text) or ""
     found = _NAME_TEXT.fullmatch(text)
     return _LUA_METHOD.sub(".", found[0]) if found else None
 
@@ -659,6 +661,14 @@ _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
 # (.=), (.:?), (<+>).
 _OPERATOR = re.compile(r"\([!#$%&*+./<=>?@\\^|~:-]+\)")
 _RUBY_METHODS = frozenset({"method", "singleton_method"})
+_KEY_NAME = re.compile(r"[A-Za-z_$][\w$]*")  # a key written as a string that is a name
+
+
+def _string_key(text: str) -> str | None:
+    """The name a key written as a string (`"stop"`) gives, or None where it is no name
+    (`"text/plain"` names no member `text`)."""
+    key = _KEY_NAME.fullmatch(text[1:-1])
+    return key[0] if key else None
 # An operator named where it is defined: Ruby's `def []=(k, v)`, `def <=>(o)`; Scala's
 # `def ++(o: PermSet)`, `object /`; Swift's `static func == (l: V, r: V)`.
 _OPERATOR_NAME = re.compile(r"[!%&*+/<=>?@\\^|~\[\]-]+")

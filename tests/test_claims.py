@@ -708,6 +708,8 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("Api.V2", 1, 3), ("Api.V2.get", 2, 2)]),
     ("javascript", "const api = {\n  get(id) {\n    return id;\n  },\n  put: (x) => x,\n  n: 1,\n};\n",
      [("api", 1, 7), ("api.get", 2, 4), ("api.put", 5, 5)]),  # an object's methods
+    ("javascript", "const api = {\n  \"stop\": function() {},\n  \"text/plain\": () => 1,\n};\n",
+     [("api", 1, 4), ("api.stop", 2, 2)]),  # a key as a string: a name, or none (not `text`)
     ("javascript", "module.exports = function handler(req) {\n  return 1;\n};\n"
                    "exports.run = () => 1;\nx = 1;\n",
      [("module.exports", 1, 3), ("module.exports.handler", 1, 3), ("exports.run", 4, 4)]),
