@@ -120,8 +120,8 @@ CLAUSE_OF = {"signature": ("function", "bind")}  # `size :: Int` then `size = 0`
 # namespace `A.B`) or qualified (C++'s `Table::get`), perhaps asking or insisting (Ruby's
 # `valid?`, Elixir's `save!`), a C++ operator (`Vec::operator==`, `operator()`) or
 # destructor (`Table::~Table`), a JavaScript private member (`Ky.#retry`: `#retry` and
-# `retry` are two members).
-_NAME_TEXT = re.compile(r"[~#]?[A-Za-z_$][\w$]*(?:(?:::|[.:])[~#]?[A-Za-z_$][\w$]*)*"
+# `retry` are two members), a Haskell name with its primes (`foldl'` is not `foldl`).
+_NAME_TEXT = re.compile(r"[~#]?[A-Za-z_$][\w$']*(?:(?:::|[.:])[~#]?[A-Za-z_$][\w$']*)*"
                         r"(?:(?<=operator)\s*(?:\(\)|\[\]=?|[^\s\w()\[\]]+)|[?!])?")
 
 
@@ -425,23 +425,23 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     if named is None and kind == "event_field_declaration":  # C#: `public event E Changed;`
         named = (node.find(kind="variable_declarator") or node).field("name")
     if named is None and (declarator := node.field("declarator")) is not None:  # C, C++
-        function = False  # int *f(int x), not int x
-        while (inner := declarator.field("declarator")) is not None:
-            function = function or declarator.kind() == "function_declarator"
-            declarator = inner
-        if kind in ("declaration", "field_declaration") and not function:
+        named = _declared(declarator, kind)
+        if named is None:
             return None  # a variable, a field
-        named = declarator
     if named is None and kind == "impl_item":
         named = node.field("type")  # Rust: impl Type { ... }
     if named is None and kind == "function" and (infix := node.field("operator")) is not None:
         return f"({infix.text()})"  # Haskell: `k .= v = ...` defines (.=)
     if named is not None and named.kind() == "string":  # JavaScript: `{ "stop": f }`
         return _string_key(named.text())
+    if named is not None and named.kind() == "pattern":  # Swift: `var size: Int { get }`
+        named = next((c for c in named.named_children() if c.kind() == "simple_identifier"), None)
     if named is not None and (_OPERATOR_NAME.fullmatch(named.text()) or (
             kind in _RUBY_METHODS and named.kind() == "setter")):
         return str(named.text())  # `def [](k)`, `def type=(t)` (Ruby), `def ++(o: P)` (Scala)
     text = named.text() if named is not None else (_child_name(node) if unnamed else None) or ""
+    if len(text) > 2 and text[0] == text[-1] == "`":  # Kotlin's `request canonical hostname`
+        return text[1:-1]
     if _OPERATOR.fullmatch(text):  # Haskell: `(.=) :: ...`, `(<+>) a b = ...`
         return text
     head, operator, tail = text.partition("operator")  # C++: `operator<` is no template
@@ -471,6 +471,17 @@ def _lua_name(node: Any) -> str | None:
         text = _string_key(text) or ""
     found = _NAME_TEXT.fullmatch(text)
     return _LUA_METHOD.sub(".", found[0]) if found else None
+
+
+def _declared(declarator: Any, kind: str) -> Any:
+    """The innermost declarator of a C or C++ declaration of `kind` (what it names); None
+    for a variable or a field, which no function declarator leads to (`int *f(int x)`
+    declares f; `int x` no definition)."""
+    function = False
+    while (inner := declarator.field("declarator")) is not None:
+        function = function or declarator.kind() == "function_declarator"
+        declarator = inner
+    return None if kind in ("declaration", "field_declaration") and not function else declarator
 
 
 _CSHARP_NAMED = frozenset({"destructor_declaration", "operator_declaration"})
@@ -720,7 +731,7 @@ def _arity(symbol: str) -> int | None:
 def _wanted(symbol: str) -> str:
     """A name as written on a page, as definitions are named (see named)."""
     bare = _CALLED.sub("", _GO_METHOD.sub(r"\1", _ARITY.sub("", symbol.strip())))
-    return _MEMBER.sub(".", bare).replace("::", ".")
+    return _MEMBER.sub(".", bare).replace("::", ".").replace("`", "")
 
 
 def chosen(defs: Iterable[Definition], symbol: str) -> list[Definition]:

@@ -708,6 +708,14 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("Api.V2", 1, 3), ("Api.V2.get", 2, 2)]),
     ("javascript", "const api = {\n  get(id) {\n    return id;\n  },\n  put: (x) => x,\n  n: 1,\n};\n",
      [("api", 1, 7), ("api.get", 2, 4), ("api.put", 5, 5)]),  # an object's methods
+    ("kotlin", "class HostTest {\n  @Test fun `request canonical hostname`() {}\n"
+               "  @Test fun `request equals`() {}\n  fun `default`() {}\n}\n",
+     [("HostTest", 1, 5), ("HostTest.request canonical hostname", 2, 2),
+      ("HostTest.request equals", 3, 3), ("HostTest.default", 4, 4)]),  # not two `request`
+    ("swift", "protocol P {\n  var size: Int { get }\n  var name: String { get }\n  func go()\n}\n",
+     [("P", 1, 5), ("P.size", 2, 2), ("P.name", 3, 3), ("P.go", 4, 4)]),  # not one `var`
+    ("haskell", "module M where\nfoldl' :: Int\nfoldl' = 1\nfoldl = 2\np'' = 3\n",
+     [("foldl'", 2, 3), ("foldl", 4, 4), ("p''", 5, 5)]),  # a prime is part of the name
     ("javascript", "const api = {\n  \"stop\": function() {},\n  \"text/plain\": () => 1,\n};\n",
      [("api", 1, 4), ("api.stop", 2, 2)]),  # a key as a string: a name, or none (not `text`)
     ("javascript", "module.exports = function handler(req) {\n  return 1;\n};\n"
@@ -871,6 +879,23 @@ def test_a_ruby_hunk_header_names_a_setter_apart_from_its_getter(tmp_path: Path)
     assert errors == [f"2: '· content_type' in 'file: response.rb L7' is not a definition "
                       f"that holds L7 at commit {head[:12]}; the definition that holds them is "
                       "Response.content_type= (L6-L8)"]
+
+
+def test_a_kotlin_name_in_backticks_is_cited_whole(tmp_path: Path) -> None:
+    """okhttp's tests are named in backticks (`request canonical hostname`): before, each
+    was named by its first word, and two beside each other were one definition; a
+    reference's symbol could not hold a space."""
+    checked, _ = _checker(tmp_path, {"src/HostTest.kt": (
+        "class HostTest {\n  @Test fun `request canonical hostname`() {\n    check(1)\n  }\n\n"
+        "  @Test fun `request equals`() {\n    check(2)\n  }\n}\n")})
+    html, errors = checked(
+        "See [[HostTest.kt::HostTest.`request canonical hostname`]] and "
+        "[[HostTest.kt::`request equals`|the other]].\n\n```proposal\n"
+        "file: HostTest.kt L3 · HostTest.`request canonical hostname`\n@@ -3,1 +3,1 @@\n"
+        "-    check(1)\n+    check(3)\n```\n")
+    assert errors == []
+    assert re.findall(r"HostTest.kt#(L\d+-L\d+)", html)[:2] == ["L2-L4", "L6-L8"]
+    assert ">the other</a>" in html
 
 
 def test_a_reference_s_symbol_may_hold_a_pair_of_brackets(tmp_path: Path) -> None:

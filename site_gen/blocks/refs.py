@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 # npm's scoped packages are laid out); any other '@' begins the commit.
 REF = re.compile(
     r'^\s*+(?P<target>(?P<path>(?:[^\s:@"|]|(?<![^\s/])@)++)'
-    r'(?:::(?P<symbol>(?:\([^\s()@"]++\)|[^\s:@"|])++(?:::[^\s:@"|]++)*+)|(?::|\s++L)(?P<start>\d++)'
+    r'(?:::(?P<symbol>(?:\([^\s()@"]++\)|`[^`\n]++`|[^\s:@"|])++(?:::[^\s:@"|]++)*+)|(?::|\s++L)(?P<start>\d++)'
     r'(?:-L?(?P<end>\d++))?)?)'
     r"(?:@(?P<commit>[^\s\"|]++))?"
     r'(?:\s++"(?P<quote>(?:[^"\\]|\\.)*+)")?'
