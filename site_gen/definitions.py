@@ -424,10 +424,9 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     named = node.field("name") or node.field("property") or node.field("key")  # JavaScript
     if named is None and kind == "event_field_declaration":  # C#: `public event E Changed;`
         named = (node.find(kind="variable_declarator") or node).field("name")
-    if named is None and (declarator := node.field("declarator")) is not None:  # C, C++
-        named = _declared(declarator, kind)
-        if named is None:
-            return None  # a variable, a field
+    if named is None and (declarator := node.field("declarator")) is not None \
+            and (named := _declared(declarator, kind)) is None:  # C, C++
+        return None  # a variable, a field
     if named is None and kind == "impl_item":
         named = node.field("type")  # Rust: impl Type { ... }
     if named is None and kind == "function" and (infix := node.field("operator")) is not None:
@@ -442,8 +441,19 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     text = named.text() if named is not None else (_child_name(node) if unnamed else None) or ""
     if len(text) > 2 and text[0] == text[-1] == "`":  # Kotlin's `request canonical hostname`
         return text[1:-1]
+    return _name_written(text, node, kind)
+
+
+def _name_written(text: str, node: Any, kind: str) -> str | None:
+    """The name the text of a definition's name node (of `node`, of `kind`) writes: dotted
+    or qualified as it is (see _NAME_TEXT), a C++ name without its template arguments, a
+    Go method with its receiver's type (`Conn.Close`)."""
     if _OPERATOR.fullmatch(text):  # Haskell: `(.=) :: ...`, `(<+>) a b = ...`
         return text
+    if (conversion := _CONVERSION.search(text)) is not None:  # C++: `operator bool() const`
+        owner = _NAME_TEXT.search(_TEMPLATE_ARGUMENTS.sub("", text[:conversion.start()]))
+        return (f"{owner[0]}::" if owner else "") + "operator " + re.sub(r"\s*([*&]+)$", r"\1",
+                                                                         conversion[1])
     head, operator, tail = text.partition("operator")  # C++: `operator<` is no template
     while "<" in head and (bare := _TEMPLATE_ARGUMENTS.sub("", head)) != head:
         head = bare  # C++: Table<K, std::vector<V>>::get is Table::get
@@ -478,9 +488,11 @@ def _declared(declarator: Any, kind: str) -> Any:
     for a variable or a field, which no function declarator leads to (`int *f(int x)`
     declares f; `int x` no definition)."""
     function = False
-    while (inner := declarator.field("declarator")) is not None:
+    while declarator.kind() != "operator_cast" and \
+            (inner := declarator.field("declarator")) is not None:
         function = function or declarator.kind() == "function_declarator"
         declarator = inner
+    function = function or declarator.kind() == "operator_cast"  # `operator bool() const`
     return None if kind in ("declaration", "field_declaration") and not function else declarator
 
 
@@ -668,6 +680,9 @@ def _local_name(node: Any) -> str | None:
 
 
 _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
+# A C++ conversion operator, named as C++ names it: `operator bool`, `operator basic_args`
+# (not `const`, from `operator bool() const`).
+_CONVERSION = re.compile(r"\boperator\s+((?:const\s+)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*(?:\s*[*&]+)?)")
 # An operator named as a value, as Haskell names one where it is defined and documented:
 # (.=), (.:?), (<+>).
 _OPERATOR = re.compile(r"\([!#$%&*+./<=>?@\\^|~:-]+\)")

@@ -919,6 +919,12 @@ def test_a_reference_s_symbol_may_hold_a_pair_of_brackets(tmp_path: Path) -> Non
                      "obj .: key = field obj key\n\n(.:?) :: Object -> Key -> Parser (Maybe a)\n"
                      "obj .:? key = optional obj key\n",
      "[[Types.hs::(.:)]] and [[Types.hs::(.:?)]]", "Types.hs L3 · (.:)", ["L2-L3", "L5-L6"]),
+    # a C++ conversion operator, as C++ names it: each was named `const` (from `() const`),
+    # and two side by side were one definition
+    ("src/s.hpp", "struct S {\n  explicit operator bool() const noexcept {\n    return ok;\n  }\n"
+                  "  operator const char*() const { return p; }\n};\n",
+     "[[s.hpp::S.`operator bool`]] and [[s.hpp::`operator const char*`]]",
+     "s.hpp L3 · S.`operator bool`", ["L2-L4", "L5"]),
     # an instance's operator holding a '|', as Haskell writes it: the '|' began a label
     ("src/Internal.hs", "module Internal where\ninstance Alternative Parser where\n"
                         "  a <|> b = plus a b\n  empty = none\n",
