@@ -144,11 +144,11 @@ def _parsed(language: str, text: str, keep: str | None = None) -> str:
         return text
     if "__" in text or "<<<" in text:
         text = CUDA.sub(lambda found: _blanked(text, found), text)
-    broken = _first_error(_root(language, text)) if MACRO.search(text) else None
+    broken = _broken(language, text) if MACRO.search(text) else None
     if broken is None or MACRO.search(text, *_lines_around(text, broken, 2)) is None:
         return text  # it parses, or not first where a macro stands: as written
     bare = MACRO.sub(lambda found: _macro_blanked(found, keep), text)
-    return bare if bare != text and _first_error(_root(language, bare)) is None else text
+    return bare if bare != text and _broken(language, bare) is None else text
 
 
 def _lines_around(text: str, line: int, more: int) -> tuple[int, int]:
@@ -206,7 +206,7 @@ def definitions(language: str, lines: list[str]) -> Index:
 @functools.lru_cache(maxsize=2048)
 def _definitions(language: str, text: str) -> Index:
     root = _root(language, text)
-    broken = _first_error(root)
+    broken = _broken(language, text)
     found = walk(root, language, text)
     if language in BRANCHES_READ:  # what the other branches of an `#if` define too
         more = [d for code, again in _branches(root, language) if _first_error(again) is None
@@ -239,6 +239,13 @@ def _branches(root: Any, language: str) -> Iterator[tuple[str, Any]]:
 # Nodes that hold no text in code that parses: an empty comment (Lua's `--`), string
 # (Go's ``) or heredoc; unlike a token the parser had to assume.
 _MAY_BE_EMPTY = re.compile(r"content|comment")
+
+
+@functools.lru_cache(maxsize=512)
+def _broken(language: str, text: str) -> int | None:
+    """The first line of `text` (code of `language`) the parser could not read, or None:
+    asked of a C or C++ file before it is read (see _parsed), and again as it is read."""
+    return _first_error(_root(language, text))
 
 
 def _first_error(root: Any) -> int | None:
@@ -317,7 +324,7 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     code = _parsed(language, written, word)
     blanked = code != written  # then a match's text is read from the file as written
     root = _root(language, code)
-    broken = _first_error(root)
+    broken = _broken(language, code)
     if broken is not None and not word:
         raise ParseError(language, broken)
     try:

@@ -150,7 +150,12 @@ class Definition:
 
     @property
     def lines(self) -> str:
-        return f"L{self.start}" if self.end == self.start else f"L{self.start}-L{self.end}"
+        return lines_text(self.start, self.end)
+
+
+def lines_text(start: int, end: int) -> str:
+    """Lines as a page and a code host write them: `L7`, `L7-L9`."""
+    return f"L{start}" if end == start else f"L{start}-L{end}"
 
 
 def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
@@ -689,12 +694,6 @@ _OPERATOR = re.compile(r"\([!#$%&*+./<=>?@\\^|~:-]+\)")
 _RUBY_METHODS = frozenset({"method", "singleton_method"})
 _KEY_NAME = re.compile(r"[A-Za-z_$][\w$]*")  # a key written as a string that is a name
 
-
-def _string_key(text: str) -> str | None:
-    """The name a key written as a string (`"stop"`) gives, or None where it is no name
-    (`"text/plain"` names no member `text`)."""
-    key = _KEY_NAME.fullmatch(text[1:-1])
-    return key[0] if key else None
 # An operator named where it is defined: Ruby's `def []=(k, v)`, `def <=>(o)`; Scala's
 # `def ++(o: PermSet)`, `object /`; Swift's `static func == (l: V, r: V)`.
 _OPERATOR_NAME = re.compile(r"[!%&*+/<=>?@\\^|~\[\]-]+")
@@ -705,6 +704,13 @@ _GO_METHOD = re.compile(r"\(\*?([A-Za-z_]\w*)\)(?=\.)")
 _CALLED = re.compile(r"(?<!operator)(?<=[\w?!$>\]=<~@+*/%&|^-])\([^()]*\)$")
 _MEMBER = re.compile(r"(?<=[\w?!])#(?=[A-Za-z_\[=<>+*/%~!^&|-])")  # Repo#find, Headers#[]=;
 # not Ky.#retry, #retry
+
+
+def _string_key(text: str) -> str | None:
+    """The name a key written as a string (`"stop"`) gives, or None where it is no name
+    (`"text/plain"` names no member `text`)."""
+    key = _KEY_NAME.fullmatch(text[1:-1])
+    return key[0] if key else None
 
 
 def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
@@ -720,6 +726,13 @@ def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
              if ((name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted))
              and (arity is None or (d.arity is not None and d.arity[0] <= arity <= d.arity[1]))]
     return _by_receiver(found, symbol)
+
+
+def holds(defs: Iterable[Definition], symbol: str, spans: Iterable[tuple[int, int]]) -> bool:
+    """Whether a definition `symbol` names (see named) holds one of `spans` (each its first
+    and last line) whole: what a hunk's file line says of the lines it names."""
+    found = named(defs, symbol)
+    return any(d.start <= a and b <= d.end for d in found for a, b in spans)
 
 
 def _by_receiver(found: list[Definition], symbol: str) -> list[Definition]:

@@ -38,7 +38,7 @@ from .code_index import index_of
 from .config import Config
 from .content import Page, PullRequest
 from .context import PageContext
-from .definitions import Definition, chosen, enclosing, named
+from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes
 from .names import GITLINK, REFERENCE, path_written
 from .submodules import holding, reader_of
@@ -66,6 +66,7 @@ class Item:
     end: int | None = None
     symbol: str | None = None
     sections: tuple[tuple[str, ...], ...] = ()  # a hunk: the old side of each section
+    spans: tuple[tuple[int, int], ...] = ()  # a hunk: the lines its file line names
     claim: tuple[str, ...] = ()  # a claim: its block's lines
     highlight: tuple[int, int] | None = None  # an excerpt's `highlight:` line (offsets)
 
@@ -227,7 +228,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         if not m:
             continue
         full = _full_path(path_written(m["path"]), known, links)
-        ranges = [int(x) for pair in RANGE.findall(m["lines"] or "") for x in pair if x]
+        spans = tuple((int(a), int(b or a)) for a, b in RANGE.findall(m["lines"] or ""))
         if full is None:
             continue
         sections: list[list[str]] = [[]]
@@ -245,9 +246,10 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                 end = fence[2] + 1 + j
                 break
         found.append(Item("hunk", page.path, index + 1, offsets[index], offsets[end],
-                          full, m["path"], min(ranges) if ranges else None,
-                          max(ranges) if ranges else None, m["symbol"],
-                          tuple(tuple(s) for s in sections if any(t.strip() for t in s))))
+                          full, m["path"], min((a for a, _ in spans), default=None),
+                          max((b for _, b in spans), default=None), m["symbol"],
+                          tuple(tuple(s) for s in sections if any(t.strip() for t in s)),
+                          spans=spans))
     return found
 
 
@@ -396,8 +398,7 @@ class HeadMove:
         start, end = places[0], places[0] + len(text) - 1
         index = index_of(self.reader, self.new, new_path, languages=self.config.languages)
         holder = enclosing(index.definitions, start, end) if index else None
-        lines = f"L{start}" if start == end else f"L{start}-L{end}"
-        return f"; their text is now at {lines}" + (f", in {holder.name}" if holder else "")
+        return f"; their text is now at {lines_text(start, end)}" + (f", in {holder.name}" if holder else "")
 
     def _find(self, path: str, new_path: str, start: int, text: tuple[str, ...],
               new_lines: list[str], old_lines: list[str]) -> int | None:
@@ -476,19 +477,16 @@ class HeadMove:
             return None
         return held
 
-    def _named_holder(self, item: Item, new_path: str, start: int | None,
-                      end: int | None) -> str | None:
-        """Why the definition a hunk's file line names (`· save`) no longer holds its lines
-        at the new head (from `start` to `end`), or None when it does or names none."""
-        if item.symbol is None or start is None:
+    def _named_holder(self, item: Item, new_path: str, shift: int) -> str | None:
+        """Why the definition a hunk's file line names (`· save`) no longer holds the lines
+        it names, moved by `shift`, at the new head (as a build checks it: see holds), or
+        None when it does or names none."""
+        spans = [(a + shift, b + shift) for a, b in item.spans]
+        index = index_of(self.reader, self.new, new_path, languages=self.config.languages) \
+            if item.symbol is not None and spans else None
+        if item.symbol is None or index is None or holds(index.definitions, item.symbol, spans):
             return None
-        index = index_of(self.reader, self.new, new_path, languages=self.config.languages)
-        if index is None:
-            return None
-        last = end if end is not None else start
-        if any(d.start <= start and last <= d.end for d in named(index.definitions, item.symbol)):
-            return None
-        holder = enclosing(index.definitions, start, last)
+        holder = enclosing(index.definitions, *spans[0])
         return (f"the hunk names {item.symbol}, which holds none of its lines at the new head"
                 + (f"; {holder.name} ({holder.lines}) holds them" if holder else ""))
 
@@ -509,7 +507,7 @@ class HeadMove:
         shift = shifts.pop() if shifts else 0
         start = item.start + shift if item.start is not None else None
         end = item.end + shift if item.end is not None else None
-        unnamed = self._named_holder(item, new_path, start, end)
+        unnamed = self._named_holder(item, new_path, shift)
         if unnamed is not None:
             return Placed(item, CHANGED, new_path, start, end, detail=unnamed, shift=shift)
         return self._moved(item, new_path, start, end, (), (), shift)
@@ -574,8 +572,7 @@ def _near(lines: list[str], section: tuple[str, ...], hint: int) -> int | None:
 def _moved_how(item: Item, new_path: str, start: int | None, end: int | None) -> str:
     where = new_path if new_path != item.file else ""
     if start is not None:
-        lines = f"L{start}" if end in (None, start) else f"L{start}-L{end}"
-        where = f"{where} {lines}".strip()
+        where = f"{where} {lines_text(start, start if end is None else end)}".strip()
     return f"now at {where}"
 
 

@@ -32,6 +32,7 @@ from markupsafe import Markup, escape
 from ..code_host import fill
 from ..code_index import VERSION, Match, ParseError, language_of, literal_of, matches
 from ..context import PageContext, context_of
+from ..definitions import lines_text
 from ..names import path_written
 from ..submodules import holding
 from . import block_renderer, fence_parser
@@ -246,7 +247,7 @@ def _definitions(ctx: PageContext, claim: Claim, commit: str) -> Spans | None:
             return None
         spans.setdefault(path.strip("/"), ([], []))[scope.startswith("!")].extend(found)
         claim.scope_links[scope.removeprefix("!")] = [
-            (f"L{a}-L{b}" if b != a else f"L{a}", permalink(ctx, path.strip("/"), commit, a, b))
+            (lines_text(a, b), permalink(ctx, path.strip("/"), commit, a, b))
             for a, b in found]
     return spans
 

@@ -31,7 +31,7 @@ from markupsafe import Markup, escape
 
 from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
-from ..definitions import enclosing, named
+from ..definitions import enclosing, holds, lines_text
 from ..highlight import Lexing, Tokens, lexing_for, line_html, shared_indent
 from ..names import REPO_PATH, path_written
 from ..statuses import find_status
@@ -150,11 +150,11 @@ def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
     if index is None:
         return
     defs = index.definitions
-    if any(d.start <= a and b <= d.end for d in named(defs, symbol) for a, b in spans):
+    if holds(defs, symbol, spans):
         return  # it holds lines the hunk names or shows
     start, end = spans[0]
     inner = enclosing(defs, start, end)
-    lines = f"L{start}" if start == end else f"L{start}-L{end}"
+    lines = lines_text(start, end)
     actual = (f"the definition that holds them is {inner.name} ({inner.lines})" if inner
               else "no definition holds them")
     ctx.error(f"'· {symbol}' in {what} is not a definition that holds {lines} at commit "
