@@ -12,6 +12,7 @@ import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from .code_host import fill
 from .config import Config, fetched_dir, git_dir
@@ -213,13 +214,23 @@ def _fetch_repo(config: Config, repo: str, repo_pins: list[Pin],
                 progress(repo, done, len(full))
             errors[sha] = _fetch(target, source, [sha], 1)
     short = [pin for pin in _missing(target, missing) if len(pin.sha) < 40]
+    local = _local(source)
+    if local is not None and short:  # a clone on this machine tells a short SHA itself
+        expanded = {pin.sha: _expanded(local, pin.sha) for pin in short}
+        found = sorted({sha for sha in expanded.values() if SHA.fullmatch(sha)})
+        problem = _fetch(target, source, found, 1) if found else ""
+        errors.update({given: problem if SHA.fullmatch(why) else why
+                       for given, why in expanded.items()})
+        short = []  # the pull ref cannot tell more than the clone itself
     for number in sorted({pin.number for pin in short}):
         ref = fill(config.code_host.pull_ref, number=number)
         problem = _fetch(target, source, [ref], FETCH_DEPTH)
-        for pin in short:
-            errors[pin.sha] = problem or (
-                f"an abbreviated SHA cannot be fetched by itself, and it is not among the last "
-                f"{FETCH_DEPTH} commits of {ref}; write the full 40-digit SHA")
+        for pin in (pin for pin in short if pin.number == number):
+            errors[pin.sha] = (
+                "an abbreviated SHA cannot be fetched by itself, and "
+                + (f"the PR's ref could not be: {problem}" if problem else
+                   f"it is not among the last {FETCH_DEPTH} commits of {ref}")
+                + "; write the full 40-digit SHA")
     still = {pin.sha for pin in _missing(target, missing)}
     report.fetched = [pin.sha for pin in missing if pin.sha not in still]
     report.failed = [ContentError(f"commit {pin.sha} of {repo} could not be fetched from "
@@ -234,6 +245,28 @@ def _missing(target: Path, repo_pins: list[Pin]) -> list[Pin]:
         return [pin for pin in repo_pins if SHA.match(pin.sha) and reader.commit(pin.sha) is None]
     finally:
         reader.close()
+
+
+def _local(source: str) -> Path | None:
+    """The folder of a source on this machine (a `file://` URL), else None."""
+    if not source.startswith("file://"):
+        return None
+    return Path(unquote(urlsplit(source).path))
+
+
+def _expanded(clone: Path, sha: str) -> str:
+    """The full SHA of the commit `sha` abbreviates in `clone`, or why there is none."""
+    done = _git(["-C", str(clone), "rev-parse", "--verify", "--quiet", "--end-of-options",
+                 f"{sha}^{{commit}}"])
+    if done.returncode == 0 and SHA.match(done.stdout.strip()):
+        return done.stdout.strip()
+    named = _git(["-C", str(clone), "rev-parse", f"--disambiguate={sha}"]).stdout.split()
+    commits = [c for c in named
+               if _git(["-C", str(clone), "cat-file", "-t", c]).stdout.strip() == "commit"]
+    if len(commits) > 1:
+        return (f"it names {len(commits)} commits there ({', '.join(c[:12] for c in commits)}); "
+                "write more of the SHA")
+    return "no commit there has that SHA"
 
 
 def _fetch(target: Path, source: str, what: list[str], depth: int) -> str:

@@ -249,16 +249,43 @@ def changed_files(code: Path, head: str, base: str | None) -> list[str]:
     """The files the PR changes, as far as the code tells: base...head when the base is
     known, else what the head commit itself changes; [] when the commits are not here."""
     done = subprocess.run(["git", "-C", str(code), "diff", "--name-only", "--no-renames",
-                           "--diff-filter=AMR", f"{base or head + '^'}...{head}", "--"],
+                           "--diff-filter=AMR", *_compared(code, head, base), "--"],
                           capture_output=True, text=True, check=False)
     return [p for p in done.stdout.splitlines() if p] if done.returncode == 0 else []
+
+
+def _compared(code: Path, head: str, base: str | None) -> list[str]:
+    """What git diffs for the PR's change: base...head, else the head commit against its
+    parent, or against nothing when it is the first commit (not where a shallow fetch
+    stops: there its parent is only not here, and nothing is compared)."""
+    if base or _parents(code, head) != []:
+        return [f"{base or head + '^'}...{head}"]
+    shallow = subprocess.run(["git", "-C", str(code), "rev-parse", "--git-path", "shallow"],
+                             capture_output=True, text=True, check=False).stdout.strip()
+    cut = Path(code, shallow).read_text().split() if shallow and Path(code, shallow).is_file() else []
+    full = subprocess.run(["git", "-C", str(code), "rev-parse", "--verify", "--quiet",
+                           "--end-of-options", f"{head}^{{commit}}"],
+                          capture_output=True, text=True, check=False).stdout.strip()
+    if full in cut:
+        return [f"{head}^...{head}"]  # fails, as the parent is not here
+    empty = subprocess.run(["git", "-C", str(code), "hash-object", "-t", "tree", "--stdin"],
+                           input="", capture_output=True, text=True, check=False).stdout.strip()
+    return [empty, head]
+
+
+def _parents(code: Path, head: str) -> list[str] | None:
+    """The parents of `head` as `code` has them, or None when it has no such commit."""
+    done = subprocess.run(["git", "-C", str(code), "rev-list", "--parents", "-n", "1",
+                           "--end-of-options", head],
+                          capture_output=True, text=True, check=False)
+    return done.stdout.split()[1:] if done.returncode == 0 else None
 
 
 def changed_lines(code: Path, head: str, base: str | None, path: str) -> set[int]:
     """The lines of `path` at `head` the PR adds or changes (base...head, else what the
     head commit itself changes); none when the commits are not here."""
     done = subprocess.run(["git", "-C", str(code), "diff", "-U0", "--no-renames", "--no-color",
-                           f"{base or head + '^'}...{head}", "--", path],
+                           *_compared(code, head, base), "--", path],
                           capture_output=True, text=True, check=False)
     found: set[int] = set()
     for m in HUNK_AT.finditer(done.stdout if done.returncode == 0 else ""):

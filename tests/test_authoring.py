@@ -133,6 +133,26 @@ def test_new_cites_a_line_of_a_function_when_the_pr_changes_one(
     assert built.code == 0, built.err
 
 
+def test_new_on_a_first_commit_cites_its_files_and_not_where_a_shallow_clone_stops(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """A PR whose head is a repository's first commit adds every file it has (before, no
+    file was found and the page cited the stand-in `path/to/module.py`); a clone cut short
+    at the head does not know what it changes, and `new` does not guess."""
+    repo = tmp_path / "code"
+    commit(repo, {"src/app.py": "def run(port):\n    return serve(port)\n"}, "first")
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
+    facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
+    assert facts["files"] == ["src/app.py"]
+    assert "[[app.py::run]]" in (project.root / "content/acme/gears/9/one.md").read_text()
+    commit(repo, {"src/app.py": "def run(port):\n    return serve(port or 80)\n",
+                  "README.md": "Gears.\n"}, "second")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth=1", repo.as_uri(), str(shallow)], check=True)
+    assert cli("new", "acme/gears#10", "--checkout", str(shallow), "--question", "one").code == 0
+    facts = yaml.safe_load((project.root / "content/acme/gears/10/pr.yml").read_text())
+    assert facts["files"] == ["path/to/module.py"]  # not both files, as if the PR added them
+
+
 def test_new_fills_in_the_stand_in_files_once_the_code_is_here(
         project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
     repo, _, second = checkout

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from markdown_it.utils import read_fixture_file
 
+from site_gen.fetch import _expanded
 from site_gen.git_reader import SourceReader
 
 from .blockutil import PR, render
@@ -117,6 +118,57 @@ def test_an_abbreviated_head_is_fetched_through_the_pull_ref(project: Project, c
     sources(project, acme__widgets=upstream)
     assert cli("fetch").code == 0
     assert cli("build", "--strict", "--no-search").code == 0
+
+
+def test_an_abbreviated_head_is_looked_up_in_a_local_source(project: Project, cli: CLI,
+                                                            code: tuple[Path, list[str]]) -> None:
+    """A clone on this machine has no pull refs; it tells what a short SHA names itself."""
+    pr_page(project, code)  # head written as 7 digits
+    sources(project, acme__widgets=code[0])
+    fetched = cli("fetch")
+    assert (fetched.code, fetched.err) == (0, ""), fetched.err
+    assert "fetched 2 commit(s)" in fetched.out  # the head and the base
+    assert cli("build", "--strict", "--no-search").code == 0
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head="abcdef0", base=code[1][0]))
+    missing = cli("fetch")
+    assert missing.code == 1
+    assert missing.err.splitlines()[0] == (
+        f"content/acme/widgets/12/pr.yml:4: commit abcdef0 of acme/widgets could not be fetched "
+        f"from {code[0].as_uri()}: no commit there has that SHA")
+
+
+def test_a_short_sha_from_a_host_without_the_pull_ref_says_to_write_it_whole(
+        project: Project, cli: CLI, code: tuple[Path, list[str]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where only the host can tell a short SHA (a remote source), its pull ref is the way
+    in: when the host has none, the error says why and what to write instead."""
+    monkeypatch.setattr("site_gen.fetch._local", lambda source: None)  # as a remote source
+    pr_page(project, code)
+    sources(project, acme__widgets=code[0])
+    missing = cli("fetch")
+    assert missing.code == 1
+    assert missing.err.splitlines()[0] == (
+        f"content/acme/widgets/12/pr.yml:4: commit {code[1][1][:7]} of acme/widgets could not be "
+        f"fetched from {code[0].as_uri()}: an abbreviated SHA cannot be fetched by itself, and the "
+        "PR's ref could not be: couldn't find remote ref refs/pull/12/head; write the full "
+        "40-digit SHA")
+
+
+def test_a_short_sha_two_commits_share_is_named_with_both(tmp_path: Path) -> None:
+    """Enough commits that two share their first four digits: the lookup names both."""
+    repo = tmp_path / "many"
+    git(tmp_path, "init", "-q", str(repo))
+    stream = "".join(f"commit refs/heads/main\ncommitter A <a@b> {1700000000 + n} +0000\n"
+                     f"data {len(str(n))}\n{n}\n" for n in range(600))
+    subprocess.run(["git", "-C", str(repo), "fast-import", "--quiet"], input=stream, text=True,
+                   check=True)
+    commits = git(repo, "rev-list", "main").split()
+    prefix = next(c[:4] for c in commits if sum(o.startswith(c[:4]) for o in commits) > 1)
+    shared = sorted(c for c in commits if c.startswith(prefix))
+    assert _expanded(repo, prefix) == (
+        f"it names {len(shared)} commits there ({', '.join(c[:12] for c in shared)}); "
+        "write more of the SHA")
+    assert _expanded(repo, commits[0][:7]) == commits[0]
 
 
 def test_fetch_names_each_commit_it_cannot_get(project: Project, cli: CLI,
