@@ -3,6 +3,7 @@ checking what a page says against what a commit holds."""
 
 from __future__ import annotations
 
+import bisect
 import re
 import subprocess
 from collections.abc import Iterable, Iterator
@@ -264,9 +265,12 @@ class SourceReader:
         if quote:
             shown = lines[start - 1:end] if start is not None else lines
             if _squash(quote) not in _squash("\n".join(shown)):
-                actual = " / ".join(s.strip() for s in shown)[:160] if start else "(whole file)"
+                actual = (" / ".join(s.strip() for s in shown)[:160] if start else "(whole file)")
+                near = _quoted_at(lines, quote, start) if start else []
                 return None, (f"the quote \"{quote}\" of {what} is not on those lines at commit "
-                              f"{commit}; they read: {actual}")
+                              f"{commit}; "
+                              + (f"they read: {actual}" if actual.strip(" /") else "they are blank")
+                              + (f"; it is on {', '.join(near)}" if near else ""))
         return full, None
 
     def compare(self, commit: str, path: str,
@@ -360,6 +364,28 @@ def _decoded(data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("cp1252", "replace")
+
+
+QUOTED_SHOWN = 3  # where else a quote stands: the nearest places, at most this many
+
+
+def _quoted_at(lines: list[str], quote: str, start: int) -> list[str]:
+    """Where else in `lines` `quote` stands, each place in as few lines as hold it, the
+    nearest to line `start` first: `L324`, `L12-L13` (an off-by-one, a line that moved)."""
+    wanted = _squash(quote)
+    kept = [(number, text) for number, line in enumerate(lines, 1) if (text := _squash(line))]
+    begins, at = [], 0  # where each line's text begins in them all, joined as _squash joins
+    for _, text in kept:
+        begins.append(at)
+        at += len(text) + 1
+    whole = " ".join(text for _, text in kept)
+    found: list[tuple[int, int, int]] = []
+    while wanted and (at := whole.find(wanted, found[-1][2] + 1 if found else 0)) >= 0:
+        first = bisect.bisect_right(begins, at) - 1
+        last = bisect.bisect_right(begins, at + len(wanted) - 1) - 1
+        found.append((kept[first][0], kept[last][0], at))
+    nearest = sorted({(a, b) for a, b, _ in found}, key=lambda span: (abs(span[0] - start), span))
+    return [f"L{a}" if a == b else f"L{a}-L{b}" for a, b in nearest[:QUOTED_SHOWN]]
 
 
 def _squash(text: str) -> str:
