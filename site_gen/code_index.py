@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "38"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "39"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -200,7 +200,40 @@ MACRO = re.compile(rf"^[ \t]*(?:{_MACRO_NAME}[ \t]+)*(?:{_MACRO_NAME}[ \t]+(?=[A
 
 def definitions(language: str, lines: list[str]) -> Index:
     """Every definition in the code `lines` of `language`, in file order."""
-    return _definitions(language, _parsed(language, code_of(lines)))
+    return _definitions(language, _items_unwrapped(language, _parsed(language, code_of(lines))))
+
+
+# Rust macros called where an item stands, with braces, whose code is items: tokio's
+# `cfg_rt! { pub fn spawn(...) }`, pin-project-lite's `pin_project! { pub struct Sleep {...} }`,
+# axum's `define_rejection! { pub struct LengthLimitError(Error); }`. The grammar keeps a
+# macro's code as tokens; what these define is read with the call (`name! {` and its `}`)
+# blanked, every line and column kept, in a module or an `impl` as where it stands. A call
+# whose code does not read as items alone (`cfg_if! { if #[cfg(unix)] {...} }`, `bitflags!
+# { struct F: u32 {...} }`) is left as it is.
+ITEMS_IN_MACROS = {"rust": frozenset({"source_file", "declaration_list"})}
+_UNWRAP_DEPTH = 4  # a call in a call: `cfg_rt! { pin_project! { ... } }`
+
+
+def _items_unwrapped(language: str, text: str) -> str:
+    """`text` with each macro call that holds items (see ITEMS_IN_MACROS) blanked around
+    them; `text` itself when it has none."""
+    where = ITEMS_IN_MACROS.get(language, frozenset())
+    for _ in range(_UNWRAP_DEPTH if where and "!" in text else 0):
+        blanks: list[tuple[int, int]] = []
+        for call in _root(language, text).find_all(kind="macro_invocation"):
+            parent, body = call.parent(), call.children()[-1]
+            code = body.text()
+            if parent is None or parent.kind() not in where or code[:1] + code[-1:] != "{}":
+                continue
+            items = _root(language, code[1:-1])
+            if items.named_children() and _first_error(items) is None:
+                start, end = int(body.range().start.index), int(body.range().end.index)
+                blanks += [(int(call.range().start.index), start + 1), (end - 1, end)]
+        if not blanks:
+            break
+        for start, end in reversed(blanks):
+            text = text[:start] + _BLANKED.sub(" ", text[start:end]) + text[end:]
+    return text
 
 
 @functools.lru_cache(maxsize=2048)

@@ -740,6 +740,15 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("cpp", "#define __device__ __attribute__((device))\n__device__ int f() { return 1; }\n",
      [("__device__", 1, 1), ("f", 2, 2)]),  # a HIP header defining the word keeps it
     ("rust", "macro_rules! square {\n    ($x:expr) => { $x * $x };\n}\n", [("square", 1, 3)]),
+    ("rust", "define_rejection! {\n    #[status = PAYLOAD_TOO_LARGE]\n    pub struct Limit(Error);\n}\n"
+             "mod rt {\n    cfg_rt! {\n        impl Handle {\n            pub fn spawn(&self) {}\n"
+             "        }\n        pin_project! { pub struct Sleep { #[pin] e: E } }\n    }\n}\n"
+             "fn f() {\n    m! { fn local() {} }\n}\n",
+     [("Limit", 2, 3), ("rt", 5, 12), ("rt.Handle", 7, 9), ("rt.Handle.spawn", 8, 8),
+      ("rt.Sleep", 10, 10), ("f", 13, 15)]),  # items in a macro where items stand, in a call too
+    ("rust", "cfg_if! {\n    if #[cfg(unix)] { fn a() {} }\n}\nbitflags! {\n"
+             "    pub struct F: u32 { const A = 1; }\n}\nlazy_static! { static ref X: u8 = 1; }\n",
+     []),  # a macro's code that is no items as it stands is left as tokens
     ("csharp", "class Repo {\n  public int Count {\n    get { return 1; }\n  }\n}\n",
      [("Repo", 1, 5), ("Repo.Count", 2, 4)]),  # a property (Swift's too)
     ("swift", "class A {\n  var count: Int {\n    return 1\n  }\n}\n", [("A", 1, 5), ("A.count", 2, 4)]),
