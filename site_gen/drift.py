@@ -188,7 +188,7 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
         if ref is None or inner.strip().startswith("claim:") or ref["commit"]:
             continue  # not a reference, a claim's count, or pinned elsewhere (@base, @sha)
         written = path_written(ref["path"])
-        full = _full_path(written, known, links)
+        full = _full_path(written, pr.files, known, links)
         folder = None
         if full is None and not (ref["start"] or ref["symbol"]):
             found = folders_named(known, written)
@@ -227,7 +227,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         m = FILE.match(raw)
         if not m:
             continue
-        full = _full_path(path_written(m["path"]), known, links)
+        full = _full_path(path_written(m["path"]), pr.files, known, links)
         spans = tuple((int(a), int(b or a)) for a, b in RANGE.findall(m["lines"] or ""))
         if full is None:
             continue
@@ -269,8 +269,12 @@ def _edited(item: Item, new_path: str, old: tuple[int, tuple[str, ...]],
                   f"head, {lines(new[0], j1, j2)} at the new")
 
 
-def _full_path(name: str, known: tuple[str, ...], links: frozenset[str]) -> str | None:
-    candidates = matching_paths(known, name) if known else [name.strip("/")]
+def _full_path(name: str, files: tuple[str, ...], known: tuple[str, ...],
+               links: frozenset[str]) -> str | None:
+    """The path `name` names as a build finds it: a tail of pr.yml's `files`, or else of
+    `known` (the tree)."""
+    candidates = matching_paths(files, name) or (
+        matching_paths(known, name) if known else [name.strip("/")])
     if not candidates and _link_of(name.strip("/"), links):
         return name.strip("/")  # a file in a submodule, named from the tree's root
     return candidates[0] if len(candidates) == 1 else None

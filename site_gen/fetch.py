@@ -189,11 +189,21 @@ def fetch_heads(config: Config, repo: str, prs: list[PullRequest]) -> dict[int, 
     return {refs[ref]: sha for ref, sha in found.items()}
 
 
-def fetch_commit(config: Config, repo: str, sha: str) -> str:
-    """Fetch one full SHA of `repo` from its source: '' or why it could not be."""
+def fetch_commit(config: Config, repo: str, sha: str, number: int) -> str:
+    """Fetch one commit of `repo` (of its PR `number`) from its source, as `site-gen fetch`
+    does: '' or why it could not be."""
     source = source_of(config, repo)
     target = _bare(fetched_dir(config, repo))
-    return _fetch(target, source, [sha], 1)
+    if len(sha) == 40:
+        return _fetch(target, source, [sha], 1)
+    local = _local(source)
+    if local is not None:
+        full = _expanded(local, sha)
+        return _fetch(target, source, [full], 1) if SHA.fullmatch(full) else full
+    ref = fill(config.code_host.pull_ref, number=number)
+    problem = _fetch(target, source, [ref], FETCH_DEPTH)
+    return "" if not problem and _missing(target, [Pin(sha, number, Path(), None)]) == [] \
+        else _not_through(ref, problem)
 
 
 def _fetch_repo(config: Config, repo: str, repo_pins: list[Pin],
@@ -226,17 +236,22 @@ def _fetch_repo(config: Config, repo: str, repo_pins: list[Pin],
         ref = fill(config.code_host.pull_ref, number=number)
         problem = _fetch(target, source, [ref], FETCH_DEPTH)
         for pin in (pin for pin in short if pin.number == number):
-            errors[pin.sha] = (
-                "an abbreviated SHA cannot be fetched by itself, and "
-                + (f"the PR's ref could not be: {problem}" if problem else
-                   f"it is not among the last {FETCH_DEPTH} commits of {ref}")
-                + "; write the full 40-digit SHA")
+            errors[pin.sha] = _not_through(ref, problem)
     still = {pin.sha for pin in _missing(target, missing)}
     report.fetched = [pin.sha for pin in missing if pin.sha not in still]
     report.failed = [ContentError(f"commit {pin.sha} of {repo} could not be fetched from "
                                   f"{source}: {errors.get(pin.sha) or 'not found there'}",
                                   pin.path, pin.line) for pin in missing if pin.sha in still]
     return report
+
+
+def _not_through(ref: str, problem: str) -> str:
+    """Why an abbreviated SHA was not fetched through its PR's ref `ref` (`problem`: why
+    that ref could not be fetched, or '')."""
+    return ("an abbreviated SHA cannot be fetched by itself, and "
+            + (f"the PR's ref could not be: {problem}" if problem else
+               f"it is not among the last {FETCH_DEPTH} commits of {ref}")
+            + "; write the full 40-digit SHA")
 
 
 def _missing(target: Path, repo_pins: list[Pin]) -> list[Pin]:

@@ -133,8 +133,7 @@ def _new_head(config: Config, pr: PullRequest, where: Path, head: str | None) ->
     finally:
         reader.close()
     if not present and fetched:
-        problem = fetch_commit(config, pr.repo, head.lower()) if len(head) == 40 else \
-            ("" if fetch_head(config, pr) else "no pull ref")
+        problem = fetch_commit(config, pr.repo, head.lower(), pr.number)
         if problem:
             raise SiteGenError(f"commit {head} of {pr.repo} could not be fetched: {problem}")
     return head.lower()

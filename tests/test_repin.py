@@ -141,6 +141,23 @@ def test_a_path_written_with_url_escapes_moves_and_keeps_how_it_was_written(
     assert "[[Sample%20Data/core.py:14]]" in page_text(project)
 
 
+def test_a_tail_pr_yml_makes_unique_is_placed_as_the_build_reads_it(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """`core.py` names one file of pr.yml's but two of the tree (a test's `core.py` too):
+    the build reads pr.yml's, and so does repin. Before, such a reference was left out of
+    the count and never placed (an edit there went unreported, a move unwritten)."""
+    old = {"src/widgets/core.py": CORE, "src/widgets/checkpoint.py": CHECKPOINT,
+           "tests/core.py": "def test():\n    pass\n"}
+    repo, _, _ = moved("Named in [[core.py:12]], [[core.py::make_key]].\n",
+                       {"src/widgets/core.py": "import os\n" + CORE.replace(
+                           "return hash(name)", "return hash(name.lower())")}, old=old)
+    run = repin(cli, repo)
+    assert run.code == 1, run.out
+    assert "2 references: 1 moved (rewritten), 1 changed" in run.out, run.out
+    assert "cache-bug.md:9: changed: src/widgets/core.py · make_key: make_key was edited" in run.out
+    assert "Named in [[core.py:13]], [[core.py::make_key]]." in page_text(project)
+
+
 def test_an_edited_line_is_changed_and_reported_with_both_texts(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     repo, _, _ = moved("Named in [[core.py:12]], called [[core.py:16]].\n",
@@ -534,6 +551,24 @@ def test_fetch_records_the_current_head_and_repin_fetches_it(
     assert "[[core.py:13]]" in page_text(project)
     again = cli("build", "--strict", "--no-search")
     assert again.code == 0 and "moved on" not in again.err
+
+
+def test_repin_to_a_short_sha_a_local_source_has_but_no_pull_ref_names(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A clone on this machine (a local `sources:` entry) tells a short SHA itself, as
+    `site-gen fetch` reads it; before, repin asked for a pull ref and said 'no pull ref'."""
+    repo, old, new = moved("Named in [[core.py:12]].\n",
+                           {"src/widgets/core.py": "import os\n" + CORE})
+    git(repo, "update-ref", "-d", "refs/pull/12/head")
+    mkdocs = project.root / "mkdocs.yml"
+    mkdocs.write_text(mkdocs.read_text() + f"site_gen:\n  sources:\n    acme/widgets: {repo.as_uri()}\n")
+    assert cli("fetch").code == 0
+    run = cli("repin", "acme/widgets#12", "--head", new[:7])
+    assert run.code == 0, run.out + run.err
+    assert f"{old[:7]} → {new[:7]}" in run.out and "[[core.py:13]]" in page_text(project)
+    missing = cli("repin", "acme/widgets#12", "--head", "abcdef0")
+    assert (missing.code, missing.err) == (1, (
+        "commit abcdef0 of acme/widgets could not be fetched: no commit there has that SHA\n"))
 
 
 def test_excerpts_callouts_and_flow_sources_move_with_their_lines(
