@@ -257,16 +257,30 @@ def _edited(item: Item, new_path: str, old: tuple[int, tuple[str, ...]],
             new: tuple[int, tuple[str, ...]]) -> Placed:
     """A definition that was edited: what changed in it, from its first changed line to
     its last, as (first line, text) at each head."""
-    opcodes = [op for op in difflib.SequenceMatcher(None, old[1], new[1], autojunk=False)
+    i1, i2, j1, j2 = changed_part(old[1], new[1])
+    return Placed(item, CHANGED, new_path, new[0], new[0] + len(new[1]) - 1, old[1][i1:i2],
+                  new[1][j1:j2], f"{item.symbol} was edited: {_edit_where(old, new)}")
+
+
+def changed_part(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[int, int, int, int]:
+    """Where `old` and `new` differ, from their first differing line to their last: the
+    slices [i1:i2] of `old` and [j1:j2] of `new` (all of both when nothing is alike)."""
+    opcodes = [op for op in difflib.SequenceMatcher(None, old, new, autojunk=False)
                .get_opcodes() if op[0] != "equal"]
-    i1, i2, j1, j2 = opcodes[0][1], opcodes[-1][2], opcodes[0][3], opcodes[-1][4]
+    if not opcodes:
+        return 0, len(old), 0, len(new)
+    return opcodes[0][1], opcodes[-1][2], opcodes[0][3], opcodes[-1][4]
+
+
+def _edit_where(old: tuple[int, tuple[str, ...]], new: tuple[int, tuple[str, ...]]) -> str:
+    """'L29-L30 at the old head, L30-L31 at the new': the lines that changed between
+    `old` and `new`, each (first line, text)."""
+    i1, i2, j1, j2 = changed_part(old[1], new[1])
 
     def lines(first: int, a: int, b: int) -> str:
-        return "nothing" if a == b else f"L{first + a}" + (f"-L{first + b - 1}" if b - a > 1 else "")
+        return "nothing" if a == b else lines_text(first + a, first + b - 1)
 
-    return Placed(item, CHANGED, new_path, new[0], new[0] + len(new[1]) - 1, old[1][i1:i2],
-                  new[1][j1:j2], f"{item.symbol} was edited: {lines(old[0], i1, i2)} at the old "
-                  f"head, {lines(new[0], j1, j2)} at the new")
+    return f"{lines(old[0], i1, i2)} at the old head, {lines(new[0], j1, j2)} at the new"
 
 
 def _full_path(name: str, files: tuple[str, ...], known: tuple[str, ...],
@@ -391,7 +405,8 @@ class HeadMove:
                           detail="the cited lines were removed" + elsewhere)
         now = tuple(new_lines[approx[0] - 1:approx[1]])
         return Placed(item, CHANGED, new_path, approx[0], approx[1], text, now,
-                      "the cited lines were edited" + elsewhere)
+                      "the cited lines were edited: "
+                      + _edit_where((item.start, text), (approx[0], now)) + elsewhere)
 
     def _elsewhere(self, new_path: str, text: tuple[str, ...], new_lines: list[str]) -> str:
         """Where the cited text stands at the new head, when once and outside the definition

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
-from .drift import MOVED, Drift, Placed, measure, rewrite, summary
+from .drift import MOVED, Drift, Placed, changed_part, measure, rewrite, summary
 from .errors import SiteGenError, display_path
 from .fetch import fetch_commit, fetch_head
 from .git_reader import SourceReader
@@ -61,8 +61,12 @@ def describe(page: Path, p: Placed) -> str:
         return f"{where}: moved: {p.where} {p.detail}"
     said = f"{where}: {p.state}: {p.where}: {p.detail}"
     if p.old_text or p.new_text:
-        said += "\n    was: " + " ⏎ ".join(t.strip() for t in p.old_text)[:200]
-        said += "\n    now: " + (" ⏎ ".join(t.strip() for t in p.new_text)[:200] or "(nothing)")
+        old, new = p.old_text, p.new_text
+        if old and new:  # the lines that differ, which a long text cut short could hide
+            i1, i2, j1, j2 = changed_part(old, new)
+            old, new = old[i1:i2], new[j1:j2]
+        said += "\n    was: " + (" ⏎ ".join(t.strip() for t in old)[:200] or "(nothing)")
+        said += "\n    now: " + (" ⏎ ".join(t.strip() for t in new)[:200] or "(nothing)")
     return said
 
 

@@ -169,6 +169,20 @@ def test_an_edited_line_is_changed_and_reported_with_both_texts(
     assert "2 references: 1 same, 1 changed" in out
 
 
+def test_an_edit_deep_in_a_long_range_is_reported_by_the_lines_that_changed(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """The report's `was:` and `now:` are cut at 200 characters: of a long range whose
+    last line was edited, both read the same. They show the lines that differ, and say
+    which (before, 'the cited lines were edited' and two equal texts)."""
+    repo, _, _ = moved("All of it: [[core.py:1-13]].\n",
+                       {"src/widgets/core.py": CORE.replace("return hash(name)",
+                                                            "return hash(name.lower())")})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert ("changed: src/widgets/core.py L1-L13: the cited lines were edited: L13 at the old "
+            "head, L13 at the new\n    was: return hash(name)\n    now: return hash(name.lower())"
+            ) in out, out
+
+
 def test_a_renamed_file_moves_with_its_new_path(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """A path written as a tail that still names the file at the new head is kept as the
@@ -290,7 +304,7 @@ def test_a_symbol_is_reported_by_the_lines_that_changed_in_it(
     repo, _, _ = moved("By name [[core.py::make_key]].\n", {"src/widgets/core.py": grown})
     run = repin(cli, repo)
     assert ("make_key was edited: nothing at the old head, L13 at the new\n"
-            "    was: \n    now: name = name.lower()\n") in run.out
+            "    was: (nothing)\n    now: name = name.lower()\n") in run.out
 
 
 def test_lines_that_left_their_definition_are_changed_and_say_where_they_went(
@@ -303,8 +317,8 @@ def test_lines_that_left_their_definition_are_changed_and_say_where_they_went(
     repo, _, _ = moved("make_key hashes the name: [[core.py L12-L13]].\n",
                        {"src/widgets/core.py": split})
     out = repinned_keeping_the_page(cli, repo, project)
-    assert ("changed: src/widgets/core.py L12-L13: the cited lines were edited; their text is "
-            "now at L20-L21, in _hashed") in out
+    assert ("changed: src/widgets/core.py L12-L13: the cited lines were edited: L12-L13 at the "
+            "old head, L12 at the new; their text is now at L20-L21, in _hashed") in out
     assert "now: return _hashed(user)" in out
 
 
@@ -353,7 +367,7 @@ def test_a_hunk_that_no_longer_applies_is_changed(
     assert ("changed: src/widgets/core.py L12-L13 · make_key: the hunk no longer applies: its "
             "old side was edited (first at 'return hash(name)')") in out
     # what took its place, to rewrite the hunk by (before: "now: (nothing)")
-    assert "now: name = user.name ⏎ return hash(name) % 7" in out
+    assert "was: return hash(name)\n    now: return hash(name) % 7" in out
 
 
 def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
@@ -367,7 +381,7 @@ def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
     assert ("changed: src/widgets/core.py · make_key: make_key is no longer defined in "
             "src/widgets/core.py: its lines are in user_key (L11-L13), a name the old head did "
             "not define (renamed?)") in out
-    assert "now: def user_key(user): ⏎ name = user.name ⏎ return hash(name)" in out
+    assert "was: def make_key(user):\n    now: def user_key(user):\n" in out
     assert ("changed: src/widgets/core.py L12-L13 · make_key: the hunk names make_key, which "
             "holds none of its lines at the new head; user_key (L11-L13) holds them") in out
     assert "2 references: 2 changed" in out

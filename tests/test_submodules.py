@@ -176,7 +176,8 @@ def test_when_the_pr_bumps_the_submodule_its_lines_are_placed_in_the_submodule(
     edited = cli("repin", "acme/rl#7", "--dry-run", "--checkout", f"acme/rl={repo}")
     assert edited.code == 1
     assert ("q.md:6: changed: 3rdparty/Megatron/megatron/ckpt.py L4: the cited lines were "
-            "edited\n    was: return x\n    now: return x  # v2") in edited.out
+            "edited: L4 at the old head, L4 at the new\n    was: return x\n    now: return x  # v2"
+            ) in edited.out
 
 
 def test_a_bumped_submodule_whose_code_is_not_here_is_changed(
