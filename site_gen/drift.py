@@ -96,6 +96,21 @@ class Placed:
                 tuple(line[cut:] for line in self.new_text))
 
     @property
+    def marked(self) -> tuple[tuple[tuple[str, bool], ...], tuple[tuple[str, bool], ...]]:
+        """`texts`, each line with whether it is one that changed (as a diff marks its
+        removed and added lines); none marked when one side is empty (a gone item)."""
+        was, now = self.texts
+        changed: tuple[set[int], set[int]] = (set(), set())
+        opcodes = difflib.SequenceMatcher(None, was, now, autojunk=False).get_opcodes() \
+            if was and now else []
+        for tag, i1, i2, j1, j2 in opcodes:
+            if tag != "equal":
+                changed[0].update(range(i1, i2))
+                changed[1].update(range(j1, j2))
+        return (tuple((line, n in changed[0]) for n, line in enumerate(was)),
+                tuple((line, n in changed[1]) for n, line in enumerate(now)))
+
+    @property
     def where(self) -> str:
         """The item as the report names it: its file and lines at the old head."""
         item = self.item

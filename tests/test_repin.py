@@ -508,15 +508,35 @@ def test_a_page_of_a_pr_that_moved_says_so_and_check_drift_fails(
     assert 'href="../#drift"' in notice[0]
     landing = (project.site / "acme/widgets/12/index.html").read_text()
     assert 'id="drift"' in landing and "the cited lines were edited" in landing
-    # both texts without the indentation they share, each right after its label
-    assert ('<pre class="drift-was"><span class="drift-label">was</span>return 1</pre>\n'
-            '<pre class="drift-now"><span class="drift-label">now</span>return 2</pre>') in landing
+    # both texts without the indentation they share, each right after its label, the
+    # lines that changed marked as a diff marks them
+    assert ('<pre class="drift-was"><span class="drift-label">was</span>'
+            '<span class="drift-edited">return 1</span></pre>\n'
+            '<pre class="drift-now"><span class="drift-label">now</span>'
+            '<span class="drift-edited">return 2</span></pre>') in landing
     drift = cli("check", "--drift", "--checkout", f"acme/widgets={repo}")
     assert drift.code == 1
     assert "changed: src/widgets/core.py L17" in drift.err
     assert "run 'site-gen repin acme/widgets#12'" in drift.err
     plain = cli("check", "--checkout", f"acme/widgets={repo}")
     assert plain.code == 0, plain.err  # a notice, not a failure
+
+
+def test_the_pr_page_marks_the_lines_that_changed_among_those_cited(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Of three cited lines one was edited: the PR page shows all three on each side and
+    marks that one, as a diff does (before, the reader had to find it)."""
+    repo, _, _ = moved("The key: [[core.py:11-13]].\n",
+                       {"src/widgets/core.py": CORE.replace("user.name", "user.full_name")})
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+    landing = (project.site / "acme/widgets/12/index.html").read_text()
+    assert ('<span class="drift-label">was</span>def make_key(user):\n'
+            '<span class="drift-edited">    name = user.name</span>\n    return hash(name)</pre>'
+            ) in landing
+    assert ('<span class="drift-label">now</span>def make_key(user):\n'
+            '<span class="drift-edited">    name = user.full_name</span>\n    return hash(name)</pre>'
+            ) in landing
 
 
 def test_no_notice_while_the_pr_is_where_the_pages_pin_it(
