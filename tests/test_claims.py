@@ -172,8 +172,11 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
         "src/utils/checkpoint.py defines no such name at commit {head12} (nearest: "
         "save_checkpoint (L13-L15), Saver.save._finalize (L3-L4), Loader (L8-L10))"]),
     ("count: 1\ntext: x\nin: src/utils::save", [
-        "5: 'in: src/utils::save' names a definition, but src/utils is not a file at commit "
-        "{head}; expected 'path/of/file.py::name', the path from the tree's root"]),
+        "5: 'in: src/utils::save' names a definition, but src/utils names no file at commit "
+        "{head}; expected 'path/of/file.py::name', a file as a reference names one"]),
+    # the file as a reference names it: any tail that names one file
+    ("count: 2\ntext: return\nin: checkpoint.py::Saver.save", []),
+    ("count: 2\ntext: return\nin: src/utils/checkpoint.py !utils/checkpoint.py::_finalize", []),
     ("count: all\npattern: save_checkpoint($$$A)", ["3: 'count: all' says every match holds "
                                                     "something: give it as 'where:'"]),
     ("count: some\ntext: x", ["3: 'count: some' is not a count; expected a number, 'all' or "
@@ -227,6 +230,25 @@ def test_a_claim_in_a_name_counts_in_every_definition_that_shares_it(tmp_path: P
     assert errors == ["5: ambiguous symbol 'send' in 'in: Client.java::send': it names "
                       "Client.send (L2-L4), Client.send (L6-L9), Other.send (L12); write more "
                       "of the dotted name"]
+
+
+def test_a_claim_in_a_name_of_a_file_two_paths_end_with_says_so(tmp_path: Path) -> None:
+    """`in: util.py::run` where the tree has a/util.py and b/util.py: which one is not
+    for the build to guess (as for a reference); pr.yml's files, when one is listed, say."""
+    repo, head = _one_commit(tmp_path, {"a/util.py": "def run():\n    log(1)\n",
+                                        "b/util.py": "def run():\n    log(2)\n    log(3)\n"})
+    claim = "```claim\nsays: x\ncount: 2\ntext: log(\nin: util.py::run\n```\n"
+    reader = SourceReader(repo)
+    try:
+        _, errors, _ = render(claim, reader, dataclasses.replace(PR, head=head))
+        assert errors == [
+            f"5: 'in: util.py::run' names a definition, but util.py names 2 files at commit "
+            f"{head[:7]} (a/util.py, b/util.py); write more of the path"]
+        listed = dataclasses.replace(PR, head=head, files=("b/util.py",))
+        _, errors, _ = render(claim, reader, listed)
+        assert errors == []
+    finally:
+        reader.close()
 
 
 def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(

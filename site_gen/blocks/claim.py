@@ -36,7 +36,7 @@ from ..definitions import lines_text
 from ..names import path_written
 from ..submodules import holding
 from . import block_renderer, fence_parser
-from .refs import definitions_named, permalink
+from .refs import definitions_named, matching_paths, permalink
 
 FIELD = re.compile(r"^(?P<key>id|says|count|pattern|text|where|in|at)\s*:\s*(?P<value>.*?)\s*$")
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -213,11 +213,13 @@ def _files(ctx: PageContext, claim: Claim, commit: str) -> list[str] | None:
         named, definition, _ = scope.removeprefix("!").partition("::")
         if definition and scope.startswith("!"):
             continue  # a definition left out: its file is still counted, less its lines
-        inside = _named(named, tree)
-        if definition and inside != [named.strip("/")]:
-            ctx.error(f"'in: {scope}' names a definition, but {named} is not a file at commit "
-                      f"{commit[:7]}; expected 'path/of/file.py::name', the path from the "
-                      "tree's root", claim.lines["in"])
+        inside = _file_named(ctx, named, tree) if definition else _named(named, tree)
+        if definition and len(inside) != 1:
+            ctx.error(f"'in: {scope}' names a definition, but {named} names " + (
+                f"{len(inside)} files at commit {commit[:7]} ({', '.join(inside[:3])}"
+                f"{' ...' if len(inside) > 3 else ''}); write more of the path" if inside else
+                f"no file at commit {commit[:7]}; expected 'path/of/file.py::name', a file as "
+                "a reference names one"), claim.lines["in"])
             return None
         if not inside:
             ctx.error(f"'in: {scope}' {_nothing_named(ctx, named, tree, commit)}",
@@ -237,19 +239,31 @@ def _definitions(ctx: PageContext, claim: Claim, commit: str) -> Spans | None:
     """For each file `in:` names a definition of (`context.go::ClientIP`), the lines of
     the definitions counted in and of those left out (`!`); None after an error."""
     spans: Spans = {}
+    assert ctx.source is not None
     for scope in claim.scopes:
-        path, _, name = scope.removeprefix("!").partition("::")
-        if not name:
-            continue
-        found = definitions_named(ctx, path.strip("/"), commit, name, f"'in: {scope}'",
+        written, _, name = scope.removeprefix("!").partition("::")
+        paths = _file_named(ctx, written, ctx.source.tree(commit)) if name else []
+        if len(paths) != 1:
+            continue  # no name, or no one file (_files said so)
+        found = definitions_named(ctx, paths[0], commit, name, f"'in: {scope}'",
                                   claim.lines["in"], shared=True)
         if found is None:
             return None
-        spans.setdefault(path.strip("/"), ([], []))[scope.startswith("!")].extend(found)
+        spans.setdefault(paths[0], ([], []))[scope.startswith("!")].extend(found)
         claim.scope_links[scope.removeprefix("!")] = [
-            (lines_text(a, b), permalink(ctx, path.strip("/"), commit, a, b))
-            for a, b in found]
+            (lines_text(a, b), permalink(ctx, paths[0], commit, a, b)) for a, b in found]
     return spans
+
+
+def _file_named(ctx: PageContext, written: str, tree: Sequence[str]) -> list[str]:
+    """The files a path before `::` names, as a reference's path names them: the path
+    from the tree's root, else a tail of one of pr.yml's `files`, else of the tree's
+    (`_config.py::create_ssl_context`)."""
+    assert ctx.pr is not None
+    path = written.strip("/")
+    if path in tree:
+        return [path]
+    return matching_paths(ctx.pr.files, path) or matching_paths(tuple(tree), path)
 
 
 def _kept(spans: Spans, path: str, line: int) -> bool:
