@@ -109,6 +109,9 @@ def test_reference_errors(project: Project, cli: CLI) -> None:
     ("[[checkpoint.py lines 57-59]]", "checkpoint.py:57-59"),
     ("[[https://github.com/acme/widgets/blob/2f6b955/src/app/checkpoint.py#L57-L59]]",
      "src/app/checkpoint.py:57-59@2f6b955"),  # a permalink pasted whole
+    ('[[checkpoint.py:45 "return ctx"@base]]', 'checkpoint.py:45@base "return ctx"'),
+    ('[[checkpoint.py:45 "a \\"b\\"" @2f6b955|the old one]]',
+     'checkpoint.py:45@2f6b955 "a \\"b\\""|the old one'),  # the commit before the quote
 ])
 def test_a_reference_written_another_way_says_how_this_one_is_written(written: str,
                                                                       meant: str) -> None:

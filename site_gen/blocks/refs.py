@@ -543,6 +543,9 @@ REWRITES = (
     # a path with spaces, before its line or name: the spaces as a URL writes them
     (re.compile(r'^(\s*+)((?:[^\s:"|]++ )++[^\s:"|]++)(?=:)'),
      lambda m: m[1] + m[2].replace(" ", "%20")),
+    # the commit after the quote: it comes before it
+    (re.compile(r'(\s*+"(?:[^"\\]|\\.)*+")\s*+(@\w++)(?=\s*+(?:\||$))'),
+     lambda m: f"{m[2]}{m[1]}"),
 )
 
 
