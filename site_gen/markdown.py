@@ -59,9 +59,11 @@ def _heading_ids(state: StateCore) -> None:
         if title is None:
             if token.type != "heading_open" or token.tag not in HEADING_LEVELS or token.attrGet("id"):
                 continue
-            children = state.tokens[index + 1].children or []
-            title = "".join(c.content for c in children if c.type in ("text", "code_inline"))
-        base = slugify(title)
+            shown = _text_of(state.tokens[index + 1])
+            base = slugify(shown)
+        else:  # its id from its text less its marks, as before the outline read it as markdown
+            base = slugify(MARKS.sub("", title))
+            shown = _text_of(_plain().parseInline(REFERENCES.sub("", title))[0]).strip()
         slug, i = base, tried.get(base, 1)
         if slug in used:
             slug = f"{base}-{i}"
@@ -72,7 +74,7 @@ def _heading_ids(state: StateCore) -> None:
         used.add(slug)
         outline = context_of(state.env).outline
         if token.type != "heading_open" or token.tag in ("h2", "h3"):
-            outline.append((3 if token.tag != "h2" else 2, slug, title))
+            outline.append((3 if token.tag != "h2" else 2, slug, shown))
         if token.type == "heading_open":
             token.attrSet("id", slug)
             state.tokens[index + 2].meta["anchor"] = slug  # its heading_close: the self-link
@@ -90,14 +92,28 @@ def _heading_close(self: Any, tokens: list[Token], idx: int, options: Any, env: 
 
 
 def _block_title(token: Token) -> str | None:
-    """The title of a titled block (its markdown marks left out of its id)."""
+    """The title of a titled block, as written (markdown)."""
     if token.type not in TITLED_BLOCKS:
         return None
     title = getattr(token.meta.get("model"), "title", None)
-    return MARKS.sub("", title) if isinstance(title, str) and title.strip() else None
+    return title if isinstance(title, str) and title.strip() else None
 
 
+def _text_of(inline: Token) -> str:
+    """What an inline token reads as: its text and code, without the marks around them."""
+    return "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
+
+
+@functools.cache
+def _plain() -> MarkdownIt:
+    """Markdown without site_gen's rules, to read a block's title as text for the outline
+    (`create_ssl_context`, `\\"` as `"`), as its heading shows it."""
+    return MarkdownIt("commonmark", {"html": False})
+
+
+# A block title's id is made from its text less these marks (a reference left out).
 MARKS = re.compile(rf"[`*_~]|\[\[{REFERENCE}\]\]")
+REFERENCES = re.compile(rf"\[\[{REFERENCE}\]\]")
 
 
 def make_markdown(config: Config) -> MarkdownIt:

@@ -79,6 +79,21 @@ def test_block_titles_are_headings_with_ids_and_self_links() -> None:
             '<a class="header-anchor" href="#the-fix-2">#</a></h3>') in html
 
 
+def test_the_outline_names_a_block_title_as_its_heading_reads() -> None:
+    """`create_ssl_context` and an escaped quote in a flow's title: the outline read them
+    with their marks cut out ('createsslcontext', a backslash kept); the heading showed them
+    as markdown reads them. Their id is as it was."""
+    md, env = _site_markdown()
+    html = md.render('```flow\ntitle: Why \\"create_ssl_context\\" returns _early_ in `a_b` '
+                     "[[f.py:1]]\nlane a: A\nlane b: B\nstep: x\n```\n\n## A `plain_name`\n", env)
+    context = env[ENV_KEY]
+    assert isinstance(context, PageContext)
+    assert context.outline == [
+        (3, "why-createsslcontext-returns-early-in-ab", 'Why "create_ssl_context" returns early in a_b'),
+        (2, "a-plain-name", "A plain_name")]
+    assert 'id="why-createsslcontext-returns-early-in-ab"' in html
+
+
 def test_a_link_to_a_block_title_resolves(project, cli) -> None:  # type: ignore[no-untyped-def]
     project.write("content/acme/widgets/12/cache-bug.md", project.root.joinpath(
         "content/acme/widgets/12/cache-bug.md").read_text()
