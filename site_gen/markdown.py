@@ -63,7 +63,8 @@ def _heading_ids(state: StateCore) -> None:
             base = slugify(shown)
         else:  # its id from its text less its marks, as before the outline read it as markdown
             base = slugify(MARKS.sub("", title))
-            shown = _text_of(_plain().parseInline(REFERENCES.sub("", title))[0]).strip()
+            shown = title.strip() if not INLINE_MARKS.search(title) else _text_of(
+                _plain().parseInline(REFERENCES.sub("", title))[0]).strip()
         slug, i = base, tried.get(base, 1)
         if slug in used:
             slug = f"{base}-{i}"
@@ -108,12 +109,13 @@ def _text_of(inline: Token) -> str:
 def _plain() -> MarkdownIt:
     """Markdown without site_gen's rules, to read a block's title as text for the outline
     (`create_ssl_context`, `\\"` as `"`), as its heading shows it."""
-    return MarkdownIt("commonmark", {"html": False})
+    return MarkdownIt("commonmark", {"html": False}).enable("strikethrough")
 
 
 # A block title's id is made from its text less these marks (a reference left out).
 MARKS = re.compile(rf"[`*_~]|\[\[{REFERENCE}\]\]")
 REFERENCES = re.compile(rf"\[\[{REFERENCE}\]\]")
+INLINE_MARKS = re.compile(r"[\\`*_~\[\]<&!]")  # where none stands, text reads as itself
 
 
 def make_markdown(config: Config) -> MarkdownIt:
