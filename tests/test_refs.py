@@ -112,11 +112,19 @@ def test_reference_errors(project: Project, cli: CLI) -> None:
     ('[[checkpoint.py:45 "return ctx"@base]]', 'checkpoint.py:45@base "return ctx"'),
     ('[[checkpoint.py:45 "a \\"b\\"" @2f6b955|the old one]]',
      'checkpoint.py:45@2f6b955 "a \\"b\\""|the old one'),  # the commit before the quote
+    ("[[Package@swift-6.0.swift:3]]", "Package%40swift-6.0.swift:3"),  # an '@' in a name
+    ("[[Sources/a@b.swift::f]]", "Sources/a%40b.swift::f"),
 ])
 def test_a_reference_written_another_way_says_how_this_one_is_written(written: str,
                                                                       meant: str) -> None:
     _, errors, _ = render(f"See {written}.\n")
     assert len(errors) == 1 and errors[0].endswith(f"; did you mean '[[{meant}]]'?"), errors
+
+
+@pytest.mark.parametrize("written", ["[[checkpoint.py:3@v1.2]]", "[[checkpoint.py@v1.2]]"])
+def test_a_tag_after_a_file_is_not_read_as_more_of_its_path(written: str) -> None:
+    _, errors, _ = render(f"See {written}.\n")
+    assert len(errors) == 1 and "is not a commit SHA" in errors[0] and "%40" not in errors[0]
 
 
 def test_no_rewrite_is_offered_for_another_repository_or_what_cannot_be_read() -> None:

@@ -104,7 +104,7 @@ def resolve(ctx: PageContext, text: str, line: int | None,
         ctx.error(f"line range {start}-{end} in {what} is empty; expected the first line "
                   "not after the last", line)
         return None
-    commit = _commit(ctx, m["commit"], what, line)
+    commit = _commit(ctx, m["commit"], what, line, _in_path(m))
     if commit is None:
         return None
     path = _path(ctx, path_written(m["path"]), commit, what, line)
@@ -156,7 +156,20 @@ def permalink(ctx: PageContext, path: str, commit: str, start: int | None,
 PATH_SAFE = "/-._~!$&'()*+,;=:@[]"
 
 
-def _commit(ctx: PageContext, given: str | None, what: str, line: int | None) -> str | None:
+def _in_path(m: re.Match[str]) -> str:
+    """'; did you mean ...?' with the reference's '@' written as a path writes it (%40),
+    when what follows it reads as more of the path (a dot, a slash, a line or a name:
+    `Package@swift-6.0.swift:3`), not as a commit; else ''."""
+    after, name = m["commit"] or "", m["path"].rsplit("/", 1)[-1]
+    if m["start"] or m["symbol"] or not re.search(r"[/:]" if "." in name else r"[./:]", after):
+        return ""  # a commit after a file's name, lines or symbol (`a.py:3@v1.2`, `a.py@v1.2`)
+    at = m.start("commit") - 1
+    meant = (m.string[:at] + "%40" + m.string[at + 1:]).strip()
+    return f"; a path holding '@' writes it as %40; did you mean '[[{_short(meant)}]]'?"
+
+
+def _commit(ctx: PageContext, given: str | None, what: str, line: int | None,
+            hint: str = "") -> str | None:
     pr = ctx.pr
     if pr is None:
         return None
@@ -168,7 +181,7 @@ def _commit(ctx: PageContext, given: str | None, what: str, line: int | None) ->
         return pr.base
     if not SHA.match(given.lower()):
         ctx.error(f"'{given}' in {what} is not a commit SHA; expected 7 to 40 hex digits "
-                  "or @base (a branch or tag name drifts)", line)
+                  f"or @base (a branch or tag name drifts){hint}", line)
         return None
     return given.lower()
 
