@@ -557,7 +557,7 @@ REWRITES = (
     (re.compile(r'^(\s*+)((?:[^\s:"|]++ )++[^\s:"|]++)(?=:)'),
      lambda m: m[1] + m[2].replace(" ", "%20")),
     # the commit after the quote: it comes before it
-    (re.compile(r'(\s*+"(?:[^"\\]|\\.)*+")\s*+(@\w++)(?=\s*+(?:\||$))'),
+    (re.compile(r'(?<!\s)(\s*+"(?:[^"\\]|\\.)*+")\s*+(@\w++)(?=\s*+(?:\||$))'),
      lambda m: f"{m[2]}{m[1]}"),
 )
 
