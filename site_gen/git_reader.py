@@ -265,7 +265,7 @@ class SourceReader:
         if quote:
             shown = lines[start - 1:end] if start is not None else lines
             if _squash(quote) not in _squash("\n".join(shown)):
-                actual = (" / ".join(s.strip() for s in shown)[:160] if start else "(whole file)")
+                actual = " / ".join(s.strip() for s in shown)[:160] if start else "(whole file)"
                 near = _quoted_at(lines, quote, start) if start else []
                 return None, (f"the quote \"{quote}\" of {what} is not on those lines at commit "
                               f"{commit}; "

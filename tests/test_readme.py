@@ -112,7 +112,8 @@ def test_the_own_repository_section_runs_as_written(tmp_path: Path) -> None:
     assert commands[0] == "python3 -m venv .venv" and commands[-1].startswith("git add -A")
     for command in commands:
         command = (command.replace("<this repository's URL>", url).replace("<a commit>", commit)
-                   .replace("<the PR head SHA>", head).replace("python3 ", f"{stock_python()} ", 1))
+                   .replace("<the PR head SHA>", head[:7])  # as an author copies it
+                   .replace("python3 ", f"{stock_python()} ", 1))
         if command.endswith("site-gen fetch"):  # the code comes from a local repository
             settings = folder / "mkdocs.yml"
             settings.write_text(settings.read_text().replace(
