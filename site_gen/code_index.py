@@ -292,13 +292,26 @@ def _first_error(root: Any) -> int | None:
                 if node is not None), default=None)
 
 
-def _unparsed_holding(root: Any, lines: list[str], word: str, found: list[Any]) -> int | None:
+def _naming(root: Any, language: str, code: str, word: str) -> frozenset[int]:
+    """The lines (from 0) where a definition named `word` names it: its first line holding
+    the word (fmt's `FMT_CONSTEXPR auto write_int_chr(OutputIt out, ...` in code the
+    parser could not read, which the walk still finds a definition in)."""
+    holds = re.compile(rf"\b{re.escape(word)}\b")
+    lines = code.split("\n")
+    return frozenset(next((n for n in range(d.start - 1, min(d.end, len(lines)))
+                           if holds.search(lines[n])), -1)
+                     for d in walk(root, language, code) if d.name.rsplit(".", 1)[-1] == word)
+
+
+def _unparsed_holding(root: Any, lines: list[str], word: str, found: list[Any],
+                      naming: frozenset[int] = frozenset()) -> int | None:
     """The first line where `word` stands in code the parser could not read (the lines of
-    an ERROR node, or of a token it had to assume) outside the matches `found` and outside
-    comments, or None. A C file with a type as a macro's argument (`va_arg(ap, char*)`)
-    does not parse there only; a C++ header whose preprocessor branches each open a
-    namespace is one ERROR node from its include guard to its end (fmt's format.h), inside
-    which ast-grep still finds the matches: those count."""
+    an ERROR node, or of a token it had to assume) outside the matches `found`, outside
+    comments and outside `naming` (see _naming), or None. A C file with a type as a
+    macro's argument (`va_arg(ap, char*)`) does not parse there only; a C++ header whose
+    preprocessor branches each open a namespace is one ERROR node from its include guard
+    to its end (fmt's format.h), inside which ast-grep still finds the matches: those
+    count."""
     unread = list(root.find_all(kind="ERROR")) + [
         node for node in root.find_all(regex="^$")
         if node != root and not _MAY_BE_EMPTY.search(node.kind())]
@@ -312,7 +325,7 @@ def _unparsed_holding(root: Any, lines: list[str], word: str, found: list[Any]) 
                for n in range(int(node.range().start.line), int(node.range().end.line) + 1)}
     comments = _comments(root)
     for n in suspect:
-        if n in matched:
+        if n in matched or n in naming:
             continue
         if not all(any(_within(span, n, m.start()) for span in comments)
                    for m in holds.finditer(lines[n])):
@@ -367,6 +380,8 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
             raise
         raise ValueError(str(exc)) from None
     hidden = _unparsed_holding(root, lines, word, found) if broken is not None and word else None
+    if hidden is not None and word:  # the line naming a definition of the word is no use of it
+        hidden = _unparsed_holding(root, lines, word, found, _naming(root, language, code, word))
     if hidden is not None:
         raise Unparsed(language, hidden, word or "")
     spans = [node.range() for node in found]

@@ -251,6 +251,24 @@ def test_a_claim_in_a_name_of_a_file_two_paths_end_with_says_so(tmp_path: Path) 
         reader.close()
 
 
+def test_a_definition_s_own_name_in_code_not_read_does_not_refuse_its_calls(
+        tmp_path: Path) -> None:
+    """fmt's format.h: an `#ifdef` opening a namespace in each branch leaves the header
+    one stretch the grammar does not read, in which ast-grep still finds the calls. The
+    line `FMT_CONSTEXPR auto chr(...)` holds the word only as the name it defines (the walk
+    finds the definition): before, that line refused the claim as a call maybe missed."""
+    header = ("#ifdef X\nnamespace a {\n#else\nnamespace b {\n#endif\n"
+              "template <typename T>\nFMT_CONSTEXPR auto chr(T v) -> T { return v; }\n"
+              "int f() { return chr<int>(1); }\nint g() { return chr<int>(2); }\n}\n")
+    _, errors = _claimed(tmp_path, "fmt.hpp", header, "count: 2\npattern: chr<$T>($$$A)")
+    assert errors == []
+    # a use the parser did not read is still no count to trust
+    _, errors = _claimed(tmp_path / "more", "fmt.hpp", header.replace(
+        "int g()", "FMT_CONSTEXPR int h() { return chr(3) }\nint g()"),
+        "count: 2\npattern: chr<$T>($$$A)")
+    assert len(errors) == 1 and "does not parse as cpp at line 9, which holds 'chr'" in errors[0]
+
+
 def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(
         code: tuple[Path, list[str]]) -> None:
     _, errors = check(code, "All [[claim:callers]] loops wait.\n\n" + CALLERS, head=2)
