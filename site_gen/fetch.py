@@ -262,6 +262,12 @@ def _missing(target: Path, repo_pins: list[Pin]) -> list[Pin]:
         reader.close()
 
 
+def local_clone(config: Config, repo: str) -> Path | None:
+    """The clone on this machine `repo` is fetched from (`site_gen.sources`), if any."""
+    folder = _local(source_of(config, repo))
+    return folder if folder is not None and folder.is_dir() else None
+
+
 def _local(source: str) -> Path | None:
     """The folder of a source on this machine (a `file://` URL), else None."""
     if not source.startswith("file://"):

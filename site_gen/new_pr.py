@@ -13,6 +13,7 @@ from .code_index import index_of
 from .config import Config, git_dir
 from .definitions import Definition, enclosing
 from .errors import ContentError, SiteGenError
+from .fetch import local_clone
 from .git_reader import SourceReader
 from .names import REPO, SHA
 from .slugs import slugify
@@ -150,7 +151,9 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
             raise SiteGenError(f"{flag} contains the control character U+{ord(bad):04X}; "
                                "expected one line of plain text")
     folder = config.docs_dir / m["repo"] / m["number"]
-    code = checkout or git_dir(config, m["repo"])
+    # the code: the clone given, else the one `sources:` names (all of its history, so
+    # what the PR changes can be told before a fetch), else what was fetched
+    code = checkout or local_clone(config, m["repo"]) or git_dir(config, m["repo"])
     if folder.exists():
         return _add_page(folder, m["repo"], m["number"], question, code, config.languages)
     if head is None:

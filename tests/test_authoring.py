@@ -153,6 +153,20 @@ def test_new_on_a_first_commit_cites_its_files_and_not_where_a_shallow_clone_sto
     assert facts["files"] == ["path/to/module.py"]  # not both files, as if the PR added them
 
 
+def test_new_reads_the_clone_mkdocs_yml_names_as_the_pr_s_source(
+        project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
+    """`sources: acme/gears: ../gears` names a clone on this machine: `new` reads it as it
+    reads `--checkout`, before any fetch (before, the page cited the stand-in
+    `path/to/module.py` until the author listed the files by hand)."""
+    repo, _, second = checkout
+    settings = project.root / "mkdocs.yml"
+    settings.write_text(settings.read_text() + f"site_gen:\n  sources:\n    acme/gears: {repo}\n")
+    assert cli("new", "acme/gears#9", "--head", second[:7], "--question", "one").code == 0
+    facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
+    assert facts["files"] == ["src/widgets/core.py"]
+    assert "[[core.py:10]]" in (project.root / "content/acme/gears/9/one.md").read_text()
+
+
 def test_new_fills_in_the_stand_in_files_once_the_code_is_here(
         project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
     repo, _, second = checkout
