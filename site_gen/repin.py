@@ -107,17 +107,19 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
         reader.close()
     done = Repinned(pr, old, full, drift)
     if not dry_run and full != old:
+        # every new text first: a pr.yml that cannot be rewritten leaves the pages as they were
+        texts = {pr.path: _new_pr_yml(pr.path.read_text(encoding="utf-8"), old, full, pr.head,
+                                      drift)}
         for page in pr.pages:
             placed = drift.placed.get(page.path, [])
             if any(p.state == MOVED for p in placed):
                 text = page.path.read_text(encoding="utf-8")
                 new = rewrite(text, placed, drift)
                 if new != text:  # a file moved, its paths kept as written: nothing to write
-                    _replace(page.path, new)
-                    done.written.append(page.path)
-        _replace(pr.path, _new_pr_yml(pr.path.read_text(encoding="utf-8"), old, full,
-                                      pr.head, drift))
-        done.written.append(pr.path)
+                    texts[page.path] = new
+        for path in [*texts][1:] + [pr.path]:  # the pages, then the head they now cite
+            _replace(path, texts[path])
+            done.written.append(path)
     return done
 
 
@@ -156,9 +158,11 @@ def _local_head(config: Config, where: Path, pr: PullRequest) -> str | None:
 def _new_pr_yml(text: str, old: str, new: str, written_head: str, drift: Drift) -> str:
     """pr.yml with `head:` at `new`, the old head added to `history:`, and the paths of
     renamed files in `files:` renamed (every file the diff renames, cited or not)."""
-    head = re.compile(rf"^(head\s*:\s*)['\"]?{re.escape(written_head)}['\"]?[ \t]*$",
+    # as written: its quotes and a comment after it (`head: "2f6b955"   # the commit ...`,
+    # as `site-gen new` writes it) kept
+    head = re.compile(rf"^(head\s*:\s*)(['\"]?){re.escape(written_head)}\2([ \t]*(?:#.*)?)$",
                       re.MULTILINE | re.IGNORECASE)
-    text, found = head.subn(lambda m: m[1] + new, text, count=1)
+    text, found = head.subn(lambda m: m[1] + m[2] + new + m[2] + m[3], text, count=1)
     if not found:
         raise SiteGenError("cannot find the 'head:' line of pr.yml to rewrite; write it as "
                            "'head: SHA' on a line of its own")
@@ -175,7 +179,7 @@ def _new_pr_yml(text: str, old: str, new: str, written_head: str, drift: Drift) 
     renamed = {**drift.renamed, **{p.item.file: p.file for ps in drift.placed.values()
                                    for p in ps if p.file and p.file != p.item.file}}
     for old_path, new_path in sorted(renamed.items()):
-        entry_line = re.compile(rf"^(\s*-\s*['\"]?){re.escape(old_path)}(['\"]?[ \t]*)$",
+        entry_line = re.compile(rf"^(\s*-\s*['\"]?){re.escape(old_path)}(['\"]?[ \t]*(?:#.*)?)$",
                                 re.MULTILINE)
         text = entry_line.sub(lambda m: f"{m[1]}{new_path}{m[2]}", text)  # noqa: B023
     return text

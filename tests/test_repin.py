@@ -128,6 +128,41 @@ def test_lines_inserted_above_move_every_reference_and_rewrite_it(
     assert built.code == 0, built.err
 
 
+def test_a_pr_yml_as_site_gen_new_writes_it_is_repinned(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """`site-gen new` writes `head: "2f6b955"   # the commit every code link pins` and
+    quoted paths: repin could not find that head line ("cannot find the 'head:' line"),
+    after it had already rewritten the page, which then cited the new head's lines under
+    the old head. The line keeps its quotes and comment; a renamed path its quotes."""
+    repo, old, new = moved("Named in [[core.py:12]].\n",
+                           {"src/widgets/core.py": "import os\n" + CORE,
+                            "src/widgets/checkpoint.py": None,
+                            "src/widgets/saving/checkpoint.py": CHECKPOINT})
+    facts = project.root / "content/acme/widgets/12/pr.yml"
+    facts.write_text(facts.read_text().replace(
+        f"head: {old}\n", f'head: "{old[:7]}"   # the commit every code link pins\n').replace(
+        "  - src/widgets/checkpoint.py\n", '  - "src/widgets/checkpoint.py"   # saving\n'))
+    run = repin(cli, repo)
+    assert run.code == 0, run.out + run.err
+    text = facts.read_text()
+    assert f'head: "{new}"   # the commit every code link pins\n' in text
+    assert '  - "src/widgets/saving/checkpoint.py"   # saving\n' in text
+    assert "[[core.py:13]]" in page_text(project)
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+
+
+def test_a_pr_yml_repin_cannot_rewrite_leaves_the_pages_as_they_were(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    repo, old, _ = moved("Named in [[core.py:12]].\n", {"src/widgets/core.py": "import os\n" + CORE})
+    facts = project.root / "content/acme/widgets/12/pr.yml"
+    facts.write_text(facts.read_text().replace(f"head: {old}\n", f"head: >-\n  {old}\n"))
+    before = page_text(project)
+    run = repin(cli, repo)
+    assert run.code == 1 and "cannot find the 'head:' line of pr.yml" in run.err, run.err
+    assert page_text(project) == before  # not moved to lines of a head pr.yml does not name
+
+
 def test_a_path_written_with_url_escapes_moves_and_keeps_how_it_was_written(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """`Sample%20Data/core.py`: the drift reads the path the build reads, and the rewrite
