@@ -190,7 +190,7 @@ def _add_page(folder: Path, repo: str, number: str, question: str | None,
         raise ContentError(f"{repo}#{number} already has a folder; site-gen new never overwrites "
                            "(give --question to add a page to it)", folder)
     orders = [int(m[1]) for md in folder.glob("*.md")
-              if (m := re.search(r"^order:\s*(\d{1,9})\s*$", md.read_text(encoding="utf-8"),
+              if (m := re.search(r"^order:\s*(\d{1,9})\s*(?:#.*)?$", md.read_text(encoding="utf-8"),
                                  re.MULTILINE))]
     target = _page_path(folder, question)
     if target.exists():

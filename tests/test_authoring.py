@@ -62,6 +62,11 @@ def test_new_adds_a_page_to_a_pr_that_exists(project: Project, cli: CLI) -> None
     assert (again.code, again.err) == (1, "content/acme/widgets/12/unicode-tags.md: a page "
                                           "named 'unicode-tags.md' already exists; site-gen new "
                                           "never overwrites (give another --question)\n")
+    # an order with a comment after it, as YAML allows, counts
+    page_path = project.root / "content/acme/widgets/12/unicode-tags.md"
+    page_path.write_text(page.replace("\norder: 2\n", "\norder: 5   # after the others\n"))
+    assert cli("new", "acme/widgets#12", "--question", "third").code == 0
+    assert "\norder: 6\n" in (project.root / "content/acme/widgets/12/third.md").read_text()
 
 
 def test_new_refuses_to_overwrite_and_bad_arguments(project: Project, cli: CLI) -> None:
