@@ -269,6 +269,22 @@ def test_a_definition_s_own_name_in_code_not_read_does_not_refuse_its_calls(
     assert len(errors) == 1 and "does not parse as cpp at line 9, which holds 'chr'" in errors[0]
 
 
+def test_a_claim_in_a_kotlin_test_named_in_backticks(tmp_path: Path) -> None:
+    """`in:` is split at spaces, but not inside backticks, as a reference reads a name
+    (before, ``T.kt::`rejects odd length` `` was three scopes: 'T.kt::`rejects', 'odd'...)."""
+    checked, _ = _checker(tmp_path, {"T.kt": (
+        "class T {\n  @Test\n  fun `rejects odd length`() {\n"
+        "    assertFailsWith<ProtocolException> { read() }\n  }\n  @Test\n"
+        "  fun `reads even length`() {\n    assertFailsWith<IOException> { read() }\n  }\n}\n")})
+    _, errors = checked("```claim\nsays: x\ncount: 1\npattern: assertFailsWith<$E> { $$$B }\n"
+                        "in: T.kt::`rejects odd length`\n```\n")
+    assert errors == [], errors
+    html, errors = checked("```claim\nsays: x\ncount: 2\npattern: assertFailsWith<$E> { $$$B }\n"
+                           "in: T.kt::`rejects odd length`, T.kt::T.`reads even length`\n```\n")
+    assert errors == []
+    assert "<code>T.kt::`rejects odd length`</code>" in html
+
+
 def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(
         code: tuple[Path, list[str]]) -> None:
     _, errors = check(code, "All [[claim:callers]] loops wait.\n\n" + CALLERS, head=2)

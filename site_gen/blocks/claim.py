@@ -40,6 +40,9 @@ from .refs import definitions_named, matching_paths, permalink
 
 FIELD = re.compile(r"^(?P<key>id|says|count|pattern|text|where|in|at)\s*:\s*(?P<value>.*?)\s*$")
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+# The scopes of `in:`, apart by spaces or commas; a name in backticks may hold spaces, as a
+# reference's does (`Test.kt::`rejects odd length``).
+SCOPES = re.compile(r"(?:`[^`\n]*+`|[^\s,`])++")
 SHOWN_IN_ERRORS = 10  # sites an error lists before "and N more"
 
 
@@ -141,7 +144,7 @@ def _claim(ctx: PageContext, values: dict[str, str], where: dict[str, int],
         return None
     return Claim(values["says"], count, line, where, values.get("id"), values.get("pattern"),
                  values.get("text"), values.get("where") or None,
-                 tuple(map(path_written, values.get("in", "").replace(",", " ").split())),
+                 tuple(map(path_written, SCOPES.findall(values.get("in", "")))),
                  values.get("at", "head"))
 
 
