@@ -144,9 +144,17 @@ class Definition:
     singleton: bool = False  # a Ruby class method: `def self.build`, or in `class << self`
 
     @property
+    def written(self) -> str:
+        """Its name as a reference writes it: a part holding spaces in backticks (Kotlin's
+        ``HostTest.`request canonical hostname` ``)."""
+        if " " not in self.name:
+            return self.name
+        return ".".join(f"`{part}`" if " " in part else part for part in self.name.split("."))
+
+    @property
     def shown(self) -> str:
-        """Its name as its language writes it in prose: Elixir's with its arity."""
-        return self.name if self.arity is None else f"{self.name}/{self.arity[1]}"
+        """Its name as a page writes it in prose: Elixir's with its arity."""
+        return self.written if self.arity is None else f"{self.written}/{self.arity[1]}"
 
     @property
     def lines(self) -> str:

@@ -432,7 +432,7 @@ class HeadMove:
         start, end = places[0], places[0] + len(text) - 1
         index = index_of(self.reader, self.new, new_path, languages=self.config.languages)
         holder = enclosing(index.definitions, start, end) if index else None
-        return f"; their text is now at {lines_text(start, end)}" + (f", in {holder.name}" if holder else "")
+        return f"; their text is now at {lines_text(start, end)}" + (f", in {holder.shown}" if holder else "")
 
     def _find(self, path: str, new_path: str, start: int, text: tuple[str, ...],
               new_lines: list[str], old_lines: list[str]) -> int | None:
@@ -483,7 +483,7 @@ class HeadMove:
                 return Placed(item, CHANGED, new_path, renamed.start, renamed.end, text,
                               tuple(new_lines[renamed.start - 1:renamed.end]),
                               f"{item.symbol} is no longer defined in {new_path}: its lines "
-                              f"are in {renamed.name} ({renamed.lines}), a name the old head "
+                              f"are in {renamed.shown} ({renamed.lines}), a name the old head "
                               "did not define (renamed?)")
             return Placed(item, GONE, new_path, old_text=text,
                           detail=f"{item.symbol} is no longer defined in {new_path}")
@@ -522,7 +522,7 @@ class HeadMove:
             return None
         holder = enclosing(index.definitions, *spans[0])
         return (f"the hunk names {item.symbol}, which holds none of its lines at the new head"
-                + (f"; {holder.name} ({holder.lines}) holds them" if holder else ""))
+                + (f"; {holder.shown} ({holder.lines}) holds them" if holder else ""))
 
     def _hunk(self, item: Item, new_path: str, old_lines: list[str],
               new_lines: list[str]) -> Placed:

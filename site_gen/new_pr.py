@@ -339,8 +339,8 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
                     break
             number, text, inner = leaf or held or (*quotable[0], None)
             example = Example(path, number, text, shortest_tail(path, files or candidates),
-                              inner.name if inner else None,
-                              (inner or defs[0]).name if defs else None,
+                              inner.written if inner else None,
+                              (inner or defs[0]).written if defs else None,
                               sum(text.strip() in line for line in lines))
             if held:
                 return example

@@ -172,6 +172,25 @@ def test_new_reads_the_clone_mkdocs_yml_names_as_the_pr_s_source(
     assert "[[core.py:10]]" in (project.root / "content/acme/gears/9/one.md").read_text()
 
 
+def test_new_names_a_kotlin_test_in_backticks_as_a_reference_must(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """The function a PR changes is a Kotlin test named with spaces: `new`'s examples
+    name it in backticks (before, `[[T.kt::T.rejects odd length]]`, which no build reads),
+    and a hunk header naming another function is told the one that holds it, so written."""
+    repo = tmp_path / "code"
+    test = ("class T {\n  @Test\n  fun `rejects odd length`() {\n    check(read(3))\n  }\n"
+            "  fun helper() {}\n}\n")
+    commit(repo, {"src/T.kt": test.replace("read(3)", "read(1)")}, "base")
+    commit(repo, {"src/T.kt": test})
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
+    page = project.root / "content/acme/gears/9/one.md"
+    text = page.read_text()
+    assert "[[T.kt::T.`rejects odd length`]]" in text and "file: T.kt L4 · T.`rejects odd length`" in text
+    page.write_text(text.replace("file: T.kt L4 · T.`rejects odd length`", "file: T.kt L4 · T.helper"))
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert "the definition that holds them is T.`rejects odd length` (L2-L5)" in built.err
+
+
 def test_new_fills_in_the_stand_in_files_once_the_code_is_here(
         project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
     repo, _, second = checkout

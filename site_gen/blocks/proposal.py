@@ -155,7 +155,7 @@ def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
     start, end = spans[0]
     inner = enclosing(defs, start, end)
     lines = lines_text(start, end)
-    actual = (f"the definition that holds them is {inner.name} ({inner.lines})" if inner
+    actual = (f"the definition that holds them is {inner.shown} ({inner.lines})" if inner
               else "no definition holds them")
     ctx.error(f"'· {symbol}' in {what} is not a definition that holds {lines} at commit "
               f"{ref.commit[:12]}; {actual}{parse_note(index)}", hunk.line)
