@@ -6,12 +6,13 @@ import datetime as dt
 import re
 import subprocess
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .code_index import index_of
 from .config import Config, git_dir
-from .definitions import Definition, enclosing
+from .definitions import Definition, chosen, enclosing
 from .errors import ContentError, SiteGenError
 from .fetch import local_clone
 from .git_reader import SourceReader
@@ -339,8 +340,9 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
                     break
             number, text, inner = leaf or held or (*quotable[0], None)
             example = Example(path, number, text, shortest_tail(path, files or candidates),
-                              inner.written if inner else None,
-                              (inner or defs[0]).written if defs else None,
+                              _citable(defs, inner) if inner else None,
+                              next((c for d in [*([inner] if inner else []), *defs]
+                                    if (c := _citable(defs, d))), None),
                               sum(text.strip() in line for line in lines))
             if held:
                 return example
@@ -348,6 +350,14 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
         return first
     finally:
         reader.close()
+
+
+def _citable(defs: Sequence[Definition], definition: Definition) -> str | None:
+    """How a reference names `definition` alone among `defs`: its name, else with its
+    arity (Elixir's `read_part_headers/2` beside `read_part_headers/7`); None when no name
+    tells it apart (Java overloads), and a page cites its lines instead."""
+    return next((form for form in dict.fromkeys((definition.written, definition.shown))
+                 if chosen(defs, form) == [definition]), None)
 
 
 # A line that reads well quoted: a few words, nothing that ends a quote or a reference.

@@ -191,6 +191,32 @@ def test_new_names_a_kotlin_test_in_backticks_as_a_reference_must(
     assert "the definition that holds them is T.`rejects odd length` (L2-L5)" in built.err
 
 
+def test_new_names_a_definition_so_that_the_name_finds_it_alone(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """plug's read_part_headers/2 beside its helper read_part_headers/7: `new` wrote the
+    bare name, which a build refuses as ambiguous. It writes the arity where the name alone
+    is shared, and no name where none tells the definition apart (Java overloads)."""
+    repo = tmp_path / "code"
+    elixir = ("defmodule M do\n  def read(conn, opts \\\\ []) do\n    read(conn, 1, opts)\n  end\n\n"
+              "  defp read(conn, n, opts) do\n    {conn, n, opts}\n  end\nend\n")
+    java = ("class A {\n  void put(int a) {\n    log(a);\n  }\n  void other() {\n  }\n"
+            "  void put(String s) {\n    log(s);\n  }\n}\n")  # overloads apart: two put
+    commit(repo, {"lib/m.ex": elixir.replace("read(conn, 1, opts)", "read(conn, 0, opts)"),
+                  "A.java": java.replace("log(a)", "log(0)")}, "base")
+    commit(repo, {"lib/m.ex": elixir, "A.java": java})
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
+    page = (project.root / "content/acme/gears/9/one.md").read_text()  # A.java: the first
+    assert "file: A.java L3\n" in page and "[[A.java::A]]" in page  # put: two of them
+    facts = project.root / "content/acme/gears/9/pr.yml"
+    facts.write_text(facts.read_text().replace('  - "A.java"\n', ""))
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "two").code == 0
+    page = (project.root / "content/acme/gears/9/two.md").read_text()
+    assert "[[m.ex::M.read/2]]" in page and "file: m.ex L3 · M.read/2\n" in page
+    (project.root / "content/acme/gears/9/one.md").unlink()
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
+
+
 def test_new_fills_in_the_stand_in_files_once_the_code_is_here(
         project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
     repo, _, second = checkout
