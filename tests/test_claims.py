@@ -184,6 +184,9 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
     ("count: 1\ntext: \"tag = wait_fn is not None\"",  # a claim's lines are not YAML
      ["3: the claim 'x' does not hold at {head}: counted 0, not 1; the quotes are part of the "
       "text: write 'text: tag = wait_fn is not None'"]),
+    ("count: 3\npattern: \"save_checkpoint($$$ARGS)\"\nin: src/train",  # and a pattern's
+     ["3: the claim 'x' does not hold at {head}: counted 0, not 3; the quotes are part of the "
+      "pattern: write 'pattern: save_checkpoint($$$ARGS)'"]),
 ])
 def test_claim_counts(code: tuple[Path, list[str]], fields: str, expected: list[str]) -> None:
     _, errors = check(code, f"```claim\nsays: x\n{fields}\n```\n")

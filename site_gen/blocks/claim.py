@@ -171,9 +171,9 @@ def _count(ctx: PageContext, claim: Claim) -> None:
                              changed is not None and path not in changed)
                    for path, m in found]
     problem = _contradiction(claim)
-    quoted = claim.text or ""
+    field, quoted = ("text", claim.text) if claim.text else ("pattern", claim.pattern or "")
     if problem and not claim.sites and len(quoted) > 1 and quoted[0] == quoted[-1] in "\"'":
-        problem += f"; the quotes are part of the text: write 'text: {quoted[1:-1]}'"
+        problem += f"; the quotes are part of the {field}: write '{field}: {quoted[1:-1]}'"
     if problem:
         ctx.error(f"the claim '{claim.says}' does not hold at {full[:7]}: {problem}",
                   claim.lines["count"])
