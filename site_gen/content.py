@@ -733,7 +733,7 @@ def _file_list(f: _Fields) -> tuple[str, ...]:
         f.fail("files", "'files' must be a list of paths in the repository, "
                         "like 'src/pkg/module.py'")
         return ()
-    paths = tuple(x.strip().strip("/") for x in files)
+    paths = tuple(dict.fromkeys(x.strip().strip("/") for x in files))  # each once
     for path in paths:
         if not REPO_PATH.match(path):
             f.fail("files", f"'files' entry {path!r} is not a path inside the repository; expected "

@@ -40,6 +40,18 @@ def test_reads_pr_and_page(project: Project) -> None:
     assert page.path == project.root / "content/acme/widgets/12/cache-bug.md"
 
 
+def test_a_file_pr_yml_lists_twice_is_one_file(project: Project, cli) -> None:  # type: ignore[no-untyped-def]
+    """A path added to `files:` that `site-gen new` had listed already: a reference by its
+    tail was 'ambiguous ... it matches src/widgets/core.py, src/widgets/core.py'."""
+    facts = project.root / "content/acme/widgets/12/pr.yml"
+    facts.write_text(facts.read_text() + "  - src/widgets/core.py/\n")
+    site, errors = read(project)
+    assert errors == []
+    assert site.prs[0].files == ("src/widgets/core.py", "src/widgets/util.py", "docs/speed.md")  # type: ignore[attr-defined]
+    built = cli("build", "--no-search")
+    assert built.code == 0 and "ambiguous" not in built.err, built.err
+
+
 def test_pages_are_ordered_by_order_then_slug(project: Project) -> None:
     for slug, order in (("zeta", 0), ("alpha", 2), ("beta", 2)):
         project.write(f"content/acme/widgets/12/{slug}.md",
