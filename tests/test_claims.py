@@ -288,6 +288,20 @@ def test_a_claim_in_a_kotlin_test_named_in_backticks(tmp_path: Path) -> None:
     assert "<code>T.kt::`rejects odd length`</code>" in html
 
 
+def test_a_pattern_that_is_a_part_of_a_statement_says_what_a_pattern_is(tmp_path: Path) -> None:
+    """serilog: `catch ($T $E) { $$$B }` alone is no C# code ast-grep reads; the error said
+    only that, not what would be."""
+    code = "class A {\n  void F() {\n    try { G(); } catch (Exception e) { H(); }\n  }\n}\n"
+    _, errors = _claimed(tmp_path, "A.cs", code, "count: 1\npattern: catch ($T $E) { $$$B }")
+    assert errors == ["4: 'pattern: catch ($T $E) { $$$B }' is not an ast-grep pattern of csharp "
+                      "(for A.cs); expected code that reads whole where a function's body has a "
+                      "statement (a call, an assignment, a whole 'try' with its 'catch', not a part "
+                      "of one), $X for one node and $$$X for any number"]
+    _, errors = _claimed(tmp_path / "whole", "A.cs", code,
+                         "count: 1\npattern: try { $$$T } catch ($T $E) { $$$B }")
+    assert errors == []
+
+
 def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(
         code: tuple[Path, list[str]]) -> None:
     _, errors = check(code, "All [[claim:callers]] loops wait.\n\n" + CALLERS, head=2)

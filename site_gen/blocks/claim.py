@@ -332,7 +332,10 @@ def _matches_in(ctx: PageContext, claim: Claim, commit: str, path: str) -> list[
                   "count with 'text:'", claim.lines["pattern"])
     except ValueError:
         ctx.error(f"'pattern: {claim.pattern}' is not an ast-grep pattern of {language} "
-                  f"(for {path})", claim.lines["pattern"])
+                  f"(for {path}); expected code that reads whole where a function's body has "
+                  "a statement (a call, an assignment, a whole 'try' with its 'catch', not a "
+                  "part of one), $X for one node and $$$X for any number",
+                  claim.lines["pattern"])
     return []
 
 
