@@ -123,9 +123,10 @@ class Example:
     symbol: str | None = None  # the definition that holds the line, when the code is here
     any_symbol: str | None = None  # a definition of the file, for a symbol reference
     count: int = 1  # the lines of the file that hold the quote
+    quote: str | None = None  # what the examples quote of the line: its start, when long
 
     def fields(self) -> dict[str, object]:
-        quote = self.text.strip() if self.text is not None else "quoted code"
+        quote = (self.quote or self.text.strip()) if self.text is not None else "quoted code"
         if self.text is None:  # a stand-in: nothing to check the symbol against
             hunk_symbol = " · ⟨the function it changes⟩"
         else:
@@ -318,7 +319,7 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
             lines = reader.lines(commit, path) or []
             changed = changed_lines(code, commit, base, path)
             quotable = sorted(((number, text) for number, text in enumerate(lines, 1)
-                               if QUOTABLE.match(text.strip()) and "⟨" not in text),
+                               if _quote_of(text) and "⟨" not in text),
                               key=lambda line: line[0] not in changed)
             if not quotable:
                 continue
@@ -339,11 +340,12 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
                     leaf = (number, text, inner)
                     break
             number, text, inner = leaf or held or (*quotable[0], None)
+            quote = _quote_of(text) or text.strip()
             example = Example(path, number, text, shortest_tail(path, files or candidates),
                               _citable(defs, inner) if inner else None,
                               next((c for d in [*([inner] if inner else []), *defs]
                                     if (c := _citable(defs, d))), None),
-                              sum(text.strip() in line for line in lines))
+                              sum(quote in line for line in lines), quote)
             if held:
                 return example
             first = first or example
@@ -362,6 +364,21 @@ def _citable(defs: Sequence[Definition], definition: Definition) -> str | None:
 
 # A line that reads well quoted: a few words, nothing that ends a quote or a reference.
 QUOTABLE = re.compile(r"^[^\s\"\[\]`#][^\"\[\]`]{4,68}$")
+
+
+def _quote_of(line: str) -> str | None:
+    """What an example quotes of `line`: the line, when it reads well whole (QUOTABLE);
+    of a longer one, its start up to a space or a `(`, `.`, `,` or `;` (Alamofire's
+    `return url.deletingLastPathComponent()`, of 71 characters), as a quote need not be
+    the whole line; None when neither reads well."""
+    text = line.strip()
+    if QUOTABLE.match(text):
+        return text
+    if len(text) <= 68:
+        return None
+    ends = [i for i in range(20, 69) if text[i] in " (.,;"]
+    start = text[:ends[-1]].rstrip() if ends else ""
+    return start if QUOTABLE.match(start) else None
 
 
 def shortest_tail(path: str, files: list[str]) -> str:

@@ -217,6 +217,25 @@ def test_new_names_a_definition_so_that_the_name_finds_it_alone(
     assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
 
 
+def test_new_quotes_the_start_of_a_long_line_the_pr_changes(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """Alamofire: the one line the PR changes is 71 characters, longer than a quote reads
+    well, so `new` cited a line of another function. It quotes the line's start instead;
+    the proposal's old line is the whole line."""
+    repo = tmp_path / "code"
+    long = "        return url.deletingLastPathComponent().appendingPathComponent(filename)\n"
+    swift = ("class D {\n    func other() {\n        let x = 1\n    }\n"
+             "    func dest(url: URL) -> URL {\n{}    }}\n}}\n")
+    commit(repo, {"D.swift": swift.replace("{}", "        return url\n").replace("}}", "}")}, "base")
+    commit(repo, {"D.swift": swift.replace("{}", long).replace("}}", "}")})
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
+    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    assert '[[D.swift:6 "return url.deletingLastPathComponent().appendingPathComponent"]]' in page
+    assert "\n-" + long in page and "[[D.swift::D.dest]]" in page
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
+
+
 def test_new_fills_in_the_stand_in_files_once_the_code_is_here(
         project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
     repo, _, second = checkout
