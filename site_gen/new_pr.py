@@ -168,7 +168,8 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
                            "(a branch or tag name would drift)")
     question = question or "the first question"
     changed = changed_files(code, head.lower(), None) if code else []
-    example = (find_example(code, head.lower(), changed, languages=config.languages)
+    example = (find_example(code, head.lower(), sorted(changed, key=is_test),
+                            languages=config.languages)
                if code and changed else None)
     files = "".join(f"  - {_yaml_text(path)}\n" for path in changed) if example else NO_FILES
     pr = folder / "pr.yml"
@@ -243,7 +244,8 @@ def _example_of(folder: Path, code: Path | None, languages: dict[str, str]) -> E
         return STAND_IN
     if code is not None and SHA.match(head):
         changed = set(changed_files(code, head, base or None))
-        found = find_example(code, head, [f for f in files if f in changed] + files, files,
+        found = find_example(code, head, [f for f in sorted(files, key=is_test) if f in changed]
+                             + files, files,
                              languages, base or None)
         if found is not None:
             return found
@@ -352,6 +354,18 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
         return first
     finally:
         reader.close()
+
+
+# A test's path: in a folder of tests (tests/, spec/, java-test/, e2e_tests/), or named as
+# one (test_x.py, x_test.go, x.test.ts, x.spec.js, XTest.java, XTests.cs, x_spec.rb).
+TEST_PATH = re.compile(r"(?:^|/)(?:[Tt]ests?|__tests__|[Ss]pecs?|testing|testdata|[\w.-]*[-_]tests?)/"
+                       r"|(?:^|/)test_[^/]*$|[_.](?:test|spec)\.[^/.]+$|[A-Za-z0-9]Tests?\.[^/.]+$")
+
+
+def is_test(path: str) -> bool:
+    """Whether `path` is a test's: the examples of `new` cite the code the PR changes
+    before its tests (retrofit's RetrofitTest.java sorts before Retrofit.java)."""
+    return TEST_PATH.search(path) is not None
 
 
 def _citable(defs: Sequence[Definition], definition: Definition) -> str | None:

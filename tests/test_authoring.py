@@ -236,6 +236,23 @@ def test_new_quotes_the_start_of_a_long_line_the_pr_changes(
     assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
 
 
+def test_new_cites_the_code_a_pr_changes_before_its_tests(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """retrofit: RetrofitTest.java sorts before Retrofit.java, and the examples cited a
+    line of the test. They cite the code the PR changes; pr.yml lists both as git does."""
+    repo = tmp_path / "code"
+    code = "class R {\n  Object load(int m) {\n    return cache(m);\n  }\n}\n"
+    test = "class RTest {\n  void fails() {\n    assertThrows(load(0));\n  }\n}\n"
+    commit(repo, {"java-test/RTest.java": test.replace("load(0)", "load(1)"),
+                  "main/R.java": code.replace("cache(m)", "m")}, "base")
+    commit(repo, {"java-test/RTest.java": test, "main/R.java": code})
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
+    facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
+    assert facts["files"] == ["java-test/RTest.java", "main/R.java"]
+    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    assert '[[R.java:3 "return cache(m);"]]' in page and "[[R.java::R.load]]" in page
+
+
 def test_new_fills_in_the_stand_in_files_once_the_code_is_here(
         project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
     repo, _, second = checkout
