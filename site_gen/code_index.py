@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "39"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "40"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -416,8 +416,12 @@ IN_A_FUNCTION = {
 
 # Where a statement cannot stand but the same code can, as another kind of node: C#'s
 # `x ?? throw new E()` and `=> throw new E()` are throw expressions, `throw new E();` a
-# throw statement, and a pattern read as the one matched none of the other.
-IN_AN_EXPRESSION = {"csharp": "class T {\n  void t() {\n    var y = x ?? %s;\n  }\n}\n"}
+# throw statement, and a pattern read as the one matched none of the other; Solidity's
+# inline assembly reads `extcodecopy(a, 0, 0, 32)` as a Yul call, which a pattern read as
+# Solidity's call did not match (OpenZeppelin's EIP7702Utils: a claim counted 0).
+IN_AN_EXPRESSION = {"csharp": "class T {\n  void t() {\n    var y = x ?? %s;\n  }\n}\n",
+                    "solidity": "contract T {\n  function t() public {\n    assembly {\n"
+                                "      %s\n    }\n  }\n}\n"}
 
 
 def _found(root: Any, language: str, pattern: str) -> list[Any]:

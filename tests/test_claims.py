@@ -1123,6 +1123,19 @@ def test_a_csharp_throw_counts_where_it_is_an_expression_too(tmp_path: Path) -> 
     assert all(f"A.cs:{line}</a>" in html for line in (3, 5, 7))
 
 
+def test_a_solidity_call_counts_in_inline_assembly_too(tmp_path: Path) -> None:
+    """OpenZeppelin's EIP7702Utils: `extcodecopy(account, 0x00, 0x00, 0x20)` inside an
+    `assembly { }` block is a Yul call, which a pattern read as Solidity's call did not
+    match: a claim counted 0 where the code has 1."""
+    html, errors = _claimed(tmp_path, "A.sol", (
+        "contract A {\n  function f(address a) internal view returns (bytes32 d) {\n"
+        "    assembly (\"memory-safe\") {\n      extcodecopy(a, 0x00, 0x00, 0x20)\n"
+        "      d := mload(0x00)\n    }\n  }\n  function g() public {\n    extcodecopy(1);\n  }\n}\n"),
+        "count: 2\npattern: extcodecopy($$$A)")
+    assert errors == []
+    assert "A.sol:4</a>" in html and "A.sol:9</a>" in html
+
+
 @pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
     ("lib/request.rb", "def a\n  raise Error, 'bad'\nend\ndef b\n  raise error.class, error.message, "
                        "cause: error.cause\nend\n", "raise $E, $M", [2]),
