@@ -356,15 +356,18 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
         reader.close()
 
 
-# A test's path: in a folder of tests (tests/, spec/, java-test/, e2e_tests/), or named as
-# one (test_x.py, x_test.go, x.test.ts, x.spec.js, XTest.java, XTests.cs, x_spec.rb).
-TEST_PATH = re.compile(r"(?:^|/)(?:[Tt]ests?|__tests__|[Ss]pecs?|testing|testdata|[\w.-]*[-_]tests?)/"
+# A test's or an example's path: in a folder of tests or examples (tests/, spec/, java-test/,
+# e2e_tests/, examples/), or named as a test (test_x.py, x_test.go, x.test.ts, x.spec.js,
+# XTest.java, XTests.cs, x_spec.rb).
+TEST_PATH = re.compile(r"(?:^|/)(?:[Tt]ests?|__tests__|[Ss]pecs?|testing|testdata|[\w.-]*[-_]tests?"
+                       r"|examples?|samples?)/"
                        r"|(?:^|/)test_[^/]*$|[_.](?:test|spec)\.[^/.]+$|[A-Za-z0-9]Tests?\.[^/.]+$")
 
 
 def is_test(path: str) -> bool:
-    """Whether `path` is a test's: the examples of `new` cite the code the PR changes
-    before its tests (retrofit's RetrofitTest.java sorts before Retrofit.java)."""
+    """Whether `path` is a test's or an example's: the examples of `new` cite the code the
+    PR changes before them (retrofit's RetrofitTest.java sorts before Retrofit.java,
+    terraform-aws-vpc's examples/complete/main.tf before main.tf)."""
     return TEST_PATH.search(path) is not None
 
 

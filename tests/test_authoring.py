@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import yaml
 
 from .conftest import Project, Run, commit, front
@@ -251,6 +252,19 @@ def test_new_cites_the_code_a_pr_changes_before_its_tests(
     assert facts["files"] == ["java-test/RTest.java", "main/R.java"]
     page = (project.root / "content/acme/gears/9/one.md").read_text()
     assert '[[R.java:3 "return cache(m);"]]' in page and "[[R.java::R.load]]" in page
+
+
+@pytest.mark.parametrize(("path", "aside"), [
+    ("retrofit/java-test/src/test/java/retrofit2/RetrofitTest.java", True),
+    ("examples/complete/main.tf", True), ("tests/test_a.py", True), ("src/a_test.go", True),
+    ("web/x.test.ts", True), ("spec/foo_spec.rb", True), ("Tests/SessionTests.swift", True),
+    ("src/IOTest.kt", True), ("main.tf", False), ("app/Attest.java", False),
+    ("src/latest.py", False), ("contest/x.py", False), ("src/testing.py", False),
+])
+def test_new_tells_tests_and_examples_from_the_code(path: str, aside: bool) -> None:
+    from site_gen.new_pr import is_test
+
+    assert is_test(path) is aside
 
 
 def test_new_fills_in_the_stand_in_files_once_the_code_is_here(

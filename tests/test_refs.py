@@ -345,3 +345,16 @@ def test_code_that_holds_a_link_s_markup_is_shown_not_checked_as_a_link(
     assert (result.code, result.err) == (0, "")
     page = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
     assert '&lt;a href="https://example.<wbr>org/x"&gt;x&lt;/a&gt;' in page  # shown as code
+
+
+def test_a_root_file_is_named_by_its_path_beside_files_that_end_with_it() -> None:
+    """terraform-aws-vpc: the root `main.tf` and `examples/complete/main.tf`, both listed:
+    `[[main.tf:3]]` was ambiguous, and 'write more of the path' cannot be done for a file
+    at the root. A path that is one of the files whole names that file."""
+    pr = dataclasses.replace(PR, files=("examples/complete/main.tf", "main.tf"))
+    html, errors, _ = render("[[main.tf:3]] and [[complete/main.tf:4]]\n", pr=pr)
+    assert errors == []
+    assert "/blob/2f6b955/main.tf#L3" in html and "/blob/2f6b955/examples/complete/main.tf#L4" in html
+    _, errors, _ = render("[[main.tf:3]]\n", pr=dataclasses.replace(
+        PR, files=("examples/complete/main.tf", "modules/x/main.tf")))
+    assert len(errors) == 1 and "ambiguous file name 'main.tf'" in errors[0]

@@ -331,10 +331,13 @@ def nearest(name: str, known: tuple[str, ...], count: int = 3) -> list[str]:
 
 
 def matching_paths(known: tuple[str, ...], name: str) -> list[str]:
-    """The paths in `known` that are `name` or end with '/' + `name`."""
+    """The paths in `known` that are `name` or end with '/' + `name`; only `name`, when it
+    is one of them whole (a root `main.tf` beside `examples/complete/main.tf` can be named
+    no other way)."""
     name = name.strip("/")
     same_base = _by_basename(known).get(name.rsplit("/", 1)[-1], ())
-    return [p for p in same_base if p == name or p.endswith("/" + name)]
+    found = [p for p in same_base if p == name or p.endswith("/" + name)]
+    return [name] if len(found) > 1 and name in found else found
 
 
 @functools.lru_cache(maxsize=64)
