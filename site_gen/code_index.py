@@ -292,15 +292,15 @@ def _first_error(root: Any) -> int | None:
                 if node is not None), default=None)
 
 
-def _naming(root: Any, language: str, code: str, word: str) -> frozenset[int]:
+def _naming(language: str, lines: list[str], word: str) -> frozenset[int]:
     """The lines (from 0) where a definition named `word` names it: its first line holding
     the word (fmt's `FMT_CONSTEXPR auto write_int_chr(OutputIt out, ...` in code the
     parser could not read, which the walk still finds a definition in)."""
     holds = re.compile(rf"\b{re.escape(word)}\b")
-    lines = code.split("\n")
     return frozenset(next((n for n in range(d.start - 1, min(d.end, len(lines)))
                            if holds.search(lines[n])), -1)
-                     for d in walk(root, language, code) if d.name.rsplit(".", 1)[-1] == word)
+                     for d in definitions(language, lines).definitions
+                     if d.name.rsplit(".", 1)[-1] == word)
 
 
 def _unparsed_holding(root: Any, lines: list[str], word: str, found: list[Any],
@@ -381,7 +381,7 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
         raise ValueError(str(exc)) from None
     hidden = _unparsed_holding(root, lines, word, found) if broken is not None and word else None
     if hidden is not None and word:  # the line naming a definition of the word is no use of it
-        hidden = _unparsed_holding(root, lines, word, found, _naming(root, language, code, word))
+        hidden = _unparsed_holding(root, lines, word, found, _naming(language, lines, word))
     if hidden is not None:
         raise Unparsed(language, hidden, word or "")
     spans = [node.range() for node in found]

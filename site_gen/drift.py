@@ -33,7 +33,7 @@ from pathlib import Path
 
 from .blocks.claim import Claim, parse_claim
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE
-from .blocks.refs import REF, folders_named, matching_paths
+from .blocks.refs import REF, folders_named, matching_paths, paths_named
 from .code_index import index_of
 from .config import Config
 from .content import Page, PullRequest
@@ -136,7 +136,7 @@ class Drift:
     def named(self, written: str) -> list[str]:
         """The paths a path written on a page names at the new head, as a build finds
         them: a tail of pr.yml's files, or else of the head's tree."""
-        return matching_paths(self.files, written) or matching_paths(self.tree, written)
+        return paths_named(self.files, self.tree, written)
 
     def counts(self, page: Path | None = None) -> dict[str, int]:
         items = self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
@@ -302,8 +302,8 @@ def _full_path(name: str, files: tuple[str, ...], known: tuple[str, ...],
                links: frozenset[str]) -> str | None:
     """The path `name` names as a build finds it: a tail of pr.yml's `files`, or else of
     `known` (the tree)."""
-    candidates = matching_paths(files, name) or (
-        matching_paths(known, name) if known else [name.strip("/")])
+    candidates = paths_named(files, known, name) if known else (
+        matching_paths(files, name) or [name.strip("/")])
     if not candidates and _link_of(name.strip("/"), links):
         return name.strip("/")  # a file in a submodule, named from the tree's root
     return candidates[0] if len(candidates) == 1 else None

@@ -198,8 +198,7 @@ def fetch_commit(config: Config, repo: str, sha: str, number: int) -> str:
         return _fetch(target, source, [sha], 1)
     local = _local(source)
     if local is not None:
-        full = _expanded(local, sha)
-        return _fetch(target, source, [full], 1) if SHA.fullmatch(full) else full
+        return _fetch_from_clone(target, source, local, [sha])[sha]
     ref = fill(config.code_host.pull_ref, number=number)
     problem = _fetch(target, source, [ref], FETCH_DEPTH)
     return "" if not problem and _missing(target, [Pin(sha, number, Path(), None)]) == [] \
@@ -226,11 +225,7 @@ def _fetch_repo(config: Config, repo: str, repo_pins: list[Pin],
     short = [pin for pin in _missing(target, missing) if len(pin.sha) < 40]
     local = _local(source)
     if local is not None and short:  # a clone on this machine tells a short SHA itself
-        expanded = {pin.sha: _expanded(local, pin.sha) for pin in short}
-        found = sorted({sha for sha in expanded.values() if SHA.fullmatch(sha)})
-        problem = _fetch(target, source, found, 1) if found else ""
-        errors.update({given: problem if SHA.fullmatch(why) else why
-                       for given, why in expanded.items()})
+        errors.update(_fetch_from_clone(target, source, local, [pin.sha for pin in short]))
         short = []  # the pull ref cannot tell more than the clone itself
     for number in sorted({pin.number for pin in short}):
         ref = fill(config.code_host.pull_ref, number=number)
@@ -273,6 +268,15 @@ def _local(source: str) -> Path | None:
     if not source.startswith("file://"):
         return None
     return Path(unquote(urlsplit(source).path))
+
+
+def _fetch_from_clone(target: Path, source: str, clone: Path, shas: list[str]) -> dict[str, str]:
+    """Fetch the commits the abbreviated `shas` name in `clone` (the source on this
+    machine), in one fetch: for each, '' or why it could not be."""
+    expanded = {sha: _expanded(clone, sha) for sha in shas}
+    found = sorted({full for full in expanded.values() if SHA.fullmatch(full)})
+    problem = _fetch(target, source, found, 1) if found else ""
+    return {sha: problem if SHA.fullmatch(why) else why for sha, why in expanded.items()}
 
 
 def _expanded(clone: Path, sha: str) -> str:

@@ -9,6 +9,7 @@ import subprocess
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from .definitions import lines_text
 from .names import CONTROL, GITLINK, SHA, SYMLINK
 
 ANSWER = re.compile(r"^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)\n$")
@@ -385,7 +386,7 @@ def _quoted_at(lines: list[str], quote: str, start: int) -> list[str]:
         last = bisect.bisect_right(begins, at + len(wanted) - 1) - 1
         found.append((kept[first][0], kept[last][0], at))
     nearest = sorted({(a, b) for a, b, _ in found}, key=lambda span: (abs(span[0] - start), span))
-    return [f"L{a}" if a == b else f"L{a}-L{b}" for a, b in nearest[:QUOTED_SHOWN]]
+    return [lines_text(a, b) for a, b in nearest[:QUOTED_SHOWN]]
 
 
 def _squash(text: str) -> str:

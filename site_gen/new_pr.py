@@ -168,7 +168,7 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
                            "(a branch or tag name would drift)")
     question = question or "the first question"
     changed = changed_files(code, head.lower(), None) if code else []
-    example = (find_example(code, head.lower(), sorted(changed, key=is_test),
+    example = (find_example(code, head.lower(), sorted(changed, key=is_test_or_example),
                             languages=config.languages)
                if code and changed else None)
     files = "".join(f"  - {_yaml_text(path)}\n" for path in changed) if example else NO_FILES
@@ -244,7 +244,7 @@ def _example_of(folder: Path, code: Path | None, languages: dict[str, str]) -> E
         return STAND_IN
     if code is not None and SHA.match(head):
         changed = set(changed_files(code, head, base or None))
-        found = find_example(code, head, [f for f in sorted(files, key=is_test) if f in changed]
+        found = find_example(code, head, [f for f in sorted(files, key=is_test_or_example) if f in changed]
                              + files, files,
                              languages, base or None)
         if found is not None:
@@ -288,11 +288,11 @@ def _parents(code: Path, head: str) -> list[str] | None:
     return done.stdout.split()[1:] if done.returncode == 0 else None
 
 
-def changed_lines(code: Path, head: str, base: str | None, path: str) -> set[int]:
-    """The lines of `path` at `head` the PR adds or changes (base...head, else what the
-    head commit itself changes); none when the commits are not here."""
+def changed_lines(code: Path, compared: list[str], path: str) -> set[int]:
+    """The lines of `path` at the head the PR adds or changes, `compared` (see _compared)
+    giving what git diffs; none when the commits are not here."""
     done = subprocess.run(["git", "-C", str(code), "diff", "-U0", "--no-renames", "--no-color",
-                           *_compared(code, head, base), "--", path],
+                           *compared, "--", path],
                           capture_output=True, text=True, check=False)
     found: set[int] = set()
     for m in HUNK_AT.finditer(done.stdout if done.returncode == 0 else ""):
@@ -317,9 +317,10 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
         if commit is None:
             return None
         first: Example | None = None
+        compared = _compared(code, commit, base)  # what the PR changes: once for every file
         for path in dict.fromkeys(candidates):
             lines = reader.lines(commit, path) or []
-            changed = changed_lines(code, commit, base, path)
+            changed = changed_lines(code, compared, path)
             quotable = sorted(((number, text) for number, text in enumerate(lines, 1)
                                if _quote_of(text) and "⟨" not in text),
                               key=lambda line: line[0] not in changed)
@@ -364,7 +365,7 @@ TEST_PATH = re.compile(r"(?:^|/)(?:[Tt]ests?|__tests__|[Ss]pecs?|testing|testdat
                        r"|(?:^|/)test_[^/]*$|[_.](?:test|spec)\.[^/.]+$|[A-Za-z0-9]Tests?\.[^/.]+$")
 
 
-def is_test(path: str) -> bool:
+def is_test_or_example(path: str) -> bool:
     """Whether `path` is a test's or an example's: the examples of `new` cite the code the
     PR changes before them (retrofit's RetrofitTest.java sorts before Retrofit.java,
     terraform-aws-vpc's examples/complete/main.tf before main.tf)."""

@@ -108,8 +108,8 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
     done = Repinned(pr, old, full, drift)
     if not dry_run and full != old:
         # every new text first: a pr.yml that cannot be rewritten leaves the pages as they were
-        texts = {pr.path: _new_pr_yml(pr.path.read_text(encoding="utf-8"), old, full, pr.head,
-                                      drift)}
+        facts = _new_pr_yml(pr.path.read_text(encoding="utf-8"), old, full, pr.head, drift)
+        texts: dict[Path, str] = {}
         for page in pr.pages:
             placed = drift.placed.get(page.path, [])
             if any(p.state == MOVED for p in placed):
@@ -117,8 +117,9 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
                 new = rewrite(text, placed, drift)
                 if new != text:  # a file moved, its paths kept as written: nothing to write
                     texts[page.path] = new
-        for path in [*texts][1:] + [pr.path]:  # the pages, then the head they now cite
-            _replace(path, texts[path])
+        texts[pr.path] = facts  # the pages, then the head they now cite
+        for path, text in texts.items():
+            _replace(path, text)
             done.written.append(path)
     return done
 

@@ -262,9 +262,9 @@ def test_new_cites_the_code_a_pr_changes_before_its_tests(
     ("src/latest.py", False), ("contest/x.py", False), ("src/testing.py", False),
 ])
 def test_new_tells_tests_and_examples_from_the_code(path: str, aside: bool) -> None:
-    from site_gen.new_pr import is_test
+    from site_gen.new_pr import is_test_or_example
 
-    assert is_test(path) is aside
+    assert is_test_or_example(path) is aside
 
 
 def test_new_fills_in_the_stand_in_files_once_the_code_is_here(

@@ -36,7 +36,7 @@ from ..definitions import lines_text
 from ..names import path_written
 from ..submodules import holding
 from . import block_renderer, fence_parser
-from .refs import definitions_named, matching_paths, permalink
+from .refs import definitions_named, paths_named, permalink
 
 FIELD = re.compile(r"^(?P<key>id|says|count|pattern|text|where|in|at)\s*:\s*(?P<value>.*?)\s*$")
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -266,7 +266,7 @@ def _file_named(ctx: PageContext, written: str, tree: Sequence[str]) -> list[str
     path = written.strip("/")
     if path in tree:
         return [path]
-    return matching_paths(ctx.pr.files, path) or matching_paths(tuple(tree), path)
+    return paths_named(ctx.pr.files, tuple(tree), path)
 
 
 def _kept(spans: Spans, path: str, line: int) -> bool:

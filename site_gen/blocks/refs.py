@@ -340,6 +340,12 @@ def matching_paths(known: tuple[str, ...], name: str) -> list[str]:
     return [name] if len(found) > 1 and name in found else found
 
 
+def paths_named(files: tuple[str, ...], tree: tuple[str, ...], name: str) -> list[str]:
+    """The paths `name` names as a reference reads it: of pr.yml's `files`, else of the
+    commit's `tree` (see matching_paths)."""
+    return matching_paths(files, name) or matching_paths(tree, name)
+
+
 @functools.lru_cache(maxsize=64)
 def _by_basename(known: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     index: dict[str, list[str]] = {}
