@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -22,9 +23,25 @@ from .output import Kept, Outputs
 ELSEWHERE = ("https://", "http://", "data:", "mailto:")  # links that leave the site: not ours
 
 
-# A page's text, what was wrong with its links, and the pages whose ids they name (each
-# with its text then: an edit there can change the answer).
-Checked = dict[str, tuple[str, list[str], tuple[tuple[str, object], ...]]]
+@dataclass
+class Checked:
+    """The output check's answers kept by a warm build, good while the site's file names
+    stay the same (a file that comes or goes can change any of them)."""
+
+    # each page's text, what was wrong with its links, and the pages whose ids they name
+    # (each with its text then: an edit there can change the answer)
+    pages: dict[str, tuple[str, list[str], tuple[tuple[str, object], ...]]] = field(
+        default_factory=dict)
+    # each link's answer by the folder it is written in (a '#x' link: by its page) and the
+    # link as written: after an edit, a page is read again but most of its links are not
+    # (the home page and the status pages of 1,000 PRs hold thousands, a title edit changes
+    # their text but not their links)
+    links: dict[tuple[str, str], Answer] = field(default_factory=dict)
+
+
+# What is wrong with a link (None: nothing), and the page whose id its fragment names with
+# that page's text when the answer was found (None, None: it names no id).
+Answer = tuple[str | None, str | None, object]
 
 
 def check_outputs(config: Config, outputs: Outputs, problems: Problems,
@@ -33,21 +50,21 @@ def check_outputs(config: Config, outputs: Outputs, problems: Problems,
     it had, checked when it was made) that names no file of the site, or no id on it.
     An error names the file a page was made from (`blame`), else the templates folder.
 
-    `checked` (a warm build's, kept while the site's names stay the same) holds each
-    page's last answer: a page whose text is the very same object is not read again."""
+    `checked` (a warm build's) holds the last answers: a page whose text is the very same
+    object is not read again, and a link answered before is not looked up again unless
+    the page whose id it names changed."""
     root, templates = urls.root_path(config.site_url), config.custom_dir  # 404.html: from root
     ids: dict[str, set[str]] = {}
-    seen: dict[tuple[str, str], str | None] = {}  # pages of one folder share most links
+    pages = checked.pages if checked is not None else {}
+    answers = checked.links if checked is not None else {}  # pages of one folder share most
     for name, content in sorted(outputs.items()):
         if not name.endswith(".html") or not isinstance(content, str):
             continue
-        held = checked.get(name) if checked is not None else None
+        held = pages.get(name)
         if held is None or held[0] is not content or any(
                 outputs.get(target) is not text for target, text in held[2]):
-            found, named = _page_problems(name, content, outputs, root, ids, seen)
-            held = (content, found, tuple((t, outputs.get(t)) for t in named))
-            if checked is not None:
-                checked[name] = held
+            found, named = _page_problems(name, content, outputs, root, ids, answers)
+            held = pages[name] = (content, found, tuple((t, outputs.get(t)) for t in named))
         for problem in held[1]:
             problems.error(f"the built page '{name}' {problem}; a link a template or a "
                            "block writes must name a file of the site",
@@ -55,10 +72,10 @@ def check_outputs(config: Config, outputs: Outputs, problems: Problems,
 
 
 def _page_problems(name: str, content: str, outputs: Outputs, root_path: str,
-                   ids: dict[str, set[str]], seen: dict[tuple[str, str], str | None]
+                   ids: dict[str, set[str]], answers: dict[tuple[str, str], Answer]
                    ) -> tuple[list[str], set[str]]:
-    """What is wrong with the links of page `name` (`seen`: answers by folder and link),
-    and the other pages whose ids its links name."""
+    """What is wrong with the links of page `name` (`answers`: by folder and link), and
+    the other pages whose ids its links name."""
     found = []
     named: set[str] = set()
     here = posixpath.dirname(name)  # a link means the same from every page of a folder
@@ -66,36 +83,32 @@ def _page_problems(name: str, content: str, outputs: Outputs, root_path: str,
         if raw.startswith(ELSEWHERE):
             continue
         key = (name if raw.startswith("#") or not raw else here, raw)  # '#x': this page
-        if key not in seen:
-            seen[key] = _problem(name, unescape(raw), outputs, root_path, ids)
-        problem = seen[key]
+        answer = answers.get(key)
+        if answer is None or (answer[1] is not None and outputs.get(answer[1]) is not answer[2]):
+            answer = answers[key] = _answer(name, unescape(raw), outputs, root_path, ids)
+        problem, fragment_of, _ = answer
         if problem:
             found.append(problem)
-        fragment_of = _fragment_target(name, unescape(raw), root_path)
-        if fragment_of and fragment_of != name:
+        if fragment_of is not None and fragment_of != name:
             named.add(fragment_of)
     return found, named
 
 
-def _fragment_target(name: str, href: str, root_path: str) -> str | None:
-    """The page whose id the link `href` of page `name` names, if it names one."""
-    parts = urlsplit(href)
-    return _target(name, unquote(parts.path), root_path) if parts.fragment else None
-
-
-def _problem(name: str, href: str, outputs: Outputs, root_path: str,
-             ids: dict[str, set[str]]) -> str | None:
+def _answer(name: str, href: str, outputs: Outputs, root_path: str,
+            ids: dict[str, set[str]]) -> Answer:
     parts = urlsplit(href)
     if parts.scheme or parts.netloc or href.startswith("//"):
-        return None  # another host, data:, mailto: (what may leave the site is the CSP's)
+        return None, None, None  # another host, data:, mailto: (what may leave is the CSP's)
     target = _target(name, unquote(parts.path), root_path)
     if target is None:
-        return f"links to '{href}', outside the site's path {root_path}"
+        return f"links to '{href}', outside the site's path {root_path}", None, None
     if target not in outputs:
-        return f"links to '{href}', which is not a file of the site"
-    if parts.fragment and parts.fragment not in _ids(target, outputs, ids):
-        return f"links to '{href}', and '{target}' has no element with id '{parts.fragment}'"
-    return None
+        return f"links to '{href}', which is not a file of the site", None, None
+    if not parts.fragment:
+        return None, None, None
+    problem = None if parts.fragment in _ids(target, outputs, ids) else (
+        f"links to '{href}', and '{target}' has no element with id '{parts.fragment}'")
+    return problem, target, outputs[target]
 
 
 def _target(name: str, path: str, root_path: str) -> str | None:

@@ -57,8 +57,8 @@ class Warm:
     fragments: dict[str, tuple[object, str]] = field(default_factory=dict)
     ids: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
     names: frozenset[str] = frozenset()  # the outputs of the last build whose names were sound
-    # each page's answer of the output check, good while the site's names stay the same
-    links: Checked = field(default_factory=dict)
+    # the output check's answers, good while the site's names stay the same
+    links: Checked = field(default_factory=Checked)
     links_names: frozenset[str] = frozenset()
     _count: tuple[int, int] = (-1, -1)
 
@@ -97,7 +97,9 @@ class Warm:
 def _kept(table: dict[str, tuple[object, str]], name: str, inputs: object,
           make: Callable[[], str]) -> str:
     held = table.get(name)
-    if held is None or held[0] != inputs:
+    # the same object first: a dataclass's == compares every field even with itself (a
+    # listing's part per PR is asked for with the PR's own `listed`, most the same object)
+    if held is None or (held[0] is not inputs and held[0] != inputs):
         held = table[name] = (inputs, make())
     return held[1]
 
@@ -207,7 +209,7 @@ class Reuse:
         if self.warm is None:
             return None
         if self.warm.links_names != names:
-            self.warm.links, self.warm.links_names = {}, names  # a file came or went
+            self.warm.links, self.warm.links_names = Checked(), names  # a file came or went
         return self.warm.links
 
     def names_checked(self, names: frozenset[str]) -> bool:

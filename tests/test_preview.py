@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks.sample import write_site
+from site_gen import outputcheck
 from site_gen.build import render_site
-from site_gen.config import load_config
-from site_gen.errors import BuildFailed
+from site_gen.config import default_config, load_config
+from site_gen.errors import BuildFailed, Problems
 from site_gen.preview import Preview
 from site_gen.question_pages import _Worker
 
@@ -150,3 +151,39 @@ def test_a_broken_save_keeps_the_last_site_and_the_fix_shows(project: Project, p
     page.write_text(text.replace("The tag's value", "The tag's fixed value", 1))
     preview.build({page})
     assert tree(preview.folder) == clean(project)
+
+
+def test_a_warm_output_check_looks_up_again_only_links_whose_answer_may_have_changed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A title edit changes the text of the pages that list every PR, not their links: a
+    warm build reads those pages again but does not look each link up again, unless the
+    page whose id a link names changed."""
+    looked_up: list[str] = []
+    answer = outputcheck._answer
+
+    def counted(name: str, href: str, *args: object) -> outputcheck.Answer:
+        looked_up.append(href)
+        return answer(name, href, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(outputcheck, "_answer", counted)
+    config, warm = default_config(), outputcheck.Checked()
+
+    def check(outputs: dict[str, str]) -> list[str]:
+        looked_up.clear()
+        problems = Problems()
+        outputcheck.check_outputs(config, dict(outputs), problems, {}, warm)
+        return [e.message for e in problems.errors]
+
+    listing = '<a href="../b/#why">why</a> <a href="../c/">c</a> <a href="#top">top</a>'
+    outputs = {"a/index.html": f'<p id="top">{listing}</p>', "b/index.html": '<h2 id="why">W</h2>',
+               "c/index.html": "<p>c</p>"}
+    assert check(outputs) == [] and sorted(looked_up) == ["#top", "../b/#why", "../c/"]
+
+    outputs["a/index.html"] = f'<p id="top">Renamed: {listing}</p>'  # a new text, the same links
+    assert check(outputs) == [] and looked_up == ["#top"]  # '#top' names the page itself
+
+    outputs["b/index.html"] = '<h2 id="how">H</h2>'  # the id the listing names is gone
+    assert check(outputs) == ["the built page 'a/index.html' links to '../b/#why', and "
+                              "'b/index.html' has no element with id 'why'; a link a template "
+                              "or a block writes must name a file of the site"]
+    assert looked_up == ["../b/#why"]
