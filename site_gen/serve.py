@@ -193,7 +193,7 @@ def serve(folder: Path, port: int, rebuild: Callable[[set[Path] | None], list[st
         ready(f"Serving on http://127.0.0.1:{server.server_port}/ (Ctrl-C to stop)")
         # a save shows within `step` ms of quiet after it (an editor's save is several events)
         for changes in watch_changes(*[p for p in watch if p.exists()], stop_event=stop,
-                                     debounce=400, step=20):
+                                     debounce=400, step=10):
             state.publish(rebuild({Path(path) for _, path in changes}))
     except (KeyboardInterrupt, Terminated):
         pass  # stop serving, and let the caller clean up
