@@ -43,6 +43,7 @@ const served = new URL(document.currentScript.src).searchParams.get("version");
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 SEARCH_STATUS = b'<p id="search-status" role="status"></p>'
 NO_INDEX = b"This preview has no search index: site-gen build makes it."
+BUILD_WAIT = 60.0  # seconds a request waits for the build that runs (see LiveState.settled)
 
 
 class LiveState:
@@ -51,17 +52,28 @@ class LiveState:
     def __init__(self) -> None:
         self.version = 0
         self.problems: list[str] = []
+        self.building = False  # a build after a save is writing the folder
         self.changed = threading.Condition()
 
-    def now(self) -> tuple[int, list[str]]:
-        """The current build's version and problems, read together."""
+    def settled(self) -> tuple[int, list[str]]:
+        """The current build's version and problems, read together once no build is
+        running: a request made while one runs waits for it, as MkDocs' server does, so
+        it never reads a site half written (a page new, the listing that links it not
+        yet) and shows the save it was made after. A build that takes longer than
+        BUILD_WAIT seconds lets it read the folder as it is."""
         with self.changed:
+            self.changed.wait_for(lambda: not self.building, timeout=BUILD_WAIT)
             return self.version, self.problems
+
+    def start(self) -> None:
+        with self.changed:
+            self.building = True
 
     def publish(self, problems: list[str]) -> None:
         with self.changed:
             self.version += 1
             self.problems = problems
+            self.building = False
             self.changed.notify_all()
 
     def wait(self, seen: str, timeout: float = 20.0) -> int:
@@ -107,11 +119,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return True
 
     def do_GET(self) -> None:
-        # the version is read before the files: a page newer than it only reloads once more
-        version, problems = self.state.now()
-        if self.path.startswith(RELOAD_PATH):
+        if self.path.startswith(RELOAD_PATH):  # the reload script's own wait, and the script
             self._reload_endpoint()
-        elif problems and (self.path.endswith("/") or self.path.endswith(".html")):
+            return
+        # the version is read before the files: a page newer than it only reloads once more
+        version, problems = self.state.settled()
+        if problems and (self.path.endswith("/") or self.path.endswith(".html")):
             self._send(error_page(problems, version), "text/html; charset=utf-8", 200)
         elif self.path.split("?")[0].endswith(("/", ".html")):
             self._html_with_reload(version)
@@ -194,6 +207,7 @@ def serve(folder: Path, port: int, rebuild: Callable[[set[Path] | None], list[st
         # a save shows within `step` ms of quiet after it (an editor's save is several events)
         for changes in watch_changes(*[p for p in watch if p.exists()], stop_event=stop,
                                      debounce=400, step=10):
+            state.start()
             state.publish(rebuild({Path(path) for _, path in changes}))
     except (KeyboardInterrupt, Terminated):
         pass  # stop serving, and let the caller clean up
@@ -201,5 +215,6 @@ def serve(folder: Path, port: int, rebuild: Callable[[set[Path] | None], list[st
         if thread.is_alive():
             server.shutdown()
         server.server_close()
-        with state.changed:
+        with state.changed:  # a request waiting for a build that will not end reads on
+            state.building = False
             state.changed.notify_all()
