@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import subprocess
 import textwrap
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -220,3 +222,28 @@ def checkout(tmp_path: Path) -> tuple[Path, str, str]:
     (repo / "src/widgets/core.py").write_text(CORE_V1.replace("make_key(user)", "make_key(user, scope)"))
     git(repo, "commit", "-q", "-am", "second")
     return repo, first, git(repo, "rev-parse", "HEAD")
+
+
+@contextlib.contextmanager
+def serving(folder: Path, rebuild: Callable[[set[Path] | None], list[str]],
+            watch: Iterable[Path], capfd: pytest.CaptureFixture[str]
+            ) -> Iterator[tuple[int, threading.Thread]]:
+    """`site-gen serve`'s server on `folder` in a thread of this process: its port and the
+    thread once it serves; stopped after, with no traceback printed."""
+    from site_gen.serve import serve
+
+    stop, up = threading.Event(), threading.Event()
+    ready: list[str] = []
+    thread = threading.Thread(target=serve, args=(folder, 0, rebuild, list(watch)),
+                              kwargs={"ready": lambda url: (ready.append(url), up.set()),
+                                      "stop": stop}, daemon=True)
+    thread.start()
+    while not up.wait(0.5):  # however long the machine takes, while the server lives
+        assert thread.is_alive(), capfd.readouterr().err
+    try:
+        yield int(ready[0].split(":")[2].split("/")[0]), thread
+        assert thread.is_alive(), capfd.readouterr().err
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert "Traceback" not in capfd.readouterr().err

@@ -18,7 +18,7 @@ import pytest
 from site_gen.errors import SiteGenError
 from site_gen.output import check_names, read_marker
 
-from .conftest import Project, Run, front, tree
+from .conftest import Project, Run, front, serving, tree
 from .test_bad_input import BLOCK_FM, FM, GOOD_M, GOOD_R, PROPOSAL, M, P, R, assert_refused
 
 CLI = Callable[..., Run]
@@ -354,20 +354,8 @@ def test_the_git_reader_stays_in_step(checkout: tuple[Path, str, str]) -> None:
 def test_the_preview_answers_only_its_own_host_and_plain_paths(tmp_path: Path,
                                                                capfd: pytest.CaptureFixture[str]) -> None:
     import http.client
-    import threading
-
-    from site_gen.serve import serve
 
     (tmp_path / "index.html").write_text("<p>home</p></body>")
-    stop, up = threading.Event(), threading.Event()
-    ready: list[str] = []
-    thread = threading.Thread(target=serve, args=(tmp_path, 0, lambda changed: [], []),
-                              kwargs={"ready": lambda url: (ready.append(url), up.set()),
-                                      "stop": stop}, daemon=True)
-    thread.start()
-    while not up.wait(0.5):  # however long the machine takes, while the server lives
-        assert thread.is_alive(), capfd.readouterr().err
-    port = int(ready[0].split(":")[2].split("/")[0])
 
     def get(path: str, host: str) -> int:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
@@ -378,16 +366,12 @@ def test_the_preview_answers_only_its_own_host_and_plain_paths(tmp_path: Path,
         connection.close()
         return status
 
-    try:
+    with serving(tmp_path, lambda changed: [], [], capfd) as (port, _):
         assert get("/", f"127.0.0.1:{port}") == 200
         assert get("/", f"localhost:{port}") == 200
         assert get("/", "evil.example") == 421  # a rebound DNS name reads nothing
         assert get("/%00.html", f"127.0.0.1:{port}") == 400
         assert get("/a%0ab/", f"127.0.0.1:{port}") == 400
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_code_host_patterns_take_stray_braces_literally(project: Project, cli: CLI) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from site_gen.serve import serve
+from .conftest import serving
 
 
 def test_a_request_made_while_a_build_runs_waits_for_it_and_reads_what_it_wrote(
@@ -31,41 +31,28 @@ def test_a_request_made_while_a_build_runs_waits_for_it_and_reads_what_it_wrote(
             (site / "index.html").write_text("<p>the saved page</p></body>")
         return []
 
-    stop, up = threading.Event(), threading.Event()
-    ready: list[str] = []
-    server = threading.Thread(target=serve, args=(site, 0, rebuild, [content]),
-                              kwargs={"ready": lambda url: (ready.append(url), up.set()),
-                                      "stop": stop}, daemon=True)
-    server.start()
-    while not up.wait(0.5):  # however long the machine takes, while the server lives
-        assert server.is_alive(), capfd.readouterr().err
-    port = int(ready[0].split(":")[2].split("/")[0])
+    with serving(site, rebuild, [content], capfd) as (port, server):
+        def get(path: str) -> str:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            connection.request("GET", path)
+            body = connection.getresponse().read().decode()
+            connection.close()
+            return body
 
-    def get(path: str) -> str:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        connection.request("GET", path)
-        body = connection.getresponse().read().decode()
-        connection.close()
-        return body
-
-    try:
-        for n in itertools.count():  # saved again until the watcher, once set up, sees it
-            (content / "page.md").write_text(f"save {n}")
-            if building.wait(0.5):
-                break
-            assert server.is_alive(), capfd.readouterr().err
-        answers: list[str] = []
-        asking = threading.Thread(target=lambda: answers.append(get("/")))
-        asking.start()
-        assert get("/__site_gen/wait") == "1"  # the script's wait answers at once: build 1
-        asking.join(timeout=1.0)
-        waited = asking.is_alive()  # a slow machine can only make this wait longer
-        release.set()
+        try:
+            for n in itertools.count():  # saved again until the watcher, once set up, sees it
+                (content / "page.md").write_text(f"save {n}")
+                if building.wait(0.5):
+                    break
+                assert server.is_alive(), capfd.readouterr().err
+            answers: list[str] = []
+            asking = threading.Thread(target=lambda: answers.append(get("/")))
+            asking.start()
+            assert get("/__site_gen/wait") == "1"  # the script's wait answers at once: build 1
+            asking.join(timeout=1.0)
+            waited = asking.is_alive()  # a slow machine can only make this wait longer
+        finally:
+            release.set()
         asking.join()
         assert waited and "<p>the saved page</p>" in answers[0]
         assert 'reload.js?version=2"' in answers[0]  # the build it waited for
-    finally:
-        release.set()
-        stop.set()
-        server.join(timeout=10)
-    assert "Traceback" not in capfd.readouterr().err
