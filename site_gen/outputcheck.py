@@ -57,15 +57,19 @@ def check_outputs(config: Config, outputs: Outputs, problems: Problems,
     ids: dict[str, set[str]] = {}
     pages = checked.pages if checked is not None else {}
     answers = checked.links if checked is not None else {}  # pages of one folder share most
-    for name, content in sorted(outputs.items()):
+    wrong: list[tuple[str, list[str]]] = []
+    for name, content in outputs.items():
         if not name.endswith(".html") or not isinstance(content, str):
             continue
         held = pages.get(name)
-        if held is None or held[0] is not content or any(
-                outputs.get(target) is not text for target, text in held[2]):
+        if held is None or held[0] is not content or (held[2] and any(
+                outputs.get(target) is not text for target, text in held[2])):
             found, named = _page_problems(name, content, outputs, root, ids, answers)
             held = pages[name] = (content, found, tuple((t, outputs.get(t)) for t in named))
-        for problem in held[1]:
+        if held[1]:
+            wrong.append((name, held[1]))
+    for name, found in sorted(wrong):  # by page, whatever order the pages were made in
+        for problem in found:
             problems.error(f"the built page '{name}' {problem}; a link a template or a "
                            "block writes must name a file of the site",
                            blame.get(name, templates))
