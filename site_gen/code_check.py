@@ -80,6 +80,9 @@ def _look_up_at_once(config: Config, prs: list[PullRequest],
         readers.setdefault(where, SourceReader(where)).commits(names)
 
 
+ENDED = ("merged", "closed")  # PR states whose head no longer moves
+
+
 def _pull_ref(config: Config, pr: PullRequest) -> str:
     return fill(config.code_host.pull_ref, number=pr.number)
 
@@ -92,13 +95,23 @@ def current_head(config: Config, reader: SourceReader, pr: PullRequest) -> str |
 
 def _drift(config: Config, reader: SourceReader, where: Path, pr: PullRequest,
            full: str) -> Drift | None:
-    """Where the PR's pages stand at its current head, when that is not the pinned one."""
+    """Where the PR's pages stand at its current head, when that is not the pinned one.
+
+    A merged or closed PR's head no longer moves: pages that pin a commit on another
+    history than it pin what the PR was merged as (GitHub's squash, a rebase onto the
+    base branch), which holds the PR's last commit, and are not behind it."""
     current = current_head(config, reader, pr)
     if current is None or current == full:
         return None
-    from .drift import measure, summary  # the blocks' parsers: only when a PR moved
+    from .drift import commits_between, measure, summary  # only when a PR moved
 
-    drift = measure(config, reader, where, pr, full, current)
+    commits = commits_between(where, full, current)
+    if commits is None and pr.state.key in ENDED:
+        log.debug("%s#%d is %s: its pages pin %s, not on its head's history (%s): taken "
+                  "as the commit it was merged as", pr.repo, pr.number, pr.state.key,
+                  full[:7], current[:7])
+        return None
+    drift = measure(config, reader, where, pr, full, current, commits)
     log.info("%s#%d has moved on: written for %s, the PR is now at %s; %s", pr.repo,
              pr.number, full[:7], current[:7], summary(drift.counts()))
     return drift

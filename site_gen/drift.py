@@ -611,13 +611,13 @@ def _moved_how(item: Item, new_path: str, start: int | None, end: int | None) ->
 
 
 def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest, old: str,
-            new: str) -> Drift:
+            new: str, commits: int | None) -> Drift:
     """Every item of every page of `pr` placed at head `new` (`old`: the pinned head's full
-    SHA)."""
+    SHA; `commits`: how many commits `new` is after it, see commits_between)."""
     move = HeadMove(config, reader, git_dir, pr, old, new)
     known = reader.tree(old)
     links = frozenset(reader.entries(old, GITLINK))
-    drift = Drift(old, new, commits_between(git_dir, old, new), renamed=move.renamed,
+    drift = Drift(old, new, commits, renamed=move.renamed,
                   files=tuple(move.renamed.get(f, f) for f in pr.files))
     for page in pr.pages:
         try:

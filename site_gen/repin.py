@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
-from .drift import MOVED, Drift, Placed, changed_part, measure, rewrite, summary
+from .drift import MOVED, Drift, Placed, changed_part, commits_between, measure, rewrite, summary
 from .errors import SiteGenError, display_path
 from .fetch import fetch_commit, fetch_head
 from .git_reader import SourceReader
@@ -101,7 +101,7 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
         if full is None:
             raise SiteGenError(f"commit {new} of {pr.repo} is not here and could not be "
                                "fetched; give a full SHA the source has")
-        drift = measure(config, reader, where, pr, old, full)
+        drift = measure(config, reader, where, pr, old, full, commits_between(where, old, full))
         drift.tree = reader.tree(full)  # what a path written on a page may name (rewrite)
     finally:
         reader.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Project, Run, git
+from .conftest import Project, Run, commit, git
 
 CLI = Callable[..., Run]
 
@@ -656,3 +656,36 @@ def test_excerpts_callouts_and_flow_sources_move_with_their_lines(
     assert "source: [[core.py:16]] hash(name)\n" in text
     built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
     assert built.code == 0, built.err
+
+
+@pytest.mark.parametrize("state", ["merged", "open"])
+def test_a_merged_pr_pinned_at_the_commit_it_was_merged_as_has_not_moved_on(
+        project: Project, cli: CLI, tmp_path: Path, state: str) -> None:
+    """A squash merge makes the PR one new commit on the base branch, on another history
+    than the PR's own head. Pages of the merged PR pinned there pin what the base branch
+    holds of it, not a head the PR left behind: no notice, `check --drift` passes. An
+    open PR whose head is on another history was force-pushed: the notice says so."""
+    repo = tmp_path / "code"
+    commit(repo, {"src/widgets/core.py": CORE, "src/widgets/checkpoint.py": CHECKPOINT}, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    changed = {"src/widgets/core.py": CORE.replace("return 1", "return 2")}
+    branch_head = commit(repo, changed, "the PR")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"README.md": "Widgets.\n"}, "meanwhile, on main")
+    squashed = commit(repo, changed, "the PR, squashed (#12)")
+    git(repo, "update-ref", "refs/pull/12/head", branch_head)
+    project.write("content/acme/widgets/12/pr.yml",
+                  PR_YML.format(head=squashed).replace("state: open", f"state: {state}"))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE)
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    drift = cli("check", "--drift", "--checkout", f"acme/widgets={repo}")
+    assert drift.code == 0, drift.err
+    if state == "merged":
+        assert "has moved on" not in built.err and "drift-notice" not in html
+    else:
+        assert f"acme/widgets#12 has moved on: written for {squashed[:7]}, the PR is now at " \
+               f"{branch_head[:7]}; 2 references: 2 same" in built.err
+        assert f"The PR is now at <code>{branch_head[:7]}</code>, on another history " \
+               "(force-pushed)" in html
