@@ -113,6 +113,7 @@ def test_a_claim_that_holds_shows_its_count_and_every_site(code: tuple[Path, lis
     html, errors = check(code, "All [[claim:callers]] loops wait.\n\n" + CALLERS)
     assert errors == []
     assert "✓</span> Holds" in html and "All 3 matches hold <code>wait_fn=</code>" in html
+    assert "in <code>src/train</code>, 3 files read at" in html  # what it rests on
     assert html.count('<li class="claim-counted">') == 3
     assert "src/train/grpo.py:6</a> <code class=\"claim-code\">save_checkpoint(step, " in html
     # the loops are files the PR does not change (it changes checkpoint.py)
@@ -198,10 +199,10 @@ def test_a_claim_says_what_it_counted_in_and_what_it_left_out(
     html, errors = check(code, "```claim\nsays: x\ncount: 3\ntext: wait_fn\n"
                                "in: src/**/*.py !src/utils/\n```\n")
     assert errors == []
-    assert ("<code>wait_fn</code> in <code>src/**/*.py</code> but not in <code>src/utils/</code> "
-            "at ") in html
+    assert ("<code>wait_fn</code> in <code>src/**/*.py</code> but not in <code>src/utils/</code>, "
+            "3 files read at ") in html
     html, errors = check(code, "```claim\nsays: x\ncount: 2\ntext: wait_fn\nin: !src/train/\n```\n")
-    assert errors == [] and "<code>wait_fn</code> outside <code>src/train/</code> at " in html
+    assert errors == [] and "<code>wait_fn</code> outside <code>src/train/</code>, 2 files read at " in html
     # a definition it counts in, or leaves out, links its lines at the commit
     html, errors = check(code, "```claim\nsays: x\ncount: 1\ntext: return\n"
                                "in: src/utils/checkpoint.py !src/utils/checkpoint.py::Saver.save\n```\n")
@@ -209,7 +210,7 @@ def test_a_claim_says_what_it_counted_in_and_what_it_left_out(
     assert errors == []
     assert (f'but not in <a class="ref" href="https://github.com/acme/trainer/blob/{head}/'
             f'src/utils/checkpoint.py#L2-L5" title="src/utils/checkpoint.py::Saver.save at '
-            f'{head[:7]}"><code>src/utils/checkpoint.py::Saver.save</code></a> at ') in html
+            f'{head[:7]}"><code>src/utils/checkpoint.py::Saver.save</code></a>, 1 file read at ') in html
 
 
 def test_a_claim_in_a_name_counts_in_every_definition_that_shares_it(tmp_path: Path) -> None:
@@ -1344,3 +1345,29 @@ def test_reading_definitions_never_fails_whatever_the_code(language: str,
         text = text[:at] + chars + text[at + (chars == ""):]
     for d in definitions(language, text.splitlines()).definitions:
         assert d.name and 1 <= d.start <= d.end
+
+
+def test_a_pattern_claim_with_no_code_to_count_in_is_an_error(tmp_path: Path) -> None:
+    """A pattern counts in the files a grammar reads: a claim whose `in:` holds none (notes
+    and configuration only, say) would hold whatever the code says: `count: none`, `count:
+    0` and `count: all` alike. It is an error that says what counts in such files. A claim
+    that holds shows how many files it was counted in, and `count: none` without `where:`
+    does not say how many matches it looked at (none)."""
+    checked, head = _checker(tmp_path, {"docs/notes.md": "call save()\n",
+                                        "docs/conf.yaml": "save: true\n",
+                                        "src/app.py": "def main():\n    load()\n"})
+    claim = "```claim\nsays: nothing saves\ncount: none\npattern: save($$$A)\n{}```\n"
+    _, errors = checked("Intro.\n\n" + claim.format("in: docs/\n"))
+    assert errors == [
+        f"7: 'in: docs/' holds no file a grammar reads at {head[:7]}, so the pattern has "
+        "nothing to count in; a pattern counts in code (bash, c, " + errors[0].split(
+            "(bash, c, ", 1)[1].split(")", 1)[0] + "): write 'text:' to count a literal in "
+        "any file"]
+    assert "python" in errors[0]
+    html, errors = checked("Intro.\n\n" + claim.format(""))  # the tree: src/app.py
+    assert errors == []
+    assert "No match: <code>save($$$A)</code>, 1 file read at" in html
+    html, errors = checked("Intro.\n\n" + claim.format("in: docs/\n").replace(
+        "count: none\npattern: save($$$A)", "count: 1\ntext: save("))
+    assert errors == [] and "1 counted: <code>save(</code> in <code>docs/</code>, 2 files " \
+                            "read at" in html

@@ -30,7 +30,7 @@ from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from ..code_host import fill
-from ..code_index import VERSION, Match, ParseError, language_of, literal_of, matches
+from ..code_index import LANGUAGES, VERSION, Match, ParseError, language_of, literal_of, matches
 from ..context import PageContext, context_of
 from ..definitions import lines_text
 from ..names import path_written
@@ -72,6 +72,7 @@ class Claim:
     at: str = "head"
     commit: str | None = None  # the full SHA it was counted at; None: not checked
     sites: list[ClaimSite] = field(default_factory=list)
+    read: int = 0  # the files it was counted in (a pattern: those a grammar reads)
     # a definition `in:` names: the lines of each definition of that name, and their link
     scope_links: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
@@ -160,12 +161,22 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     spans = _definitions(ctx, claim, full) if files is not None else None
     if files is None or spans is None:
         return
+    if claim.pattern is not None:  # only what a grammar reads (by its name) is read at all
+        files = [p for p in files if language_of(p, ctx.config.languages) is not None]
+        if not files:  # nothing to count in: any count but a match would hold
+            named = f"'in: {', '.join(claim.scopes)}'" if claim.scopes else "the tree"
+            ctx.error(f"{named} holds no file a grammar reads at {full[:7]}, so the pattern "
+                      "has nothing to count in; a pattern counts in code "
+                      f"({', '.join(sorted(set(LANGUAGES.values())))}): write 'text:' to "
+                      "count a literal in any file",
+                      claim.lines.get("in", claim.lines["pattern"]))
+            return
     changed = ctx.source.changed_files(ctx.pr.base, ctx.pr.head) if ctx.pr.base else None
     found = _found(ctx, claim, full, files)
     if found is None:
         return  # a file it could not count in: its count is not known
     found = [(path, m) for path, m in found if _kept(spans, path, m.line)]
-    claim.commit = full
+    claim.commit, claim.read = full, len(files)
     claim.sites = [ClaimSite(path, m.line, m.code.strip(), permalink(ctx, path, full, m.line, m.line),
                              claim.where is None or claim.where in m.text,
                              changed is not None and path not in changed)
@@ -193,8 +204,6 @@ def _found(ctx: PageContext, claim: Claim, commit: str,
         with contextlib.suppress(TypeError, ValueError):
             return [(str(p), Match(int(n), str(c), str(t))) for p, n, c, t in held]
     uncounted = ctx.problems.checkpoint()
-    if claim.pattern is not None:  # only what a grammar reads (by its name) is read at all
-        files = [p for p in files if language_of(p, ctx.config.languages) is not None]
     ctx.source.read_many(commit, files)
     found = [(path, m) for path in files for m in _matches_in(ctx, claim, commit, path)]
     if uncounted.failed:
