@@ -138,6 +138,11 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
      ["3: the claim 'x' does not hold at {head}: counted 3, not 4: src/train/dpo.py:6, "
       "src/train/grpo.py:6, src/train/sft.py:6"]),
     ("count: none\npattern: save_checkpoint($S, wait_fn=None)", []),
+    ("count: none\npattern: save_checkpoint($$$ARGS)\nwhere: wait_fn=None\nin: src/train", []),
+    # no match at all: that none holds 'where' says nothing (a pattern mistyped, say)
+    ("count: none\npattern: save_checkpiont($$$ARGS)\nwhere: wait_fn=None\nin: src/train",
+     ["3: the claim 'x' does not hold at {head}: nothing matches at all, so that none holds "
+      "'wait_fn=None' says nothing; to claim that nothing matches, leave 'where:' out"]),
     ("count: 2\ntext: wait_fn=finalize_\nin: src/train/grpo.py, src/train/sft.py", []),
     ("count: 1\ntext: tag = wait_fn is not None", []),
     ("count: 0\ntext: tag = wait_fn is not None\nat: base", []),  # the line the PR adds

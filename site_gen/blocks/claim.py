@@ -360,6 +360,9 @@ def _contradiction(claim: Claim) -> str | None:
                     f"'{claim.where}': {_listed(missing)}")
         return None
     if claim.count == "none":
+        if claim.where is not None and not claim.sites:  # as count: all, it would say nothing
+            return (f"nothing matches at all, so that none holds '{claim.where}' says nothing; "
+                    "to claim that nothing matches, leave 'where:' out")
         return f"{len(counted)} match(es): {_listed(counted)}" if counted else None
     if len(counted) != int(claim.count):
         held = (f" holding '{claim.where}' (of {len(claim.sites)} matches)"
