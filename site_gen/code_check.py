@@ -98,15 +98,16 @@ def _drift(config: Config, reader: SourceReader, where: Path, pr: PullRequest,
     """Where the PR's pages stand at its current head, when that is not the pinned one.
 
     A merged or closed PR's head no longer moves: pages that pin a commit on another
-    history than it pin what the PR was merged as (GitHub's squash, a rebase onto the
-    base branch), which holds the PR's last commit, and are not behind it."""
+    history than it, made after it, pin what the PR was merged as (GitHub's squash, a
+    rebase onto the base branch), which holds the PR's last commit, and are not behind
+    it. One made before it is a head the PR left (rebased away before the merge, say)."""
     current = current_head(config, reader, pr)
     if current is None or current == full:
         return None
-    from .drift import commits_between, measure, summary  # only when a PR moved
+    from .drift import commits_between, made_after, measure, summary  # when a PR moved
 
     commits = commits_between(where, full, current)
-    if commits is None and pr.state.key in ENDED:
+    if commits is None and pr.state.key in ENDED and made_after(where, full, current):
         log.debug("%s#%d is %s: its pages pin %s, not on its head's history (%s): taken "
                   "as the commit it was merged as", pr.repo, pr.number, pr.state.key,
                   full[:7], current[:7])

@@ -629,6 +629,15 @@ def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest
     return drift
 
 
+def made_after(git_dir: Path, commit: str, other: str) -> bool:
+    """Whether `commit` was committed no earlier than `other`, by the dates the commits
+    themselves hold (a rebase or a squash dates what it makes)."""
+    done = subprocess.run(["git", "-C", str(git_dir), "show", "-s", "--format=%ct", commit,
+                           other, "--"], capture_output=True, text=True, check=False)
+    dates = done.stdout.split()
+    return done.returncode == 0 and len(dates) == 2 and int(dates[0]) >= int(dates[1])
+
+
 def commits_between(git_dir: Path, old: str, new: str) -> int | None:
     """How many commits `new` is after `old`, when it descends from it (None: another
     history, a force-push say, or history not fetched)."""

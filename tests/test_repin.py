@@ -7,6 +7,7 @@ Each test makes a local repository with the pinned head and a newer one (the PR'
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -658,6 +659,30 @@ def test_excerpts_callouts_and_flow_sources_move_with_their_lines(
     assert built.code == 0, built.err
 
 
+def _reviewed_then_main_moved(tmp_path: Path) -> tuple[Path, str]:
+    """A repository whose PR branch made one commit (its SHA returned), after which the
+    base branch (checked out) got one of its own."""
+    repo = tmp_path / "code"
+    commit(repo, {"src/widgets/core.py": CORE, "src/widgets/checkpoint.py": CHECKPOINT}, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    reviewed = commit(repo, {"src/widgets/core.py": CORE.replace("return 1", "return 2")},
+                      "the PR")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"README.md": "Widgets.\n"}, "meanwhile, on main")
+    return repo, reviewed
+
+
+def _built_at(project: Project, cli: CLI, repo: Path, head: str, state: str) -> tuple[Run, str]:
+    """The build of the page pinned at `head` of a PR in `state` (its pull ref set), and
+    the page's HTML."""
+    project.write("content/acme/widgets/12/pr.yml",
+                  PR_YML.format(head=head).replace("state: open", f"state: {state}"))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE)
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+    return built, (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+
+
 @pytest.mark.parametrize("state", ["merged", "open"])
 def test_a_merged_pr_pinned_at_the_commit_it_was_merged_as_has_not_moved_on(
         project: Project, cli: CLI, tmp_path: Path, state: str) -> None:
@@ -665,21 +690,11 @@ def test_a_merged_pr_pinned_at_the_commit_it_was_merged_as_has_not_moved_on(
     than the PR's own head. Pages of the merged PR pinned there pin what the base branch
     holds of it, not a head the PR left behind: no notice, `check --drift` passes. An
     open PR whose head is on another history was force-pushed: the notice says so."""
-    repo = tmp_path / "code"
-    commit(repo, {"src/widgets/core.py": CORE, "src/widgets/checkpoint.py": CHECKPOINT}, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    changed = {"src/widgets/core.py": CORE.replace("return 1", "return 2")}
-    branch_head = commit(repo, changed, "the PR")
-    git(repo, "checkout", "-q", "main")
-    commit(repo, {"README.md": "Widgets.\n"}, "meanwhile, on main")
-    squashed = commit(repo, changed, "the PR, squashed (#12)")
+    repo, branch_head = _reviewed_then_main_moved(tmp_path)
+    squashed = commit(repo, {"src/widgets/core.py": CORE.replace("return 1", "return 2")},
+                      "the PR, squashed (#12)")
     git(repo, "update-ref", "refs/pull/12/head", branch_head)
-    project.write("content/acme/widgets/12/pr.yml",
-                  PR_YML.format(head=squashed).replace("state: open", f"state: {state}"))
-    project.write("content/acme/widgets/12/cache-bug.md", PAGE)
-    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
-    assert built.code == 0, built.err
-    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    built, html = _built_at(project, cli, repo, squashed, state)
     drift = cli("check", "--drift", "--checkout", f"acme/widgets={repo}")
     assert drift.code == 0, drift.err
     if state == "merged":
@@ -689,3 +704,26 @@ def test_a_merged_pr_pinned_at_the_commit_it_was_merged_as_has_not_moved_on(
                f"{branch_head[:7]}; 2 references: 2 same" in built.err
         assert f"The PR is now at <code>{branch_head[:7]}</code>, on another history " \
                "(force-pushed)" in html
+
+
+def test_a_merged_pr_whose_pages_pin_a_head_it_later_rebased_away_has_moved_on(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """The other way a merged PR's head can be on another history than its pages' commit:
+    they were written during the review, and the PR was rebased before it was merged. The
+    head they pin was made before the PR's last one (by the commits' own dates): the
+    notice says the PR moved on."""
+    repo, written_for = _reviewed_then_main_moved(tmp_path)
+    git(repo, "checkout", "-q", "-b", "rebased")
+    (repo / "src/widgets/core.py").write_text(CORE.replace("return 1", "return 3"))
+    git(repo, "add", "-A")
+    later = {"GIT_AUTHOR_DATE": "2026-01-02T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-02T00:00:00Z"}
+    subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", "the PR, rebased and edited"],
+                   check=True, env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                                    "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+                                    "PATH": "/usr/bin:/bin", **later})
+    last = git(repo, "rev-parse", "HEAD")
+    git(repo, "update-ref", "refs/pull/12/head", last)
+    built, html = _built_at(project, cli, repo, written_for, "merged")
+    assert f"acme/widgets#12 has moved on: written for {written_for[:7]}, the PR is now at " \
+           f"{last[:7]}" in built.err
+    assert "drift-notice" in html
