@@ -235,9 +235,22 @@ def _fetch_repo(config: Config, repo: str, repo_pins: list[Pin],
     still = {pin.sha for pin in _missing(target, missing)}
     report.fetched = [pin.sha for pin in missing if pin.sha not in still]
     report.failed = [ContentError(f"commit {pin.sha} of {repo} could not be fetched from "
-                                  f"{source}: {errors.get(pin.sha) or 'not found there'}",
+                                  f"{source}: {_why_not(repo, local, pin.sha, errors.get(pin.sha))}",
                                   pin.path, pin.line) for pin in missing if pin.sha in still]
     return report
+
+
+def _why_not(repo: str, local: Path | None, sha: str, why: str | None) -> str:
+    """Why `sha` was not fetched; when the clone on this machine it comes from has that
+    commit, also how to read it there as it is (git cannot send a commit whose objects are
+    not all there: a partial clone, a copy that left its largest files out)."""
+    if not why:
+        return "not found there"
+    if local is None or _git(["-C", str(local), "cat-file", "-e", "--end-of-options",
+                              f"{sha}^{{commit}}"]).returncode != 0:
+        return why
+    return (f"{why.rstrip('.')}; the clone there has the commit, but not every object it needs (a partial "
+            f"or damaged clone): read it as it is with '--checkout {repo}={local}'")
 
 
 def _not_through(ref: str, problem: str) -> str:

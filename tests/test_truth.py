@@ -191,6 +191,29 @@ def test_fetch_names_each_commit_it_cannot_get(project: Project, cli: CLI,
     assert "acme/widgets: fetched 1 commit(s)" in result.out
 
 
+def test_a_commit_a_local_clone_has_but_cannot_send_says_to_read_the_clone(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """A clone on this machine that lacks an object the pinned commit needs (a partial
+    clone, a copy that left its largest files out) cannot send it: git's reason, then that
+    the clone has the commit and how to read it as it is."""
+    repo, commits = make_code_repo(tmp_path / "partial")
+    blob = git(repo, "rev-parse", f"{commits[1]}:docs/spans.md")
+    (repo / ".git/objects" / blob[:2] / blob[2:]).unlink()  # a file no page cites is gone
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=commits[1], base=commits[0]))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE)
+    sources(project, acme__widgets=repo)
+    fetched = cli("fetch")
+    assert fetched.code == 1
+    first = fetched.err.splitlines()[0]
+    assert first.startswith(f"content/acme/widgets/12/pr.yml:4: commit {commits[1]} of "
+                            f"acme/widgets could not be fetched from {repo.as_uri()}: ")
+    assert first.endswith("; the clone there has the commit, but not every object it needs (a "
+                          f"partial or damaged clone): read it as it is with '--checkout "
+                          f"acme/widgets={repo}'")
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err  # what the page cites is read from the clone
+
+
 def test_two_repositories_in_one_site(project: Project, cli: CLI, code: tuple[Path, list[str]],
                                       tmp_path: Path) -> None:
     other, other_commits = make_code_repo(tmp_path / "gears")
