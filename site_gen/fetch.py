@@ -249,8 +249,9 @@ def _why_not(repo: str, local: Path | None, sha: str, why: str | None) -> str:
     if local is None or _git(["-C", str(local), "cat-file", "-e", "--end-of-options",
                               f"{sha}^{{commit}}"]).returncode != 0:
         return why
-    return (f"{why.rstrip('.')}; the clone there has the commit, but not every object it needs (a partial "
-            f"or damaged clone): read it as it is with '--checkout {repo}={local}'")
+    return (f"{why.rstrip('.')}; the clone there has the commit, but not every object it "
+            f"needs (a partial or damaged clone): read it as it is with '--checkout "
+            f"{repo}={local}'")
 
 
 def _not_through(ref: str, problem: str) -> str:
