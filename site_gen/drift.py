@@ -632,8 +632,7 @@ def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest
 def made_after(git_dir: Path, commit: str, other: str) -> bool:
     """Whether `commit` was committed no earlier than `other`, by the dates the commits
     themselves hold (a rebase or a squash dates what it makes)."""
-    done = subprocess.run(["git", "-C", str(git_dir), "show", "-s", "--format=%ct", commit,
-                           other, "--"], capture_output=True, text=True, check=False)
+    done = _git(git_dir, "show", "-s", "--format=%ct", commit, other, "--")
     dates = done.stdout.split()
     return done.returncode == 0 and len(dates) == 2 and int(dates[0]) >= int(dates[1])
 
@@ -641,14 +640,15 @@ def made_after(git_dir: Path, commit: str, other: str) -> bool:
 def commits_between(git_dir: Path, old: str, new: str) -> int | None:
     """How many commits `new` is after `old`, when it descends from it (None: another
     history, a force-push say, or history not fetched)."""
-    def git(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["git", "-C", str(git_dir), *args], capture_output=True,
-                              text=True, check=False)
-
-    if git("merge-base", "--is-ancestor", old, new).returncode != 0:
+    if _git(git_dir, "merge-base", "--is-ancestor", old, new).returncode != 0:
         return None
-    done = git("rev-list", "--count", f"{old}..{new}")
+    done = _git(git_dir, "rev-list", "--count", f"{old}..{new}")
     return int(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip().isdigit() else None
+
+
+def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(git_dir), *args], capture_output=True, text=True,
+                          check=False)
 
 
 # -- rewriting the markdown -------------------------------------------------------------
