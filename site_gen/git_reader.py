@@ -259,17 +259,18 @@ class SourceReader:
                           "fetch' (it fetches every commit the pages pin)")
         lines = self.lines(full, path)
         if lines is None:
-            return None, f"'{path}' of {what} does not exist at commit {commit}"
+            return None, f"'{path}' of {what} does not exist at commit {full[:7]}"
         if start is not None and end is not None and end > len(lines):
-            return None, (f"{what} points past the end of {path}, which has {len(lines)} lines "
-                          f"at commit {commit}")
+            count = f"{len(lines)} line" + ("" if len(lines) == 1 else "s")
+            return None, (f"{what} points past the end of {path}, which has {count} at commit "
+                          f"{full[:7]}")
         if quote:
             shown = lines[start - 1:end] if start is not None else lines
             if _squash(quote) not in _squash("\n".join(shown)):
                 actual = " / ".join(s.strip() for s in shown)[:160] if start else "(whole file)"
                 near = _quoted_at(lines, quote, start) if start else []
                 return None, (f"the quote \"{quote}\" of {what} is not on those lines at commit "
-                              f"{commit}; "
+                              f"{full[:7]}; "
                               + (f"they read: {actual}" if actual.strip(" /") else "they are blank")
                               + (f"; it is on {', '.join(near)}" if near else ""))
         return full, None

@@ -175,7 +175,7 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
      "src/utils/checkpoint.py::save_checkpoint", []),
     ("count: 1\ntext: x\nin: src/utils/checkpoint.py::nothing", [
         "5: unknown symbol 'nothing' in 'in: src/utils/checkpoint.py::nothing': "
-        "src/utils/checkpoint.py defines no such name at commit {head12} (nearest: "
+        "src/utils/checkpoint.py defines no such name at commit {head} (nearest: "
         "save_checkpoint (L13-L15), Saver.save._finalize (L3-L4), Loader (L8-L10))"]),
     ("count: 1\ntext: x\nin: src/utils::save", [
         "5: 'in: src/utils::save' names a definition, but src/utils names no file at commit "
@@ -196,7 +196,7 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
 ])
 def test_claim_counts(code: tuple[Path, list[str]], fields: str, expected: list[str]) -> None:
     _, errors = check(code, f"```claim\nsays: x\n{fields}\n```\n")
-    assert errors == [e.format(head=code[1][1][:7], head12=code[1][1][:12]) for e in expected]
+    assert errors == [e.format(head=code[1][1][:7]) for e in expected]
 
 
 def test_a_claim_says_what_it_counted_in_and_what_it_left_out(
@@ -387,7 +387,7 @@ def test_symbol_references_link_the_definition(code: tuple[Path, list[str]], ref
 def test_an_unknown_or_ambiguous_symbol_names_the_nearest(code: tuple[Path, list[str]], ref: str,
                                                           expected: str) -> None:
     _, errors = check(code, f"See {ref}.\n")
-    assert errors == [expected.format(head=code[1][1][:12])]
+    assert errors == [expected.format(head=code[1][1][:7])]
 
 
 HUNK = ("```proposal\nfile: checkpoint.py L14 · {symbol}\n@@ -14,1 +14,1 @@\n"
@@ -404,7 +404,7 @@ HUNK = ("```proposal\nfile: checkpoint.py L14 · {symbol}\n@@ -14,1 +14,1 @@\n"
 def test_a_hunk_header_names_the_definition_that_holds_its_lines(
         code: tuple[Path, list[str]], symbol: str, expected: list[str]) -> None:
     _, errors = check(code, HUNK.format(symbol=symbol))
-    assert errors == [e.format(head=code[1][1][:12]) for e in expected]
+    assert errors == [e.format(head=code[1][1][:7]) for e in expected]
 
 
 @pytest.mark.parametrize("symbol", ["_finalize", "save._finalize", "Saver.save._finalize",
@@ -945,7 +945,7 @@ def test_a_dart_hunk_header_names_an_annotated_method(tmp_path: Path) -> None:
     assert checked("See [[base_client.dart::send]].\n")[1] == []
     _, errors = checked(hunk.format(symbol="send"))
     assert errors == [f"2: '· send' in 'file: base_client.dart L4' is not a definition that "
-                      f"holds L4 at commit {head[:12]}; the definition that holds them is "
+                      f"holds L4 at commit {head[:7]}; the definition that holds them is "
                       "BaseClient.get (L2-L4)"]
 
 
@@ -965,7 +965,7 @@ def test_a_ruby_hunk_header_names_a_setter_apart_from_its_getter(tmp_path: Path)
     assert checked(hunk.format(symbol="Response#[]=", line=11, old="key, value"))[1] == []
     _, errors = checked(hunk.format(symbol="content_type", **setter))
     assert errors == [f"2: '· content_type' in 'file: response.rb L7' is not a definition "
-                      f"that holds L7 at commit {head[:12]}; the definition that holds them is "
+                      f"that holds L7 at commit {head[:7]}; the definition that holds them is "
                       "Response.content_type= (L6-L8)"]
 
 

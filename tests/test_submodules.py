@@ -94,14 +94,14 @@ def test_a_reference_into_a_submodule_is_checked_against_its_code(
     within = f"(in acme/megatron at {pinned[:7]}, the submodule 3rdparty/Megatron)"
     assert built.code == 1
     assert (f"q.md:6: the quote \"return y\" of '[[3rdparty/Megatron/megatron/ckpt.py:2 "
-            f"\"return y\"]]' {within} is not on those lines at commit {pinned[:12]}; they "
+            f"\"return y\"]]' {within} is not on those lines at commit {pinned[:7]}; they "
             "read: return x") in built.err
     assert (f"q.md:6: '[[3rdparty/Megatron/megatron/ckpt.py:9]]' {within} points past the end "
-            f"of megatron/ckpt.py, which has 2 lines at commit {pinned[:12]}") in built.err
+            f"of megatron/ckpt.py, which has 2 lines at commit {pinned[:7]}") in built.err
     assert (f"q.md:6: '[[3rdparty/Megatron]]' names the submodule 3rdparty/Megatron "
             f"(acme/megatron at {pinned[:7]}); expected a file in it") in built.err
-    assert ("q.md:6: '[[link.py:2]]' points past the end of link.py, which has 1 lines at "
-            f"commit {head}; link.py is a symbolic link to src/train.py: cite the file it "
+    assert ("q.md:6: '[[link.py:2]]' points past the end of link.py, which has 1 line at "
+            f"commit {head[:7]}; link.py is a symbolic link to src/train.py: cite the file it "
             "links to") in built.err
 
 

@@ -366,7 +366,7 @@ def test_a_proposal_may_make_a_new_file(project: Project, cli: CLI, tmp_path: Pa
     if path == "src/app/tail.py":
         assert built.code == 1
         assert built.err.startswith(f"content/acme/widgets/12/cache-bug.md:7: 'file: {path}' "
-                                    f"makes a new file (@@ -0,0), but commit {head[:12]} has it; "
+                                    f"makes a new file (@@ -0,0), but commit {head[:7]} has it; "
                                     "expected a new path, or the file's lines with their positions")
         return
     assert built.code == 0, built.err
@@ -491,7 +491,7 @@ def test_a_pr_diff_of_a_removed_file_shows_its_lines_removed(tmp_path: Path) -> 
     finally:
         reader.close()
     assert errors == [f"5: 'src/old_name.py' of '[[old_name.py:2]]' does not exist at commit "
-                      f"{head}; the base has it (the PR removes or renames it): cite it as it "
+                      f"{head[:7]}; the base has it (the PR removes or renames it): cite it as it "
                       "was with @base"]
     assert "The PR removes <code>src/old_name.py</code>: its lines as the base has them." in html
     assert html.count('<tr class="diff-del">') == len(MODULE.splitlines())

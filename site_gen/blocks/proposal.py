@@ -110,7 +110,7 @@ def _new_file(ctx: PageContext, hunk: Hunk) -> None:
     pr = ctx.pr
     head = ctx.source.commit(pr.head) if ctx.source is not None and pr is not None else None
     if ctx.source is not None and head is not None and ctx.source.lines(head, path) is not None:
-        ctx.error(f"'file: {path}' makes a new file (@@ -0,0), but commit {head[:12]} has it; "
+        ctx.error(f"'file: {path}' makes a new file (@@ -0,0), but commit {head[:7]} has it; "
                   "expected a new path, or the file's lines with their positions", hunk.line)
 
 
@@ -158,7 +158,7 @@ def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
     actual = (f"the definition that holds them is {inner.shown} ({inner.lines})" if inner
               else "no definition holds them")
     ctx.error(f"'· {symbol}' in {what} is not a definition that holds {lines} at commit "
-              f"{ref.commit[:12]}; {actual}{parse_note(index)}", hunk.line)
+              f"{ref.commit[:7]}; {actual}{parse_note(index)}", hunk.line)
 
 
 def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:

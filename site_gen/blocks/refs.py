@@ -217,7 +217,7 @@ def _path(ctx: PageContext, name: str, commit: str, what: str,
                   f"{', '.join(f + '/' for f in folders)}; write more of the path", line)
         return None
     if not candidates:
-        where = "the files listed in pr.yml" if ctx.source is None else f"commit {commit}"
+        where = "the files listed in pr.yml" if ctx.source is None else f"commit {commit[:7]}"
         meant = _did_you_mean(name, ctx.pr.repo)
         if meant and matching_paths(known, name.partition("#L")[0]):
             ctx.error(f"unknown file '{name}' in {what}{meant}", line)
@@ -377,7 +377,7 @@ def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, wha
         return [(d.start, d.end) for d in found]
     if not found:
         ctx.error(f"unknown symbol '{symbol}' in {what}: {path} defines no such name at commit "
-                  f"{commit[:12]} (nearest: {nearest_names(index.definitions, symbol)})"
+                  f"{commit[:7]} (nearest: {nearest_names(index.definitions, symbol)})"
                   f"{parse_note(index)}", line)
     else:
         listed = ", ".join(f"{d.shown} ({d.lines})" for d in found)
@@ -401,7 +401,7 @@ def code_definitions(ctx: PageContext, commit: str, path: str, what: str,
     assert ctx.source is not None
     index = index_of(ctx.source, commit, path, ctx.code_store, ctx.config.languages)
     if index is None:
-        ctx.error(f"{path} of {what} is not there at commit {commit[:12]}, or no grammar reads "
+        ctx.error(f"{path} of {what} is not there at commit {commit[:7]}, or no grammar reads "
                   f"it (symbols are found in: {', '.join(SYMBOL_LANGUAGES)})",
                   line)
     return index
