@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from site_gen.serve import LiveState
+
 from .conftest import serving
 
 
 def test_a_request_made_while_a_build_runs_waits_for_it_and_reads_what_it_wrote(
-        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capfd: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """As MkDocs' server does: a page asked for while a build after a save writes the
     folder is answered once that build is done, so it never reads a site half written,
     and shows the save it was asked for after. The reload script's own wait does not
@@ -22,7 +25,14 @@ def test_a_request_made_while_a_build_runs_waits_for_it_and_reads_what_it_wrote(
     site.mkdir()
     content.mkdir()
     (site / "index.html").write_text("<p>before the save</p></body>")
-    building, release = threading.Event(), threading.Event()
+    building, release, asked = threading.Event(), threading.Event(), threading.Event()
+    settled = LiveState.settled
+
+    def arrived(state: LiveState) -> tuple[int, list[str]]:  # the request reached the server
+        asked.set()
+        return settled(state)
+
+    monkeypatch.setattr(LiveState, "settled", arrived)
 
     def rebuild(changed: set[Path] | None) -> list[str]:
         if changed is not None:  # a save: the build holds until the test lets it write
@@ -49,10 +59,10 @@ def test_a_request_made_while_a_build_runs_waits_for_it_and_reads_what_it_wrote(
             asking = threading.Thread(target=lambda: answers.append(get("/")))
             asking.start()
             assert get("/__site_gen/wait") == "1"  # the script's wait answers at once: build 1
-            asking.join(timeout=1.0)
-            waited = asking.is_alive()  # a slow machine can only make this wait longer
+            while not asked.wait(0.5):  # the page is asked for before the build may write
+                assert asking.is_alive() and server.is_alive(), capfd.readouterr().err
         finally:
             release.set()
         asking.join()
-        assert waited and "<p>the saved page</p>" in answers[0]
+        assert "<p>the saved page</p>" in answers[0]  # not the page from before the save
         assert 'reload.js?version=2"' in answers[0]  # the build it waited for
