@@ -173,6 +173,9 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     ("ref-range", {P: FM + "[[core.py:10-2]]\n"},
      [f"{P}:6: line range 10-2 in '[[core.py:10-2]]' is empty; expected the first line not "
       "after the last"]),
+    ("ref-line-zero", {P: FM + "[[core.py L0-L3]]\n"},
+     [f"{P}:6: line 0 in '[[core.py L0-L3]]' does not exist; expected a line number from 1, "
+      "as GitHub numbers them"]),
     ("ref-malformed", {P: FM + "[[core.py:x]]\n"},
      [f"{P}:6: malformed code reference '[[core.py:x]]'; expected [[file:line]], "
       "[[file:start-end]], [[file Lstart-Lend]] or [[file::symbol]], then optionally "

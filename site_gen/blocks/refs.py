@@ -100,7 +100,11 @@ def resolve(ctx: PageContext, text: str, line: int | None,
         return None
     start = int(m["start"]) if m["start"] else None
     end = int(m["end"]) if m["end"] else start
-    if start is not None and (start < 1 or end is None or end < start):
+    if start == 0:
+        ctx.error(f"line 0 in {what} does not exist; expected a line number from 1, as "
+                  "GitHub numbers them", line)
+        return None
+    if start is not None and (end is None or end < start):
         ctx.error(f"line range {start}-{end} in {what} is empty; expected the first line "
                   "not after the last", line)
         return None
