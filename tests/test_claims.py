@@ -129,7 +129,7 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
     _, errors = check(code, "Intro.\n\n" + CALLERS, head=2)
     assert errors == [
         f"6: the claim 'every training loop passes a wait function' does not hold at "
-        f"{code[1][2][:7]}: 1 of 4 matches do not hold 'wait_fn=': src/train/rm.py:6"]
+        f"{code[1][2][:7]}: 1 of 4 matches does not hold 'wait_fn=': src/train/rm.py:6"]
 
 
 @pytest.mark.parametrize(("fields", "expected"), [
@@ -143,6 +143,12 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
     ("count: none\npattern: save_checkpiont($$$ARGS)\nwhere: wait_fn=None\nin: src/train",
      ["3: the claim 'x' does not hold at {head}: nothing matches at all, so that none holds "
       "'wait_fn=None' says nothing; to claim that nothing matches, leave 'where:' out"]),
+    # what the code says against 'none': each site, counted as a reader counts them
+    ("count: none\ntext: wait_fn=finalize_\nin: src/train/grpo.py",
+     ["3: the claim 'x' does not hold at {head}: 1 match: src/train/grpo.py:6"]),
+    ("count: none\ntext: save_checkpoint\nwhere: wait_fn=finalize_\nin: src/train",
+     ["3: the claim 'x' does not hold at {head}: 3 matches hold 'wait_fn=finalize_': "
+      "src/train/dpo.py:6, src/train/grpo.py:6, src/train/sft.py:6"]),
     ("count: 2\ntext: wait_fn=finalize_\nin: src/train/grpo.py, src/train/sft.py", []),
     ("count: 1\ntext: tag = wait_fn is not None", []),
     ("count: 0\ntext: tag = wait_fn is not None\nat: base", []),  # the line the PR adds

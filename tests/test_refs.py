@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from site_gen.code_index import SYMBOL_LANGUAGES
+
 from .blockutil import PR, render
 from .conftest import Project, Run, front
 
@@ -173,6 +175,18 @@ def test_checkout_errors_name_what_the_commit_has(project: Project, cli: CLI,
         f"{path}:10: commit deadbee of '[[core.py:1@deadbee]]' is not in the code here; run "
         "'site-gen fetch' (it fetches every commit the pages pin)",
     ]
+
+
+def test_a_symbol_in_a_file_no_grammar_reads_asks_for_its_lines(
+        project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
+    repo, first, _ = checkout
+    page_with(project, "[[README.md::Widgets]]\n", first[:7], code=True)
+    result = cli("build", "--checkout", str(repo))
+    assert result.code == 1
+    assert result.err.splitlines()[0] == (
+        "content/acme/widgets/12/cache-bug.md:6: '[[README.md::Widgets]]' names a definition, "
+        "but no grammar reads README.md, so it has none (definitions are found in: "
+        f"{', '.join(SYMBOL_LANGUAGES)}); expected its lines, as [[file:start-end]]")
 
 
 def test_checkout_must_be_a_repository(project: Project, cli: CLI, tmp_path: Path) -> None:

@@ -356,14 +356,18 @@ def _contradiction(claim: Claim) -> str | None:
         if not claim.sites:
             return "nothing matches at all"
         if missing:
-            return (f"{len(missing)} of {len(claim.sites)} matches do not hold "
+            verb = "does" if len(missing) == 1 else "do"
+            return (f"{len(missing)} of {len(claim.sites)} matches {verb} not hold "
                     f"'{claim.where}': {_listed(missing)}")
         return None
     if claim.count == "none":
         if claim.where is not None and not claim.sites:  # as count: all, it would say nothing
             return (f"nothing matches at all, so that none holds '{claim.where}' says nothing; "
                     "to claim that nothing matches, leave 'where:' out")
-        return f"{len(counted)} match(es): {_listed(counted)}" if counted else None
+        matches = "1 match" if len(counted) == 1 else f"{len(counted)} matches"
+        if claim.where is not None:
+            matches += f" {'holds' if len(counted) == 1 else 'hold'} '{claim.where}'"
+        return f"{matches}: {_listed(counted)}" if counted else None
     if len(counted) != int(claim.count):
         held = (f" holding '{claim.where}' (of {len(claim.sites)} matches)"
                 if len(counted) < len(claim.sites) else "")

@@ -404,10 +404,12 @@ def code_definitions(ctx: PageContext, commit: str, path: str, what: str,
     the file is not there or no grammar reads it."""
     assert ctx.source is not None
     index = index_of(ctx.source, commit, path, ctx.code_store, ctx.config.languages)
-    if index is None:
-        ctx.error(f"{path} of {what} is not there at commit {commit[:7]}, or no grammar reads "
-                  f"it (symbols are found in: {', '.join(SYMBOL_LANGUAGES)})",
-                  line)
+    if index is None and ctx.source.lines(commit, path) is None:
+        ctx.error(f"{path} of {what} is not there at commit {commit[:7]}", line)
+    elif index is None:
+        ctx.error(f"{what} names a definition, but no grammar reads {path}, so it has none "
+                  f"(definitions are found in: {', '.join(SYMBOL_LANGUAGES)}); expected its "
+                  "lines, as [[file:start-end]]", line)
     return index
 
 
