@@ -38,6 +38,21 @@ CLI = Callable[..., Run]
         "2: python opened here is never closed (add ``` on a line of its own)"]),
     ("```flow\nlane a: A\nlane b: B\n\nProse that is not a flow line.\nMore prose.\n",
      ["1: flow opened here is never closed (add ``` on a line of its own)"]),
+    # a block whose closing line is missing runs into the next block, which closes it:
+    # one error, where its lines would each be one of the block's that is wrong
+    ("```claim\nsays: x\ncount: 1\ntext: x\n\n```excerpt\n[[checkpoint.py:1]]\n```\n\n"
+     "After.\n",
+     ["1: claim opened here is not closed before line 6 ('```excerpt'); add ``` on a line of "
+      "its own to end it"]),
+    ("Intro.\n\n```flow\nlane a: A\n!```\n\n```python\nx = 1\n```\n",
+     ["3: flow opened here is not closed before line 7 ('```python'); add ``` on a line of "
+      "its own to end it"]),
+    # a diff of markdown: a context line that opens a fence is the file's, not a block
+    ("````proposal\nfile: docs/spans.md L1-L2\n@@ -1,2 +1,2 @@\n ```python\n-x = 1\n+x = 2\n"
+     "````\n", []),
+    ("```proposal\nfile: README.md L1-L2\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n```\n",  # said once
+     ["2: unknown file 'README.md' in 'file: README.md'; it is not among the files listed in "
+      "pr.yml (nearest by name: docs/spans.md, src/app/checkpoint.py)"]),
     ("Text.\n\n````python\nx = 1\n",
      ["3: python opened here is never closed (add ```` on a line of its own)"]),
     ("```flow\nlane a: A\nlane b: B\nstep c: x\n```\n",

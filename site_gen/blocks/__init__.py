@@ -58,12 +58,27 @@ def fence_parser(md: MarkdownIt, info: str, token_type: str,
                 if not closed(token):
                     continue  # reported by check_fences: its lines are not the block's
                 first = ctx.first_line + token.map[0] + 1
-                model = parse(ctx, token.content.split("\n")[:-1], first)
+                lines = token.content.split("\n")[:-1]
+                inner = next((i for i, line in enumerate(lines) if _opens_fence(line)), None)
+                if inner is not None:  # its closing line is missing: it ran into the next
+                    ctx.error(f"{info} opened here is not closed before line {first + inner} "
+                              f"('{lines[inner].strip()}'); add {token.markup} on a line of "
+                              "its own to end it", first - 1)
+                    continue
+                model = parse(ctx, lines, first)
                 if model is not None:
                     token.type = token_type
                     token.meta = {"model": model}
 
     md.core.ruler.after("block", f"{token_type}_parse", rule)
+
+
+def _opens_fence(line: str) -> bool:
+    """Whether `line` opens a fenced block at its start: no line of site_gen's blocks does
+    (a proposal's diff lines start with their mark: ' ```python' is a context line), so
+    one inside a block is the next block, reached because the block's own closing line is
+    missing (a fence with an info string cannot close one)."""
+    return line.startswith(("```", "~~~")) and line.strip("`~ \t") != ""
 
 
 def closed(token: Token) -> bool:

@@ -79,6 +79,8 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
             _new_file(ctx, hunk)
             continue
         hunk.file_ref = resolve(ctx, hunk.path, hunk.line, f"'file: {hunk.path}'")
+        if hunk.file_ref is None:  # said once, for the file: its ranges are not looked up
+            continue
         hunk.range_refs = [(name, resolve(ctx, f"{hunk.path}:{a}-{b}", hunk.line,
                                           f"'{hunk.path} {name}'"))
                            for a, b in hunk.ranges
