@@ -19,7 +19,7 @@ from .config import Config
 from .errors import ContentError, ContentWarning, Problems
 from .names import REPO, REPO_PATH, SHA
 from .statuses import Status, find_status
-from .yamlfile import FORBIDDEN, Mapping, describe, forbidden_character, load_yaml
+from .yamlfile import FORBIDDEN, Mapping, Sequence, describe, forbidden_character, load_yaml
 
 PR_FILE = "pr.yml"
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -79,6 +79,10 @@ class PullRequest:
     def line_of(self, name: str) -> int:
         """The line of field `name` in pr.yml (1 when it is not written there)."""
         return dict(self.field_lines).get(name, 1)
+
+    def line_of_file(self, path: str) -> int:
+        """The line of pr.yml that lists `path` in `files` (else that of `files`)."""
+        return dict(self.field_lines).get(f"files: {path}", self.line_of("files"))
 
     @functools.cached_property
     def listed(self) -> PullRequest:
@@ -722,7 +726,8 @@ def _read_pr(config: Config, folder: Path, files: list[Path],
     pages.sort(key=lambda p: (p.order, p.slug))
     return PullRequest(path, repo, number, title, head.lower(), base and base.lower(), state,
                        file_list, tuple(pages), unavailable,
-                       tuple(sorted((k, data.line_of(k)) for k in data)))
+                       tuple(sorted([(k, data.line_of(k)) for k in data]
+                                    + _file_lines(data.get("files")))))
 
 
 def _file_list(f: _Fields) -> tuple[str, ...]:
@@ -740,6 +745,16 @@ def _file_list(f: _Fields) -> tuple[str, ...]:
                             "a path like 'src/pkg/module.py' (no control characters, no '..')")
             return ()
     return paths
+
+
+def _file_lines(files: object) -> list[tuple[str, int]]:
+    """('files: PATH', its line) for each path `files` lists (its first line if twice)."""
+    lines: dict[str, int] = {}
+    if isinstance(files, Sequence):
+        for index, path in enumerate(files):
+            if isinstance(path, str):
+                lines.setdefault(f"files: {path.strip().strip('/')}", files.line_of(index))
+    return list(lines.items())
 
 
 def _check_orders(pages: list[Page], problems: Problems) -> None:

@@ -91,8 +91,8 @@ def test_every_error_of_a_build_in_one_run(project: Project, cli: CLI) -> None:
         "content/acme/widgets/12/cache-bug.md:6: unknown file 'nope.py' in '[[nope.py:1]]'; it "
         "is not among the files listed in pr.yml (nearest by name: src/widgets/core.py, "
         "src/widgets/util.py, docs/speed.md)",
-        "content/acme/widgets/12/cache-bug.md:6: line range 0-3 in '[[core.py:0-3]]' is empty; "
-        "expected the first line not after the last",
+        "content/acme/widgets/12/cache-bug.md:6: line 0 in '[[core.py:0-3]]' does not exist; "
+        "expected a line number from 1, as GitHub numbers them",
         "content/acme/widgets/12/two.md:4: unknown status 'x'; expected one of: unresolved (or open), fixed, "
         "proposed, wontfix",
         "Build failed: 3 error(s); 0 warning(s). The site was not changed.",

@@ -177,6 +177,24 @@ def test_checkout_errors_name_what_the_commit_has(project: Project, cli: CLI,
     ]
 
 
+def test_a_path_pr_yml_lists_wrong_is_named_where_it_is_listed(
+        project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
+    """A reference resolved through pr.yml's `files` to a path the commit lacks: the list
+    is what is wrong, at its line, with the paths most like it."""
+    repo, first, _ = checkout
+    page_with(project, "[[core.py:1]] [[core.py::make_key]]\n", first[:7],
+              "files:\n  - src/widgets/util.py\n  - src/widget/core.py\n", code=True)
+    result = cli("build", "--checkout", str(repo))
+    assert result.code == 1
+    listed = ("pr.yml lists it in 'files' (line 9): expected a path the commit has (nearest: "
+              "src/widgets/core.py, src/widgets/util.py, src/gears/util.py)")
+    assert result.err.splitlines()[:-1] == [
+        f"content/acme/widgets/12/cache-bug.md:6: 'src/widget/core.py' of '[[core.py:1]]' does "
+        f"not exist at commit {first[:7]}; {listed}",
+        f"content/acme/widgets/12/cache-bug.md:6: src/widget/core.py of '[[core.py::make_key]]' "
+        f"is not there at commit {first[:7]}; {listed}"]
+
+
 def test_a_symbol_in_a_file_no_grammar_reads_asks_for_its_lines(
         project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
     repo, first, _ = checkout

@@ -405,7 +405,8 @@ def code_definitions(ctx: PageContext, commit: str, path: str, what: str,
     assert ctx.source is not None
     index = index_of(ctx.source, commit, path, ctx.code_store, ctx.config.languages)
     if index is None and ctx.source.lines(commit, path) is None:
-        ctx.error(f"{path} of {what} is not there at commit {commit[:7]}", line)
+        ctx.error(f"{path} of {what} is not there at commit {commit[:7]}"
+                  f"{_listed_wrong(ctx, path, commit)}", line)
     elif index is None:
         ctx.error(f"{what} names a definition, but no grammar reads {path}, so it has none "
                   f"(definitions are found in: {', '.join(SYMBOL_LANGUAGES)}); expected its "
@@ -423,7 +424,8 @@ def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: in
     assert ctx.source is not None
     full, problem = ctx.source.verify(commit, path, start, end, quote, what)
     if problem:
-        ctx.error(problem + (_not_a_file(ctx, path, commit) or _at_base(ctx, path, commit)), line)
+        ctx.error(problem + (_not_a_file(ctx, path, commit) or _at_base(ctx, path, commit)
+                             or _listed_wrong(ctx, path, commit)), line)
     return full
 
 
@@ -450,6 +452,18 @@ def _at_base(ctx: PageContext, path: str, commit: str) -> str:
     if not only_at_base(ctx, path, commit):
         return ""
     return "; the base has it (the PR removes or renames it): cite it as it was with @base"
+
+
+def _listed_wrong(ctx: PageContext, path: str, commit: str) -> str:
+    """For a path pr.yml's `files` lists that `commit` does not have (nor the base): that
+    the list is where it is wrong, and the paths of the commit most like it."""
+    assert ctx.source is not None and ctx.pr is not None
+    full = ctx.source.commit(commit)
+    if full is None or path not in ctx.pr.files or ctx.source.lines(full, path) is not None:
+        return ""
+    return (f"; {ctx.pr.path.name} lists it in 'files' (line {ctx.pr.line_of_file(path)}): "
+            f"expected a path the commit has (nearest: "
+            f"{', '.join(nearest(path, ctx.source.tree(full)))})")
 
 
 def only_at_base(ctx: PageContext, path: str, commit: str) -> bool:
