@@ -19,6 +19,7 @@ from .config import Config
 from .errors import ContentError, ContentWarning, Problems
 from .names import REPO, REPO_PATH, SHA
 from .statuses import Status, find_status
+from .suggest import meant
 from .yamlfile import FORBIDDEN, Mapping, Sequence, describe, forbidden_character, load_yaml
 
 PR_FILE = "pr.yml"
@@ -617,8 +618,11 @@ class _Fields:
 
     def __init__(self, data: Mapping, path: Path, problems: Problems, what: str) -> None:
         self.data, self.path, self.problems, self.what = data, path, problems, what
+        self.misspelt: set[str] = set()  # fields not given, but a field like each one is
 
     def fail(self, key: str, message: str) -> None:
+        if key not in self.data and key in self.misspelt:
+            return  # said once, at the field written for it ("did you mean ...?")
         self.problems.errors.append(ContentError(message, self.path, self.data.line_of(key)))
 
     def text(self, key: str, required: bool = True) -> str | None:
@@ -648,9 +652,16 @@ class _Fields:
                            lambda message: self.problems.error(message, self.path, line))
 
     def unknown(self, known: set[str]) -> None:
+        """An error for each field not among `known`; one like a known field not given
+        (`upadted`) asks if that was meant, and stands for it: that field is not also
+        missing."""
         for key in sorted(set(self.data) - known, key=self.data.line_of):
-            self.fail(key, f"unknown field '{key}' in {self.what}; expected one of: "
+            like = meant(key, known - set(self.data) - self.misspelt)
+            hint = f"did you mean '{like}'? " if like else ""
+            self.fail(key, f"unknown field '{key}' in {self.what}; {hint}expected one of: "
                            f"{', '.join(sorted(known))}")
+            if like:
+                self.misspelt.add(like)
 
 
 _PR_FIELDS = {"repo", "number", "title", "head", "base", "state", "files", "code_unavailable",

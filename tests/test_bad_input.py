@@ -111,6 +111,11 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     ("pr-unknown-field", {R: GOOD_R + "reviewer: ana\n"},
      [f"{R}:8: unknown field 'reviewer' in pr.yml; expected one of: base, code_unavailable, "
       "files, head, history, number, repo, state, title"]),
+    # a field mistyped is one error, at it, that names the field it stands for (not also
+    # that field missing)
+    ("pr-misspelt-field", {R: GOOD_R.replace("number: 12", "numbr: 12")},
+     [f"{R}:2: unknown field 'numbr' in pr.yml; did you mean 'number'? expected one of: base, "
+      "code_unavailable, files, head, history, number, repo, state, title"]),
     ("pr-wrong-folder", {R: GOOD_R.replace("number: 12", "number: 13")},
      [f"{R}:1: acme/widgets#13 belongs in the folder 'acme/widgets/13', found 'acme/widgets/12'"]),
     ("pr-no-pages", {P: "<delete>"},
@@ -156,6 +161,9 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     ("fm-unknown", {P: BLOCK_FM.format("tags: [a]\norder: 1\nupdated: 2026-01-05")},
      [f"{P}:5: unknown field 'tags' in front matter; expected one of: draft, order, question, status, "
       "summary, title, updated"]),
+    ("fm-misspelt", {P: BLOCK_FM.format("order: 1\nupadted: 2026-01-05")},
+     [f"{P}:6: unknown field 'upadted' in front matter; did you mean 'updated'? expected one of: "
+      "draft, order, question, status, summary, title, updated"]),
     ("fm-title-type", {P: FM.replace("title: T", "title: {a: 1}")},
      [f"{P}:2: 'title' must be text, found a mapping"]),
     # code references
@@ -181,6 +189,9 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
       "[[file:start-end]], [[file Lstart-Lend]] or [[file::symbol]], then optionally "
       "@commit, \"quoted code\" and |label"]),
     # blocks
+    ("claim-misspelt", {P: FM + "```claim\nsays: x\ncou: 2\ntext: y\n```\n"},
+     [f"{P}:8: 'cou: 2' is not a line of a claim; did you mean 'count:'? expected 'says:', "
+      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'"]),
     ("flow-line", {P: FM + FLOW.format("step: s\nwhat is this")},
      [f"{P}:10: malformed flow line 'what is this'; expected one of: 'title:', 'lane NAME:', "
       "'step:', 'step LANE:', 'note:', 'outcome LANE: VERDICT: text', 'source: [[ref]] code'"]),

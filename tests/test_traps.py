@@ -55,6 +55,12 @@ CLI = Callable[..., Run]
       "pr.yml (nearest by name: docs/spans.md, src/app/checkpoint.py)"]),
     ("Text.\n\n````python\nx = 1\n",
      ["3: python opened here is never closed (add ```` on a line of its own)"]),
+    # a lane line that is wrong is the one error: not its lane unknown to each step after
+    ("```flow\nlane a: A\nlane b:\nstep a: x\nstep b: y\noutcome b: wrong: w\n```\n",
+     ["3: 'lane' line has no text"]),
+    ("```flow\nlane a: A\nlne b: B\nstep a: x\nstep b: y\n```\n",
+     ["3: malformed flow line 'lne b: B'; expected one of: 'title:', 'lane NAME:', 'step:', "
+      "'step LANE:', 'note:', 'outcome LANE: VERDICT: text', 'source: [[ref]] code'"]),
     ("```flow\nlane a: A\nlane b: B\nstep c: x\n```\n",
      ["4: unknown lane 'c'; expected one of: a, b"]),
     ("```flow\nlane sync: A\nlane async: B\nstep snyc: x\nstep async: y\n```\n",

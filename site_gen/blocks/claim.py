@@ -35,10 +35,12 @@ from ..context import PageContext, context_of
 from ..definitions import lines_text
 from ..names import path_written
 from ..submodules import holding
+from ..suggest import meant
 from . import block_renderer, fence_parser
 from .refs import definitions_named, paths_named, permalink
 
-FIELD = re.compile(r"^(?P<key>id|says|count|pattern|text|where|in|at)\s*:\s*(?P<value>.*?)\s*$")
+KEYS = {"id", "says", "count", "pattern", "text", "where", "in", "at"}
+FIELD = re.compile(rf"^(?P<key>{'|'.join(sorted(KEYS))})\s*:\s*(?P<value>.*?)\s*$")
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 # The scopes of `in:`, apart by spaces or commas; a name in backticks may hold spaces, as a
 # reference's does (`Test.kt::`rejects odd length``).
@@ -103,18 +105,24 @@ def parse_claim(ctx: PageContext, lines: list[str], first: int) -> Claim | None:
     check = ctx.problems.checkpoint()
     values: dict[str, str] = {}
     where: dict[str, int] = {}
+    others: list[tuple[int, str]] = []
     for i, raw in enumerate(lines):
         m = FIELD.match(raw)
         if not raw.strip():
             continue
         if not m:
-            ctx.error(f"'{raw.strip()}' is not a line of a claim; expected 'says:', 'count:', "
-                      "'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'",
-                      first + i)
+            others.append((first + i, raw.strip()))
         elif m["key"] in values:
             ctx.error(f"'{m['key']}:' is given twice in this claim", first + i)
         else:
             values[m["key"]], where[m["key"]] = m["value"], first + i
+    for line, text in others:  # a field mistyped ('cou: 2') stands for the one it is like
+        like = meant(text.partition(":")[0], KEYS - set(values)) if ":" in text else None
+        hint = f"did you mean '{like}:'? " if like else ""
+        ctx.error(f"'{text}' is not a line of a claim; {hint}expected 'says:', 'count:', "
+                  "'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'", line)
+        if like:
+            values[like], where[like] = text.partition(":")[2].strip(), line
     claim = _claim(ctx, values, where, first - 1)
     if claim is None or check.failed:
         return None

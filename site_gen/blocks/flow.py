@@ -84,6 +84,7 @@ class Flow:
     stepped: bool = False
     tried_outcomes: set[str] = field(default_factory=set)
     unknown_lane: bool = False  # a step named a lane that is not declared: reported once
+    broken_lane: bool = False  # a line where lanes are declared was wrong: its lane is unknown
     configs: dict[str, str] = field(default_factory=dict)  # lane: its setting, under its name
 
     @property
@@ -105,6 +106,7 @@ def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
         m = LINE.match(raw.strip())
         if not m:
             ctx.error(f"malformed flow line '{raw.strip()}'; expected one of: {KINDS}", line)
+            flow.broken_lane = flow.broken_lane or not flow.rows  # among the lanes: one?
             continue
         last = _line(ctx, flow, m["kind"], m["lane"], m["text"].strip(), line, last)
     _check(ctx, flow, first)
@@ -133,9 +135,11 @@ def _line(ctx: PageContext, flow: Flow, kind: str, lane: str | None, text: str, 
         return last
     if kind in ("lane", "outcome") and not lane:
         ctx.error(f"'{kind}' needs a lane name; expected '{kind} NAME: ...'", line)
+        flow.broken_lane = flow.broken_lane or kind == "lane"
         return last
     if not text:
         ctx.error(f"'{kind}' line has no text", line)
+        flow.broken_lane = flow.broken_lane or kind == "lane"
         return last
     if kind == "title":
         flow.title = text
@@ -174,6 +178,8 @@ def _known_lane(ctx: PageContext, flow: Flow, lane: str, line: int) -> bool:
     if lane in flow.lanes:
         return True
     flow.unknown_lane = True
+    if flow.broken_lane:  # the lane line that was wrong is the error
+        return False
     ctx.error(f"unknown lane '{lane}'; {did_you_mean(lane, flow.lanes)}expected one of: "
               f"{', '.join(flow.lanes) or '(none declared)'}", line)
     return False
@@ -225,8 +231,9 @@ def _source(ctx: PageContext, flow: Flow, text: str, line: int) -> None:
 
 def _check(ctx: PageContext, flow: Flow, first: int) -> None:
     if len(flow.lanes) < 2:
-        ctx.error(f"a flow needs two or more lanes ('lane NAME: label' lines); found "
-                  f"{len(flow.lanes)}", first)
+        if not flow.broken_lane:  # else the lane line that was wrong is the error
+            ctx.error(f"a flow needs two or more lanes ('lane NAME: label' lines); found "
+                      f"{len(flow.lanes)}", first)
         return
     if not flow.stepped:
         for name, (_, line) in flow.lanes.items():
