@@ -85,6 +85,7 @@ class Flow:
     tried_outcomes: set[str] = field(default_factory=set)
     unknown_lane: bool = False  # a step named a lane that is not declared: reported once
     broken_lane: bool = False  # a line where lanes are declared was wrong: its lane is unknown
+    unread: bool = False  # a line could not be read: the steps are not told to line up
     configs: dict[str, str] = field(default_factory=dict)  # lane: its setting, under its name
 
     @property
@@ -107,6 +108,7 @@ def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
         if not m:
             ctx.error(f"malformed flow line '{raw.strip()}'; expected one of: {KINDS}", line)
             flow.broken_lane = flow.broken_lane or not flow.rows  # among the lanes: one?
+            flow.unread = True
             continue
         last = _line(ctx, flow, m["kind"], m["lane"], m["text"].strip(), line, last)
     _check(ctx, flow, first)
@@ -240,7 +242,7 @@ def _check(ctx: PageContext, flow: Flow, first: int) -> None:
             ctx.error(f"lane '{name}' has no steps; expected 'step:' or 'step {name}:' lines",
                       line)
         return
-    for number, row in enumerate(flow.rows if not flow.unknown_lane else (), 1):
+    for number, row in enumerate(flow.rows if not (flow.unknown_lane or flow.unread) else (), 1):
         missing = [lane for lane in flow.lanes if row.shared is None and lane not in row.cells]
         if missing:
             ctx.error(f"lanes do not line up: step {number} has no line for lane "
