@@ -115,7 +115,9 @@ class Placed:
         """The item as the report names it: its file and lines at the old head."""
         item = self.item
         if item.kind == "claim":
-            return "claim"
+            says = next((line.partition(":")[2].strip() for line in item.claim
+                         if line.partition(":")[0].strip() == "says"), "")
+            return f"claim '{says}'" if says else "claim"
         lines = "" if item.start is None else (
             f" L{item.start}" if item.end in (None, item.start) else f" L{item.start}-L{item.end}")
         return f"{item.file}{lines}" + (f" · {item.symbol}" if item.symbol else "")
@@ -569,17 +571,31 @@ class HeadMove:
                           + ("the old head" if old is None else "the new head"))
         if old == new:
             return Placed(item, SAME)
-        return Placed(item, CHANGED, old_text=(old,), new_text=(new,),
-                      detail=f"at the old head the claim {old}; at the new head it {new}")
+        (held, was), (holds, now) = old, new
+        if held and holds:
+            detail = f"it holds at both heads, but counts otherwise: {was}, now {now}"
+        elif held:
+            detail = f"it held at the old head ({was}) and does not at the new: {now}"
+        else:
+            detail = f"it did not hold at the old head ({was}); at the new it holds ({now})"
+        return Placed(item, CHANGED, old_text=(("holds, " if held else "does not hold: ") + was,),
+                      new_text=(("holds, " if holds else "does not hold: ") + now,),
+                      detail=detail)
 
-    def _count(self, item: Item, commit: str) -> str | None:
+    def _count(self, item: Item, commit: str) -> tuple[bool, str] | None:
+        """Whether the claim holds at `commit`, and what it counted there, or why it does
+        not hold (None: it cannot be counted there)."""
         pr = dataclasses.replace(self.pr, head=commit)
         ctx = PageContext(self.config, item.page, pr, 1, self.reader)
         claim: Claim | None = parse_claim(ctx, list(item.claim), item.line + 1)
         if claim is None or claim.commit is None:
             errors = ctx.problems.errors
-            return f"does not hold: {errors[0].message.splitlines()[0]}" if errors else None
-        return f"counts {len(claim.sites)} matches, {claim.counted} counted"
+            if not errors:
+                return None
+            why = errors[0].message.splitlines()[0]  # "the claim '...' does not hold at X: why"
+            return False, why.partition(f" does not hold at {commit[:7]}: ")[2] or why
+        of = f" of {len(claim.sites)} matches" if len(claim.sites) != claim.counted else ""
+        return True, f"{claim.counted} counted{of}"
 
     def _moved(self, item: Item, new_path: str, start: int | None, end: int | None,
                old: tuple[str, ...], new: tuple[str, ...], shift: int | None = None) -> Placed:

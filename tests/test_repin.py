@@ -455,8 +455,24 @@ def test_a_claim_whose_count_changes_is_changed(
     repo, _, _ = moved(CLAIM, {"src/widgets/core.py": CORE + "\n\ndef more():\n    return 3\n"})
     run = repin(cli, repo)
     assert run.code == 1
-    assert "changed: claim: at the old head the claim counts 2 matches, 2 counted; at the new " \
-           "head it does not hold:" in run.out
+    assert ("changed: claim 'every function returns': it held at the old head (2 counted) "
+            "and does not at the new: counted 3, not 2: src/widgets/core.py:13, "
+            "src/widgets/core.py:17, src/widgets/core.py:21\n"
+            "    was: holds, 2 counted\n"
+            "    now: does not hold: counted 3, not 2: src/widgets/core.py:13, ") in run.out
+
+
+def test_a_claim_that_still_holds_but_counts_otherwise_says_so(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Its conclusion holds; the number a page may quote has changed: for the author to
+    read again (exit 1), told which of the two it is."""
+    claim = CLAIM.replace("count: 2\n", "count: all\nwhere: return\n")
+    repo, _, _ = moved(claim, {"src/widgets/core.py": CORE + "\n\ndef more():\n    return 3\n"})
+    run = repin(cli, repo)
+    assert run.code == 1
+    assert ("changed: claim 'every function returns': it holds at both heads, but counts "
+            "otherwise: 2 counted, now 3 counted\n"
+            "    was: holds, 2 counted\n    now: holds, 3 counted\n") in run.out
 
 
 def test_a_claim_that_counts_the_same_is_same(
