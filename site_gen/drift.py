@@ -66,6 +66,7 @@ class Item:
     end: int | None = None
     symbol: str | None = None
     sections: tuple[tuple[str, ...], ...] = ()  # a hunk: the old side of each section
+    proposed: tuple[tuple[str, ...], ...] = ()  # a hunk: the new side of each of them
     spans: tuple[tuple[int, int], ...] = ()  # a hunk: the lines its file line names
     claim: tuple[str, ...] = ()  # a claim: its block's lines
     highlight: tuple[int, int] | None = None  # an excerpt's `highlight:` line (offsets)
@@ -248,14 +249,16 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         spans = tuple((int(a), int(b or a)) for a, b in RANGE.findall(m["lines"] or ""))
         if full is None:
             continue
-        sections: list[list[str]] = [[]]
+        sections: list[tuple[list[str], list[str]]] = [([], [])]  # old side, new side
         for row in body[i + 1:]:
             if FILE.match(row):
                 break
             if POSITION.match(row) or ELISION.match(row):
-                sections.append([])
-            elif row.startswith((" ", "-")) or row == "":
-                sections[-1].append(row[1:])
+                sections.append(([], []))
+            for side, marks in zip(sections[-1], (" -", " +"), strict=True):
+                if row[:1] in marks or row == "":
+                    side.append(row[1:])
+        kept = [s for s in sections if any(t.strip() for t in s[0])]
         index = fence[2] + 1 + i
         end = close  # a hunk's markdown runs to the next file line or the fence's end
         for j in range(i + 1, len(body)):
@@ -265,8 +268,8 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         found.append(Item("hunk", page.path, index + 1, offsets[index], offsets[end],
                           full, m["path"], min((a for a, _ in spans), default=None),
                           max((b for _, b in spans), default=None), m["symbol"],
-                          tuple(tuple(s) for s in sections if any(t.strip() for t in s)),
-                          spans=spans))
+                          tuple(tuple(old) for old, _ in kept), spans=spans,
+                          proposed=tuple(tuple(new) for _, new in kept)))
     return found
 
 
@@ -530,12 +533,12 @@ class HeadMove:
               new_lines: list[str]) -> Placed:
         """A hunk moves when every section's old side stands, as it is, at the same offset."""
         shifts = set()
-        for section in item.sections:
+        for section, proposed in zip(item.sections, item.proposed, strict=True):
             at = _near(old_lines, section, item.start or 1)
             found = None if at is None else self._find(item.file, new_path, at, section,
                                                        new_lines, old_lines)
             if at is None or found is None:
-                return self._unapplied(item, new_path, section, at, new_lines)
+                return self._unapplied(item, new_path, section, at, new_lines, proposed)
             shifts.add(found - at)
         if len(shifts) > 1:
             return Placed(item, CHANGED, new_path,
@@ -549,16 +552,23 @@ class HeadMove:
         return self._moved(item, new_path, start, end, (), (), shift)
 
     def _unapplied(self, item: Item, new_path: str, section: tuple[str, ...], at: int | None,
-                   new_lines: list[str]) -> Placed:
+                   new_lines: list[str], proposed: tuple[str, ...]) -> Placed:
         """A hunk whose old side (`section`, at old line `at`) does not stand at the new head:
-        what took its place there, and its first line that is not there as it was."""
+        what took its place there, and its first line that is not there as it was; or that
+        the lines it proposes stand there (the PR made the change)."""
         if at is None:
             return Placed(item, CHANGED, new_path, old_text=section, detail=(
                 "the hunk no longer applies: its old side is not at the old head either"))
         approx = self._approximate(item.file, new_path, at, at + len(section) - 1)
         now = tuple(new_lines[approx[0] - 1:approx[1]]) if approx else ()
-        first = next((line for line in section if line not in now and line.strip()), None)
         start, end = approx or (None, None)
+        taken = _taken(new_lines, proposed, approx, len(section)) if now else None
+        if taken is not None:
+            return Placed(item, CHANGED, new_path, start, end, section, now,
+                          "the hunk no longer applies: the new head has the lines it proposes "
+                          f"({lines_text(taken, taken + len(proposed) - 1)}): the PR may have "
+                          "made this change")
+        first = next((line for line in section if line not in now and line.strip()), None)
         return Placed(item, CHANGED, new_path, start, end, section, now,
                       "the hunk no longer applies: its old side "
                       + ("was removed" if not now else "was edited")
@@ -605,6 +615,17 @@ class HeadMove:
             (start - item.start) if start is not None and item.start is not None else 0)
         return Placed(item, MOVED, new_path, start, end, old, new,
                       detail=_moved_how(item, new_path, start, end), shift=shift)
+
+
+def _taken(lines: list[str], proposed: tuple[str, ...], approx: tuple[int, int] | None,
+           old: int) -> int | None:
+    """Where the new side a hunk proposes (`proposed`) stands in `lines`, the new head's,
+    at or around `approx` (where its old side of `old` lines went), or None."""
+    if approx is None or not any(line.strip() for line in proposed):
+        return None
+    reach = len(proposed) + old
+    return next((at for at in _places(lines, proposed)
+                 if approx[0] - reach <= at <= approx[1] + reach), None)
 
 
 def _places(lines: list[str], text: tuple[str, ...]) -> list[int]:

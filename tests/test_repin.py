@@ -406,6 +406,25 @@ def test_a_hunk_that_no_longer_applies_is_changed(
     assert "was: return hash(name)\n    now: return hash(name) % 7" in out
 
 
+@pytest.mark.parametrize("made", [
+    "    name = (user.name, user.id)\n    return hash(name)\n",  # as proposed
+    "    # the id too, as the review asked\n    name = (user.name, user.id)\n"
+    "    return hash(name)\n",  # with a line of the PR's own before it
+])
+def test_a_hunk_the_pr_then_made_says_so(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI,
+        made: str) -> None:
+    """The PR took the proposal: its old side is gone, and its new side stands where it
+    stood. Still changed (the page proposes what the PR now does), told apart from an
+    edit that went another way."""
+    repo, _, _ = moved(HUNK, {"src/widgets/core.py": CORE.replace(
+        "    name = user.name\n    return hash(name)\n", made)})
+    out = repinned_keeping_the_page(cli, repo, project)
+    at = "L12-L13" if made.startswith("    name") else "L13-L14"
+    assert ("changed: src/widgets/core.py L12-L13 · make_key: the hunk no longer applies: the "
+            f"new head has the lines it proposes ({at}): the PR may have made this change") in out
+
+
 def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """make_key renamed user_key, its lines as they were. Before, the symbol reference was
