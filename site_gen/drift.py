@@ -255,6 +255,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                 break
             if POSITION.match(row) or ELISION.match(row):
                 sections.append(([], []))
+                continue
             for side, marks in zip(sections[-1], (" -", " +"), strict=True):
                 if row[:1] in marks or row == "":
                     side.append(row[1:])

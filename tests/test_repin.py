@@ -395,6 +395,19 @@ def test_a_hunk_moves_with_its_lines_and_its_position(
     assert built.code == 0, built.err
 
 
+def test_a_hunk_in_sections_moves_with_its_lines(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """An elision (' ...') between a hunk's sections is part of neither side."""
+    hunk = HUNK.replace("file: core.py L12-L13 · make_key\n@@ -12,2 +12,2 @@\n",
+                        "file: core.py L12-L17\n@@ -12,2 +12,2 @@\n").replace(
+        "+    return hash(name)\n", "+    return hash(name)\n ...\n@@ -17,1 +17,1 @@\n"
+                                   "-    return 1\n+    return 2\n")
+    repo, _, _ = moved(hunk, {"src/widgets/core.py": "import os\n" + CORE})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    assert "@@ -13,2 +13,2 @@" in page_text(project) and "@@ -18,1 +18,1 @@" in page_text(project)
+
+
 def test_a_hunk_that_no_longer_applies_is_changed(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     repo, _, _ = moved(HUNK, {"src/widgets/core.py": CORE.replace("return hash(name)",
