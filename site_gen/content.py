@@ -656,7 +656,9 @@ class _Fields:
         (`upadted`) asks if that was meant, and stands for it: that field is not also
         missing."""
         for key in sorted(set(self.data) - known, key=self.data.line_of):
-            like = meant(key, known - set(self.data) - self.misspelt)
+            missing = known - set(self.data) - self.misspelt
+            like = meant(key, missing) or next(  # 'title:fix: ...': no space after its colon
+                (k for k in sorted(missing) if str(key).startswith(f"{k}:")), None)
             hint = f"did you mean '{like}'? " if like else ""
             self.fail(key, f"unknown field '{key}' in {self.what}; {hint}expected one of: "
                            f"{', '.join(sorted(known))}")

@@ -116,6 +116,9 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     ("pr-misspelt-field", {R: GOOD_R.replace("number: 12", "numbr: 12")},
      [f"{R}:2: unknown field 'numbr' in pr.yml; did you mean 'number'? expected one of: base, "
       "code_unavailable, files, head, history, number, repo, state, title"]),
+    ("pr-colon-without-space", {R: GOOD_R.replace("title: T", "title:fix: T")},
+     [f"{R}:3: unknown field 'title:fix' in pr.yml; did you mean 'title'? expected one of: "
+      "base, code_unavailable, files, head, history, number, repo, state, title"]),
     ("pr-wrong-folder", {R: GOOD_R.replace("number: 12", "number: 13")},
      [f"{R}:1: acme/widgets#13 belongs in the folder 'acme/widgets/13', found 'acme/widgets/12'"]),
     ("pr-no-pages", {P: "<delete>"},
@@ -191,6 +194,10 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     # blocks
     ("claim-misspelt", {P: FM + "```claim\nsays: x\ncou: 2\ntext: y\n```\n"},
      [f"{P}:8: 'cou: 2' is not a line of a claim; did you mean 'count:'? expected 'says:', "
+      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'"]),
+    ("claim-misspelt-id", {P: FM + "See [[claim:c1]].\n\n```claim\n{id: c1\nsays: x\n"
+                                   "count: 1\ntext: y\n```\n"},  # not also: no claim c1
+     [f"{P}:9: '{{id: c1' is not a line of a claim; did you mean 'id:'? expected 'says:', "
       "'count:', 'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'"]),
     ("flow-line", {P: FM + FLOW.format("step: s\nwhat is this")},
      [f"{P}:10: malformed flow line 'what is this'; expected one of: 'title:', 'lane NAME:', "

@@ -64,6 +64,11 @@ CLI = Callable[..., Run]
     ("```flow\nlane a: A\nlane b: B\nstep a: x\nstep `b: y\n```\n",  # nor a step's
      ["5: malformed flow line 'step `b: y'; expected one of: 'title:', 'lane NAME:', 'step:', "
       "'step LANE:', 'note:', 'outcome LANE: VERDICT: text', 'source: [[ref]] code'"]),
+    ("```flow\nlane a: A\nlane b: B\nstep: x\nnote: n\nstp: y\nnote: m\n```\n",  # nor its note
+     ["6: malformed flow line 'stp: y'; expected one of: 'title:', 'lane NAME:', 'step:', "
+      "'step LANE:', 'note:', 'outcome LANE: VERDICT: text', 'source: [[ref]] code'"]),
+    ("```flow\nlane a: A\nlane b: B\nstep c: x\nnote: n\nstep b: y\n```\n",
+     ["4: unknown lane 'c'; expected one of: a, b"]),
     ("```flow\nlane a: A\nlane b: B\nstep c: x\n```\n",
      ["4: unknown lane 'c'; expected one of: a, b"]),
     ("```flow\nlane sync: A\nlane async: B\nstep snyc: x\nstep async: y\n```\n",

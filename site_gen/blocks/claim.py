@@ -103,32 +103,51 @@ class Claim:
 def parse_claim(ctx: PageContext, lines: list[str], first: int) -> Claim | None:
     """A claim block: its fields checked, then counted at its commit when the code is there."""
     check = ctx.problems.checkpoint()
-    values: dict[str, str] = {}
-    where: dict[str, int] = {}
-    others: list[tuple[int, str]] = []
-    for i, raw in enumerate(lines):
-        m = FIELD.match(raw)
-        if not raw.strip():
-            continue
-        if not m:
-            others.append((first + i, raw.strip()))
-        elif m["key"] in values:
-            ctx.error(f"'{m['key']}:' is given twice in this claim", first + i)
-        else:
-            values[m["key"]], where[m["key"]] = m["value"], first + i
-    for line, text in others:  # a field mistyped ('cou: 2') stands for the one it is like
-        like = meant(text.partition(":")[0], KEYS - set(values)) if ":" in text else None
+    fields = read_fields(lines)
+    for i, text, like in fields.unread:
         hint = f"did you mean '{like}:'? " if like else ""
         ctx.error(f"'{text}' is not a line of a claim; {hint}expected 'says:', 'count:', "
-                  "'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'", line)
-        if like:
-            values[like], where[like] = text.partition(":")[2].strip(), line
-    claim = _claim(ctx, values, where, first - 1)
+                  "'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'", first + i)
+    for i, key in fields.twice:
+        ctx.error(f"'{key}:' is given twice in this claim", first + i)
+    claim = _claim(ctx, fields.values, {k: first + i for k, i in fields.where.items()}, first - 1)
     if claim is None or check.failed:
         return None
     if ctx.source is not None:
         _count(ctx, claim)
     return None if check.failed else claim
+
+
+@dataclass
+class Fields:
+    """A claim block's lines read: each field's value and line (of the block's lines), the
+    lines that are no field (each with the field it is like, which it stands for: a
+    mistyped 'cou: 2' is 'count: 2'), and the fields given twice."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    where: dict[str, int] = field(default_factory=dict)
+    unread: list[tuple[int, str, str | None]] = field(default_factory=list)
+    twice: list[tuple[int, str]] = field(default_factory=list)
+
+
+def read_fields(lines: list[str]) -> Fields:
+    fields, others = Fields(), []
+    for i, raw in enumerate(lines):
+        m = FIELD.match(raw)
+        if not raw.strip():
+            continue
+        if not m:
+            others.append((i, raw.strip()))
+        elif m["key"] in fields.values:
+            fields.twice.append((i, m["key"]))
+        else:
+            fields.values[m["key"]], fields.where[m["key"]] = m["value"], i
+    for i, text in others:
+        like = meant(text.partition(":")[0], KEYS - set(fields.values)) if ":" in text else None
+        fields.unread.append((i, text, like))
+        if like:
+            fields.values[like], fields.where[like] = text.partition(":")[2].strip(), i
+    return fields
 
 
 def _claim(ctx: PageContext, values: dict[str, str], where: dict[str, int],
@@ -399,9 +418,9 @@ def _inline_counts(state: StateCore) -> None:
     ctx = context_of(state.env)
     claims = {token.meta["model"].id: token.meta["model"] for token in state.tokens
               if token.type == "claim_block" and token.meta["model"].id}
-    failed = {m["value"] for token in state.tokens  # their errors are told: not again here
-              if token.type == "fence" and token.info.strip() == "claim"
-              for m in map(FIELD.match, token.content.splitlines()) if m and m["key"] == "id"}
+    failed = {fields.values["id"] for token in state.tokens  # their errors are told: not
+              if token.type == "fence" and token.info.strip() == "claim"  # again here
+              for fields in [read_fields(token.content.splitlines())] if "id" in fields.values}
     for block in state.tokens:
         for token in block.children or ():
             m = INLINE.match(token.content) if token.type == "code_ref" else None

@@ -100,6 +100,7 @@ def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
     check = ctx.problems.checkpoint()
     flow = Flow(None, {}, [], {}, None)
     last: Step | None = None
+    unread = False  # the line before could not be read: it may be the step a note is of
     for i, raw in enumerate(lines):
         line = first + i
         if not raw.strip() or raw.lstrip().startswith("#"):
@@ -108,9 +109,11 @@ def parse_flow(ctx: PageContext, lines: list[str], first: int) -> Flow | None:
         if not m:
             ctx.error(f"malformed flow line '{raw.strip()}'; expected one of: {KINDS}", line)
             flow.broken_lane = flow.broken_lane or not flow.rows  # among the lanes: one?
-            flow.unread = True
+            flow.unread = unread = True
             continue
-        last = _line(ctx, flow, m["kind"], m["lane"], m["text"].strip(), line, last)
+        if not (unread and m["kind"] == "note"):
+            last = _line(ctx, flow, m["kind"], m["lane"], m["text"].strip(), line, last)
+        unread = unread and m["kind"] == "note"
     _check(ctx, flow, first)
     if check.failed:
         return None
@@ -194,7 +197,7 @@ def _step(ctx: PageContext, flow: Flow, lane: str | None, text: str, line: int) 
         flow.rows.append(Row(line, shared=step))
         return step
     if not _known_lane(ctx, flow, lane, line):
-        return None
+        return step  # in no row: a note under it is its, not one that follows no step
     row = flow.rows[-1] if flow.rows else None
     if row is None or row.shared is not None or lane in row.cells:
         row = Row(line)
