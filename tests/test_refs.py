@@ -195,6 +195,21 @@ def test_a_path_pr_yml_lists_wrong_is_named_where_it_is_listed(
         f"is not there at commit {first[:7]}; {listed}"]
 
 
+def test_a_name_pr_yml_lists_wrong_is_suggested_where_the_tree_has_several(
+        project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
+    """`util.py` would have named the one file pr.yml lists, but the entry is cut short: the
+    commit's tree has two, and the error says which entry of pr.yml it has not."""
+    repo, first, _ = checkout
+    page_with(project, "[[util.py:1]]\n", first[:7], "files:\n  - src/widgets/uti.py\n",
+              code=True)
+    result = cli("build", "--checkout", str(repo))
+    assert result.err.splitlines()[0] == (
+        "content/acme/widgets/12/cache-bug.md:6: ambiguous file name 'util.py' in "
+        "'[[util.py:1]]'; it matches src/gears/util.py, src/widgets/util.py; write more of the "
+        "path; pr.yml lists 'src/widgets/uti.py' in 'files' (line 8), which the commit does not "
+        "have: is that the file meant?")
+
+
 def test_a_symbol_in_a_file_no_grammar_reads_asks_for_its_lines(
         project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
     repo, first, _ = checkout

@@ -37,7 +37,7 @@ from ..names import path_written
 from ..submodules import holding
 from ..suggest import meant
 from . import block_renderer, fence_parser
-from .refs import definitions_named, paths_named, permalink
+from .refs import definitions_named, paths_named, permalink, unlisted
 
 KEYS = {"id", "says", "count", "pattern", "text", "where", "in", "at"}
 FIELD = re.compile(rf"^(?P<key>{'|'.join(sorted(KEYS))})\s*:\s*(?P<value>.*?)\s*$")
@@ -143,7 +143,11 @@ def read_fields(lines: list[str]) -> Fields:
         else:
             fields.values[m["key"]], fields.where[m["key"]] = m["value"], i
     for i, text in others:
-        like = meant(text.partition(":")[0], KEYS - set(fields.values)) if ":" in text else None
+        word, missing = text.partition(":")[0].strip(), KEYS - set(fields.values)
+        cut = [key for key in missing if len(word) > 1 and (key.startswith(word)
+                                                             or key.endswith(word))]
+        like = (meant(word, missing) or (cut[0] if len(cut) == 1 else None)
+                if ":" in text else None)  # 'cout: 1', 'nt: all', 'patt: x'
         fields.unread.append((i, text, like))
         if like:
             fields.values[like], fields.where[like] = text.partition(":")[2].strip(), i
@@ -258,7 +262,7 @@ def _files(ctx: PageContext, claim: Claim, commit: str) -> list[str] | None:
                 f"{len(inside)} files at commit {commit[:7]} ({', '.join(inside[:3])}"
                 f"{' ...' if len(inside) > 3 else ''}); write more of the path" if inside else
                 f"no file at commit {commit[:7]}; expected 'path/of/file.py::name', a file as "
-                "a reference names one"), claim.lines["in"])
+                "a reference names one") + unlisted(ctx, tree), claim.lines["in"])
             return None
         if not inside:
             ctx.error(f"'in: {scope}' {_nothing_named(ctx, named, tree, commit)}",

@@ -227,11 +227,30 @@ def _path(ctx: PageContext, name: str, commit: str, what: str,
             ctx.error(f"unknown file '{name}' in {what}{meant}", line)
             return None
         ctx.error(f"unknown file '{name}' in {what}; it is not among {where} "
-                  f"(nearest by name: {', '.join(nearest(name, known))})", line)
+                  f"(nearest by name: {', '.join(nearest(name, known))})"
+                  f"{unlisted(ctx, known) if full else ''}", line)
     else:
         ctx.error(f"ambiguous file name '{name}' in {what}; it matches "
-                  f"{', '.join(candidates)}; write more of the path", line)
+                  f"{', '.join(candidates)}; write more of the path"
+                  f"{unlisted(ctx, known) if full else ''}", line)
     return None
+
+
+def unlisted(ctx: PageContext, tree: tuple[str, ...]) -> str:
+    """For a name looked up in the commit's `tree` because pr.yml's `files` names no file
+    by it: the first of those files neither the commit nor the PR's base has (one the PR
+    removes is the base's), which may be the one meant, written wrong there."""
+    assert ctx.pr is not None
+    held = set(tree)
+    base = ctx.source.commit(ctx.pr.base) if ctx.source is not None and ctx.pr.base else None
+    if base is not None and ctx.source is not None:
+        held.update(ctx.source.tree(base))
+    absent = next((path for path in ctx.pr.files if path not in held), None)
+    if absent is None:
+        return ""
+    return (f"; {ctx.pr.path.name} lists '{absent}' in 'files' (line "
+            f"{ctx.pr.line_of_file(absent)}), which the commit does not have: is that the "
+            "file meant?")
 
 
 @dataclass(frozen=True)
