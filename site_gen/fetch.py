@@ -24,6 +24,7 @@ from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
 PIN = re.compile(r"\[\[[^\[\]]*?@([0-9a-fA-F]{7,40})(?![0-9a-fA-F])")
+CLAIM_AT = re.compile(r"^at\s*:\s*([0-9a-fA-F]{7,40})$")  # a claim counted at a SHA
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,22 @@ def _pins_of(pr: PullRequest) -> Iterator[Pin]:
         for m in PIN.finditer(page.body):
             line = page.body_line + page.body.count("\n", 0, m.start())
             yield Pin(m[1].lower(), pr.number, page.path, line)
+        for line, sha in _claims_at(page.body):
+            yield Pin(sha, pr.number, page.path, page.body_line + line)
+
+
+def _claims_at(body: str) -> Iterator[tuple[int, str]]:
+    """Each commit a claim block of `body` is counted at (`at: SHA`), with its line in
+    `body` (0-based)."""
+    fence = None
+    for number, text in enumerate(body.split("\n")):
+        stripped = text.strip()
+        if fence is None and stripped.startswith("```claim"):
+            fence = "```"
+        elif fence is not None and stripped == fence:
+            fence = None
+        elif fence is not None and (m := CLAIM_AT.match(stripped)):
+            yield number, m[1].lower()
 
 
 @dataclass

@@ -132,6 +132,23 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
         f"{code[1][2][:7]}: 1 of 4 matches does not hold 'wait_fn=': src/train/rm.py:6"]
 
 
+@pytest.mark.parametrize(("at", "expected"), [
+    ("base", "4: 'at: base' pins the PR's base, but pr.yml has no 'base' commit"),
+    ("0123abc", "4: 'at: 0123abc' names no commit of the code here; run 'site-gen fetch' (it "
+                "fetches every commit the pages pin)"),
+])
+def test_a_claim_counted_at_a_commit_not_here_says_why(code: tuple[Path, list[str]], at: str,
+                                                        expected: str) -> None:
+    repo, commits = code
+    reader = SourceReader(repo)
+    try:
+        _, errors, _ = render(f"```claim\nsays: x\ncount: 1\nat: {at}\ntext: x\n```\n", reader,
+                              dataclasses.replace(PR, head=commits[1]))
+    finally:
+        reader.close()
+    assert errors == [expected]
+
+
 @pytest.mark.parametrize(("fields", "expected"), [
     ("count: 3\npattern: save_checkpoint($$$ARGS)\nin: src/train", []),
     ("count: 4\npattern: save_checkpoint($$$ARGS)\nin: src/train",

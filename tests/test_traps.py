@@ -69,6 +69,8 @@ CLI = Callable[..., Run]
       "'step LANE:', 'note:', 'outcome LANE: VERDICT: text', 'source: [[ref]] code'"]),
     ("```flow\nlane a: A\nlane b: B\nstep c: x\nnote: n\nstep b: y\n```\n",
      ["4: unknown lane 'c'; expected one of: a, b"]),
+    ("```flow\nlane a: A\nlane b: B\nstep: x\noutcome a: right: r\noutcome b:\n```\n",
+     ["6: 'outcome' line has no text"]),  # not also: lane 'b' has no outcome
     ("```flow\nlane a: A\nlane b: B\nstep c: x\n```\n",
      ["4: unknown lane 'c'; expected one of: a, b"]),
     ("```flow\nlane sync: A\nlane async: B\nstep snyc: x\nstep async: y\n```\n",

@@ -108,6 +108,22 @@ def test_fetch_brings_only_the_pinned_commits(project: Project, cli: CLI,
             f'{commits[1]}" title="commit {commits[1]}"><code>{commits[1][:7]}</code></a>') in html
 
 
+def test_fetch_brings_the_commit_a_claim_is_counted_at(project: Project, cli: CLI,
+                                                       code: tuple[Path, list[str]]) -> None:
+    """`at: SHA` pins a commit as `[[file:line@SHA]]` does: fetched, then counted there."""
+    repo, commits = code
+    later = commits[2][:10]  # the commit no reference pins, abbreviated as an author would
+    pr_page(project, code, body=PAGE + "\n```claim\nsays: a comment came later\ncount: 1\n"
+                                       f"text: # later\nat: {later}\n```\n")
+    sources(project, acme__widgets=repo)
+    fetched = cli("fetch")
+    assert (fetched.code, fetched.err) == (0, ""), fetched.err
+    assert "fetched 3 commit(s)" in fetched.out
+    built = cli("build", "--strict", "--no-search")
+    assert built.code == 0, built.err
+    assert "1 counted: <code>" in (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+
+
 def test_an_abbreviated_head_is_fetched_through_the_pull_ref(project: Project, cli: CLI,
                                                               code: tuple[Path, list[str]],
                                                               tmp_path: Path) -> None:

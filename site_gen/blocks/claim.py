@@ -186,7 +186,13 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     pinned = {"head": ctx.pr.head, "base": ctx.pr.base}.get(claim.at, claim.at)
     full = ctx.source.commit(pinned) if pinned else None
     if full is None:
-        ctx.error(f"'at: {claim.at}' names no commit of the code here", claim.lines.get("at", claim.line))
+        line = claim.lines.get("at", claim.line)
+        if claim.at == "base" and not ctx.pr.base:
+            ctx.error(f"'at: base' pins the PR's base, but {ctx.pr.path.name} has no 'base' "
+                      "commit", line)
+        else:
+            ctx.error(f"'at: {claim.at}' names no commit of the code here; run 'site-gen "
+                      "fetch' (it fetches every commit the pages pin)", line)
         return
     files = _files(ctx, claim, full)
     spans = _definitions(ctx, claim, full) if files is not None else None

@@ -145,6 +145,8 @@ def _line(ctx: PageContext, flow: Flow, kind: str, lane: str | None, text: str, 
     if not text:
         ctx.error(f"'{kind}' line has no text", line)
         flow.broken_lane = flow.broken_lane or kind == "lane"
+        if kind == "outcome" and lane:  # given, if empty: not also missing
+            flow.tried_outcomes.add(lane)
         return last
     if kind == "title":
         flow.title = text
