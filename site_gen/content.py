@@ -415,7 +415,11 @@ def discover(config: Config, problems: Problems, memo: DiscoveryMemo | None = No
     With a `memo` that keeps, folders whose files did not change are not read again."""
     docs = config.docs_dir
     if not docs.is_dir():
-        problems.error(f"docs_dir '{docs.name}' is not a folder", config.config_file)
+        beside = ([p.name for p in docs.parent.iterdir() if p.is_dir() and p.name[0] != "."]
+                  if docs.parent.is_dir() else [])
+        hint = f"did you mean '{like}'? " if (like := meant(docs.name, beside)) else ""
+        problems.error(f"docs_dir '{docs.name}' is not a folder; {hint}expected the folder of "
+                       f"the pages, beside {config.config_file.name}", config.config_file)
         return Site((), ())
     memo = memo or DiscoveryMemo()
     entries = memo.walk(docs, excluded_by(config.exclude_docs))

@@ -87,7 +87,11 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      [f"{M}: site_dir '{{root}}/content' would replace docs_dir; expected a folder of its own, "
       "like 'site'"]),
     ("config-docs-missing", {M: "site_name: R\nsite_url: https://x.org/\ndocs_dir: nope\n"},
-     [f"{M}: docs_dir 'nope' is not a folder"]),
+     [f"{M}: docs_dir 'nope' is not a folder; expected the folder of the pages, beside "
+      "mkdocs.yml"]),
+    ("config-docs-mistyped", {M: "site_name: R\nsite_url: https://x.org/\ndocs_dir: contnet\n"},
+     [f"{M}: docs_dir 'contnet' is not a folder; did you mean 'content'? expected the folder "
+      "of the pages, beside mkdocs.yml"]),
     ("config-is-a-folder", {M: "<dir>"}, [f"{M}: cannot read config file: Is a directory"]),
     # pr.yml
     ("pr-yaml", {R: "repo: [acme\n"}, [f"{R}:2: invalid YAML: did not find expected ',' or ']'"]),
