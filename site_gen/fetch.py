@@ -63,14 +63,15 @@ def _pins_of(pr: PullRequest) -> Iterator[Pin]:
 def _claims_at(body: str) -> Iterator[tuple[int, str]]:
     """Each commit a claim block of `body` is counted at (`at: SHA`), with its line in
     `body` (0-based)."""
-    fence = None
+    fence = 0  # the backticks of the claim block open here, while one is
     for number, text in enumerate(body.split("\n")):
         stripped = text.strip()
-        if fence is None and stripped.startswith("```claim"):
-            fence = "```"
-        elif fence is not None and stripped == fence:
-            fence = None
-        elif fence is not None and (m := CLAIM_AT.match(stripped)):
+        marks = len(stripped) - len(stripped.lstrip("`"))
+        if not fence and marks >= 3 and stripped[marks:].strip().startswith("claim"):
+            fence = marks
+        elif fence and marks >= fence and stripped == "`" * marks:
+            fence = 0
+        elif fence and (m := CLAIM_AT.match(stripped)):
             yield number, m[1].lower()
 
 

@@ -131,6 +131,7 @@ class Fields:
 
 
 def read_fields(lines: list[str]) -> Fields:
+    """The fields of a claim block's `lines` (see Fields)."""
     fields, others = Fields(), []
     for i, raw in enumerate(lines):
         m = FIELD.match(raw)
