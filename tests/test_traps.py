@@ -71,6 +71,16 @@ CLI = Callable[..., Run]
      ["4: unknown lane 'c'; expected one of: a, b"]),
     ("```flow\nlane a: A\nlane b: B\nstep: x\noutcome a: right: r\noutcome b:\n```\n",
      ["6: 'outcome' line has no text"]),  # not also: lane 'b' has no outcome
+    # a lane line dropped: one error that names the lane its steps use, not one a step
+    ("```flow\nlane a: A\nstep a: x\nstep b: y\nstep a: z\nstep b: w\n```\n",
+     ["2: a flow needs two or more lanes ('lane NAME: label' lines); found 1; its steps also "
+      "name 'b': declare each with a 'lane NAME: label' line"]),
+    ("```flow\nlane a: A\nlane b: B\nstep a: x\nstep c: y\nstep a: z\nstep c: w\n```\n",
+     ["5: unknown lane 'c'; expected one of: a, b"]),  # once, at its first step
+    # a proposal's file line dropped: its hunk is one error, not one for each diff line
+    ("```proposal\ntitle: T\n\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n```\n",
+     ["4: '@@ -1,2 +1,2 @@' is a diff line before any 'file:' line; expected a 'file: PATH "
+      "Lstart-Lend · symbol' line above its hunk"]),
     ("```flow\nlane a: A\nlane b: B\nstep c: x\n```\n",
      ["4: unknown lane 'c'; expected one of: a, b"]),
     ("```flow\nlane sync: A\nlane async: B\nstep snyc: x\nstep async: y\n```\n",

@@ -83,7 +83,7 @@ class Flow:
     # Lanes named by any step or outcome line, valid or not, so one mistake is one error.
     stepped: bool = False
     tried_outcomes: set[str] = field(default_factory=set)
-    unknown_lane: bool = False  # a step named a lane that is not declared: reported once
+    unknown: dict[str, int] = field(default_factory=dict)  # lanes named, not declared: lines
     broken_lane: bool = False  # a line where lanes are declared was wrong: its lane is unknown
     unread: bool = False  # a line could not be read: the steps are not told to line up
     configs: dict[str, str] = field(default_factory=dict)  # lane: its setting, under its name
@@ -182,14 +182,9 @@ def _lane(ctx: PageContext, flow: Flow, name: str, label: str, line: int) -> Non
 
 
 def _known_lane(ctx: PageContext, flow: Flow, lane: str, line: int) -> bool:
-    if lane in flow.lanes:
-        return True
-    flow.unknown_lane = True
-    if flow.broken_lane:  # the lane line that was wrong is the error
-        return False
-    ctx.error(f"unknown lane '{lane}'; {did_you_mean(lane, flow.lanes)}expected one of: "
-              f"{', '.join(flow.lanes) or '(none declared)'}", line)
-    return False
+    if lane not in flow.lanes:
+        flow.unknown.setdefault(lane, line)  # told once, by _check
+    return lane in flow.lanes
 
 
 def _step(ctx: PageContext, flow: Flow, lane: str | None, text: str, line: int) -> Step | None:
@@ -237,17 +232,23 @@ def _source(ctx: PageContext, flow: Flow, text: str, line: int) -> None:
 
 
 def _check(ctx: PageContext, flow: Flow, first: int) -> None:
-    if len(flow.lanes) < 2:
-        if not flow.broken_lane:  # else the lane line that was wrong is the error
-            ctx.error(f"a flow needs two or more lanes ('lane NAME: label' lines); found "
-                      f"{len(flow.lanes)}", first)
+    if flow.broken_lane:  # the lane line that was wrong is the error, not its lane unknown
         return
+    named = ", ".join(repr(name) for name in flow.unknown)
+    if len(flow.lanes) < 2:
+        ctx.error(f"a flow needs two or more lanes ('lane NAME: label' lines); found "
+                  f"{len(flow.lanes)}" + (f"; its steps also name {named}: declare each with a "
+                                          "'lane NAME: label' line" if named else ""), first)
+        return
+    for lane, line in flow.unknown.items():
+        ctx.error(f"unknown lane '{lane}'; {did_you_mean(lane, flow.lanes)}expected one of: "
+                  f"{', '.join(flow.lanes)}", line)
     if not flow.stepped:
         for name, (_, line) in flow.lanes.items():
             ctx.error(f"lane '{name}' has no steps; expected 'step:' or 'step {name}:' lines",
                       line)
         return
-    for number, row in enumerate(flow.rows if not (flow.unknown_lane or flow.unread) else (), 1):
+    for number, row in enumerate(flow.rows if not (flow.unknown or flow.unread) else (), 1):
         missing = [lane for lane in flow.lanes if row.shared is None and lane not in row.cells]
         if missing:
             ctx.error(f"lanes do not line up: step {number} has no line for lane "

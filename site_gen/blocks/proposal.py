@@ -64,7 +64,7 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
             _number(ctx, section)
         if not any(s.lines for s in hunk.sections):
             ctx.error(f"hunk for '{hunk.path}' has no diff lines", hunk.line)
-    if not proposal.saw_file_line:
+    if not proposal.saw_file_line and not proposal.skipping:  # (skipping: a hunk told of)
         ctx.error("a proposal needs at least one 'file: PATH Lstart-Lend · symbol' line "
                   "followed by diff lines", first - 1)
     if check.failed:
@@ -178,6 +178,12 @@ def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
                                    [Section(line)]))
         return
     if proposal.skipping:
+        return
+    if not proposal.hunks and (POSITION.match(raw) or raw[:1] in ("+", "-") or (
+            raw[:1] == " " and raw.strip() and not HEADER.match(raw.strip()))):
+        ctx.error(f"'{raw.strip()}' is a diff line before any 'file:' line; expected a "
+                  "'file: PATH Lstart-Lend · symbol' line above its hunk", line)
+        proposal.skipping = True  # the rest of this hunk is not told again, line by line
         return
     if not proposal.hunks:
         _header(ctx, proposal, raw, line)
