@@ -81,6 +81,8 @@ CLI = Callable[..., Run]
     ("```proposal\ntitle: T\n\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n```\n",
      ["4: '@@ -1,2 +1,2 @@' is a diff line before any 'file:' line; expected a 'file: PATH "
       "Lstart-Lend · symbol' line above its hunk"]),
+    ("```flow\nlane a: A\nstep a: x\nlane b: B\nstep b: y\n```\n",  # lines swapped
+     ["4: lane 'b' is declared after the first step; declare every lane first"]),
     ("```flow\nlane a: A\nlane b: B\nstep c: x\n```\n",
      ["4: unknown lane 'c'; expected one of: a, b"]),
     ("```flow\nlane sync: A\nlane async: B\nstep snyc: x\nstep async: y\n```\n",

@@ -110,7 +110,9 @@ def parse_claim(ctx: PageContext, lines: list[str], first: int) -> Claim | None:
                   "'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'", first + i)
     for i, key in fields.twice:
         ctx.error(f"'{key}:' is given twice in this claim", first + i)
-    claim = _claim(ctx, fields.values, {k: first + i for k, i in fields.where.items()}, first - 1)
+    stood = {like for _, _, like in fields.unread if like}  # told of: not also missing
+    claim = _claim(ctx, fields.values, {k: first + i for k, i in fields.where.items()},
+                   first - 1, stood)
     if claim is None or check.failed:
         return None
     if ctx.source is not None:
@@ -143,22 +145,22 @@ def read_fields(lines: list[str]) -> Fields:
             fields.twice.append((i, m["key"]))
         else:
             fields.values[m["key"]], fields.where[m["key"]] = m["value"], i
-    for i, text in others:
-        word, missing = text.partition(":")[0].strip(), KEYS - set(fields.values)
+    for i, text in others:  # 'cout: 1', 'nt: all', 'patt: x', 'count 2' (its colon lost)
+        word, _, value = text.partition(":") if ":" in text else text.partition(" ")
+        word, missing = word.strip(), KEYS - set(fields.values)
         cut = [key for key in missing if len(word) > 1 and (key.startswith(word)
                                                              or key.endswith(word))]
-        like = (meant(word, missing) or (cut[0] if len(cut) == 1 else None)
-                if ":" in text else None)  # 'cout: 1', 'nt: all', 'patt: x'
+        like = meant(word, missing) or (cut[0] if len(cut) == 1 else None)
         fields.unread.append((i, text, like))
         if like:
-            fields.values[like], fields.where[like] = text.partition(":")[2].strip(), i
+            fields.values[like], fields.where[like] = value.strip(), i
     return fields
 
 
 def _claim(ctx: PageContext, values: dict[str, str], where: dict[str, int],
-           line: int) -> Claim | None:
+           line: int, stood: set[str]) -> Claim | None:
     for key in ("says", "count"):
-        if not values.get(key):
+        if not values.get(key) and key not in stood:
             ctx.error(f"a claim needs '{key}:'", line)
     if ("pattern" in values) == ("text" in values):
         ctx.error("a claim needs one of 'pattern:' (an ast-grep pattern) or 'text:' (a "

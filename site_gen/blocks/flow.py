@@ -172,6 +172,8 @@ def _lane(ctx: PageContext, flow: Flow, name: str, label: str, line: int) -> Non
     if flow.rows:
         ctx.error(f"lane '{name}' is declared after the first step; declare every lane first",
                   line)
+        flow.lanes.setdefault(name, (label, line))  # a lane still: its steps are not unknown
+        flow.unread = True  # nor told to line up: those before it are in no row
     elif name in flow.lanes:
         ctx.error(f"lane '{name}' is declared twice (first on line {flow.lanes[name][1]})", line)
     else:
@@ -241,6 +243,8 @@ def _check(ctx: PageContext, flow: Flow, first: int) -> None:
                                           "'lane NAME: label' line" if named else ""), first)
         return
     for lane, line in flow.unknown.items():
+        if lane in flow.lanes:  # declared after its steps: told at its lane line
+            continue
         ctx.error(f"unknown lane '{lane}'; {did_you_mean(lane, flow.lanes)}expected one of: "
                   f"{', '.join(flow.lanes)}", line)
     if not flow.stepped:
