@@ -12,7 +12,7 @@ import pytest
 from site_gen.code_index import SYMBOL_LANGUAGES
 
 from .blockutil import PR, render
-from .conftest import Project, Run, front
+from .conftest import Project, Run, front, git
 
 CLI = Callable[..., Run]
 
@@ -208,6 +208,29 @@ def test_a_name_pr_yml_lists_wrong_is_suggested_where_the_tree_has_several(
         "'[[util.py:1]]'; it matches src/gears/util.py, src/widgets/util.py; write more of the "
         "path; pr.yml lists 'src/widgets/uti.py' in 'files' (line 8), which the commit does not "
         "have: is that the file meant?")
+
+
+def test_an_entry_pr_yml_lists_wrong_is_named_when_a_name_goes_to_another_file(
+        project: Project, cli: CLI, checkout: tuple[Path, str, str]) -> None:
+    """`util.py` meant src/gears/util.py, whose entry is mistyped: the name goes to the one
+    other util.py listed, where line 2 is not; the error names the entry no commit has. A
+    file the PR adds, which its base has not, is no such entry (a reference at the base)."""
+    repo, first, _ = checkout
+    (repo / "src/widgets/new.py").write_text("n = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "third")
+    head = git(repo, "rev-parse", "HEAD")
+    page_with(project, '[[util.py:2 "x = 1"]] [[core.py:1@base "nope"]]\n', head[:7],
+              "files:\n  - src/widgets/new.py\n  - src/widgets/util.py\n"
+              "  - src/gaers/util.py\n  - src/widgets/core.py\n", code=True)
+    project.write("content/acme/widgets/12/pr.yml", (project.root / "content/acme/widgets/12/"
+                  "pr.yml").read_text().replace(f"base: {head[:7]}", f"base: {first[:7]}"))
+    result = cli("build", "--checkout", str(repo))
+    errors = result.err.splitlines()[:-1]
+    assert len(errors) == 2
+    assert errors[0].endswith("; pr.yml lists 'src/gaers/util.py' in 'files' (line 10), which "
+                              "the commit does not have: is that the file meant?"), errors[0]
+    assert "src/widgets/new.py" not in result.err
 
 
 def test_a_symbol_in_a_file_no_grammar_reads_asks_for_its_lines(

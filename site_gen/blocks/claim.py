@@ -271,7 +271,7 @@ def _files(ctx: PageContext, claim: Claim, commit: str) -> list[str] | None:
                 f"{len(inside)} files at commit {commit[:7]} ({', '.join(inside[:3])}"
                 f"{' ...' if len(inside) > 3 else ''}); write more of the path" if inside else
                 f"no file at commit {commit[:7]}; expected 'path/of/file.py::name', a file as "
-                "a reference names one") + unlisted(ctx, tree), claim.lines["in"])
+                "a reference names one") + unlisted(ctx, commit), claim.lines["in"])
             return None
         if not inside:
             ctx.error(f"'in: {scope}' {_nothing_named(ctx, named, tree, commit)}",

@@ -228,23 +228,28 @@ def _path(ctx: PageContext, name: str, commit: str, what: str,
             return None
         ctx.error(f"unknown file '{name}' in {what}; it is not among {where} "
                   f"(nearest by name: {', '.join(nearest(name, known))})"
-                  f"{unlisted(ctx, known) if full else ''}", line)
+                  f"{unlisted(ctx, commit)}", line)
     else:
         ctx.error(f"ambiguous file name '{name}' in {what}; it matches "
                   f"{', '.join(candidates)}; write more of the path"
-                  f"{unlisted(ctx, known) if full else ''}", line)
+                  f"{unlisted(ctx, commit)}", line)
     return None
 
 
-def unlisted(ctx: PageContext, tree: tuple[str, ...]) -> str:
-    """For a name looked up in the commit's `tree` because pr.yml's `files` names no file
-    by it: the first of those files neither the commit nor the PR's base has (one the PR
-    removes is the base's), which may be the one meant, written wrong there."""
-    assert ctx.pr is not None
-    held = set(tree)
-    base = ctx.source.commit(ctx.pr.base) if ctx.source is not None and ctx.pr.base else None
-    if base is not None and ctx.source is not None:
-        held.update(ctx.source.tree(base))
+def unlisted(ctx: PageContext, commit: str) -> str:
+    """For a reference or claim that went wrong at `commit`: the first file pr.yml's
+    `files` lists that neither the commit, the PR's head nor its base has (one the PR adds
+    is the head's, one it removes the base's), which may be the one meant, written wrong
+    there (a name it would have matched then went to the whole tree, or to another file
+    it matches)."""
+    full = ctx.source.commit(commit) if ctx.source is not None else None
+    if full is None or ctx.source is None or ctx.pr is None:
+        return ""
+    held = set(ctx.source.tree(full))
+    for other in (ctx.pr.head, ctx.pr.base):
+        known = ctx.source.commit(other) if other else None
+        if known is not None and known != full:
+            held.update(ctx.source.tree(known))
     absent = next((path for path in ctx.pr.files if path not in held), None)
     if absent is None:
         return ""
@@ -401,7 +406,7 @@ def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, wha
     if not found:
         ctx.error(f"unknown symbol '{symbol}' in {what}: {path} defines no such name at commit "
                   f"{commit[:7]} (nearest: {nearest_names(index.definitions, symbol)})"
-                  f"{parse_note(index)}", line)
+                  f"{parse_note(index)}{unlisted(ctx, commit)}", line)
     else:
         listed = ", ".join(f"{d.shown} ({d.lines})" for d in found)
         # no more of a name tells apart what shares it whole (a Kotlin property and a
@@ -444,7 +449,7 @@ def _verify(ctx: PageContext, path: str, commit: str, start: int | None, end: in
     full, problem = ctx.source.verify(commit, path, start, end, quote, what)
     if problem:
         ctx.error(problem + (_not_a_file(ctx, path, commit) or _at_base(ctx, path, commit)
-                             or _listed_wrong(ctx, path, commit)), line)
+                             or _listed_wrong(ctx, path, commit) or unlisted(ctx, commit)), line)
     return full
 
 
