@@ -152,7 +152,7 @@ def read_fields(lines: list[str]) -> Fields:
                                                              or key.endswith(word))]
         like = meant(word, missing) or (cut[0] if len(cut) == 1 else None)
         fields.unread.append((i, text, like))
-        if like:
+        if like and value.strip():  # (a word alone stands for no value)
             fields.values[like], fields.where[like] = value.strip(), i
     return fields
 
@@ -162,7 +162,7 @@ def _claim(ctx: PageContext, values: dict[str, str], where: dict[str, int],
     for key in ("says", "count"):
         if not values.get(key) and key not in stood:
             ctx.error(f"a claim needs '{key}:'", line)
-    if ("pattern" in values) == ("text" in values):
+    if ("pattern" in values) == ("text" in values) and not {"pattern", "text"} & stood:
         ctx.error("a claim needs one of 'pattern:' (an ast-grep pattern) or 'text:' (a "
                   "literal text)", line)
     count = values.get("count", "")
