@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .blocks.claim import Claim, parse_claim
+from .blocks.claim import Claim, parse_claim, read_fields
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
 from .code_index import index_of
@@ -40,13 +40,12 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes
-from .names import GITLINK, REFERENCE, path_written
+from .names import FENCE, GITLINK, REFERENCE, closes, path_written
 from .submodules import holding, reader_of
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
 STATES = (SAME, MOVED, CHANGED, GONE)
 BRACKETS = re.compile(rf"\[\[({REFERENCE}(?:\n{REFERENCE})?)\]\]")
-FENCE = re.compile(r"^(?P<indent> {0,3})(?P<mark>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
 HIGHLIGHT_LINE = re.compile(r"^(\s*highlight\s*:\s*)(.*)$")
 OURS = ("flow", "proposal", "excerpt", "pr-diff", "claim")  # fences whose refs are refs
 
@@ -116,8 +115,7 @@ class Placed:
         """The item as the report names it: its file and lines at the old head."""
         item = self.item
         if item.kind == "claim":
-            says = next((line.partition(":")[2].strip() for line in item.claim
-                         if line.partition(":")[0].strip() == "says"), "")
+            says = read_fields(list(item.claim)).values.get("says")
             return f"claim '{says}'" if says else "claim"
         lines = "" if item.start is None else (
             f" L{item.start}" if item.end in (None, item.start) else f" L{item.start}-L{item.end}")
@@ -179,8 +177,7 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
         if fence is None and m:
             fence = (m["mark"], m["info"], index)
             continue
-        if fence is not None and raw.strip().startswith(fence[0]) and \
-                set(raw.strip()) == {fence[0][0]}:
+        if fence is not None and closes(raw, fence[0]):
             if fence[1] in ("proposal", "claim"):
                 found.extend(_block_items(pr, page, lines, offsets, fence, index, known, links))
             fence = None
@@ -234,9 +231,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                  links: frozenset[str]) -> list[Item]:
     body = [line.rstrip("\n") for line in lines[fence[2] + 1:close]]
     if fence[1] == "claim":
-        at = next((line.split(":", 1)[1].strip() for line in body
-                   if line.strip().startswith("at:")), "head")
-        if at != "head":
+        if read_fields(body).values.get("at", "head") != "head":
             return []  # counted at the base or a SHA: the head moving changes nothing
         return [Item("claim", page.path, fence[2] + 1, offsets[fence[2]], offsets[fence[2]],
                      claim=tuple(body))]

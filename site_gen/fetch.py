@@ -19,7 +19,7 @@ from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .errors import ContentError, display_path
 from .git_reader import SourceReader
-from .names import BRACKETED, SHA, path_written
+from .names import BRACKETED, FENCE, SHA, closes, path_written
 from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
@@ -62,17 +62,16 @@ def _pins_of(pr: PullRequest) -> Iterator[Pin]:
 
 def _claims_at(body: str) -> Iterator[tuple[int, str]]:
     """Each commit a claim block of `body` is counted at (`at: SHA`), with its line in
-    `body` (0-based)."""
-    fence = 0  # the backticks of the claim block open here, while one is
+    `body` (0-based); what other fenced blocks hold is not read."""
+    fence: tuple[str, str] | None = None  # the open block's mark and info word
     for number, text in enumerate(body.split("\n")):
-        stripped = text.strip()
-        marks = len(stripped) - len(stripped.lstrip("`"))
-        if not fence and marks >= 3 and stripped[marks:].strip().startswith("claim"):
-            fence = marks
-        elif fence and marks >= fence and stripped == "`" * marks:
-            fence = 0
-        elif fence and (m := CLAIM_AT.match(stripped)):
-            yield number, m[1].lower()
+        if fence is None:
+            m = FENCE.match(text)
+            fence = (m["mark"], m["info"]) if m else None
+        elif closes(text, fence[0]):
+            fence = None
+        elif fence[1] == "claim" and (at := CLAIM_AT.match(text.strip())):
+            yield number, at[1].lower()
 
 
 @dataclass

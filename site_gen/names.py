@@ -30,3 +30,12 @@ def path_written(text: str) -> str:
     `app/%5Bslug%5D` pasted from the host's address bar): the one way a reference's path
     holds a space, a colon or a quote mark, which its syntax cannot."""
     return unquote(text) if "%" in text else text
+# A fenced block's opening line in a page's markdown (its mark and info word), as the
+# pages are read line by line without a parser (repin's items, fetch's pins).
+FENCE = re.compile(r"^(?P<indent> {0,3})(?P<mark>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
+
+
+def closes(line: str, mark: str) -> bool:
+    """Whether `line` closes a fenced block opened with `mark` (as many marks or more)."""
+    text = line.strip()
+    return text.startswith(mark) and set(text) == {mark[0]}
