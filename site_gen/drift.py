@@ -39,7 +39,7 @@ from .config import Config
 from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
-from .git_reader import SourceReader, changes
+from .git_reader import SourceReader, changes, holds_quote
 from .names import FENCE, GITLINK, REFERENCE, closes, path_written
 from .submodules import holding, reader_of
 
@@ -47,6 +47,7 @@ SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
 STATES = (SAME, MOVED, CHANGED, GONE)
 BRACKETS = re.compile(rf"\[\[({REFERENCE}(?:\n{REFERENCE})?)\]\]")
 HIGHLIGHT_LINE = re.compile(r"^(\s*highlight\s*:\s*)(.*)$")
+SOURCE = re.compile(r"^\s*source\s*:")  # a flow's source line: `source: [[ref]] code`
 OURS = ("flow", "proposal", "excerpt", "pr-diff", "claim")  # fences whose refs are refs
 
 
@@ -69,6 +70,7 @@ class Item:
     spans: tuple[tuple[int, int], ...] = ()  # a hunk: the lines its file line names
     claim: tuple[str, ...] = ()  # a claim: its block's lines
     highlight: tuple[int, int] | None = None  # an excerpt's `highlight:` line (offsets)
+    quoted: bool = False  # a reference with a quote, or a flow `source:` with its code
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class Placed:
     new_text: tuple[str, ...] = ()
     detail: str = ""
     shift: int = 0  # how many lines the cited lines moved by
+    quote: str | None = None  # changed or gone: an old line its numbers no longer hold
 
     @property
     def texts(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -186,7 +189,8 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
             continue  # code: its brackets are not references
         if fence is not None and fence[1] in ("proposal", "claim"):
             continue  # read whole when the block ends
-        found.extend(_references(pr, page, raw, index, offsets[index], known, links))
+        source = fence is not None and fence[1] == "flow" and SOURCE.match(raw) is not None
+        found.extend(_references(pr, page, raw, index, offsets[index], known, links, source))
         if fence is not None and fence[1] == "excerpt":
             h = HIGHLIGHT_LINE.match(raw)
             if h and found and found[-1].line >= fence[2] + 1:
@@ -196,7 +200,7 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
 
 
 def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
-                known: tuple[str, ...], links: frozenset[str]) -> Iterator[Item]:
+                known: tuple[str, ...], links: frozenset[str], source: bool) -> Iterator[Item]:
     for m in BRACKETS.finditer(raw):
         inner = m[1]
         ref = REF.match(inner)
@@ -213,7 +217,8 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
         at = offset + m.start(1) + ref.start("target")
         common = {"page": page.path, "line": index + 1, "start_offset": at,
                   "end_offset": offset + m.start(1) + ref.end("target"), "file": full or folder,
-                  "written_path": ref["path"]}
+                  "written_path": ref["path"], "quoted": ref["quote"] is not None
+                  or (source and bool(raw[m.end():].strip()))}  # a source's code is its quote
         if folder is not None:  # it stands while the new head has it
             yield Item("folder", **common)  # type: ignore[arg-type]
         elif ref["symbol"]:
@@ -417,12 +422,14 @@ class HeadMove:
         approx = self._approximate(item.file, new_path, item.start, item.end)
         elsewhere = self._elsewhere(new_path, text, new_lines)
         if approx is None:
-            return Placed(item, GONE, new_path, old_text=text,
+            return Placed(item, GONE, new_path, old_text=text, quote=_quote(item, text, new_lines),
                           detail="the cited lines were removed" + elsewhere)
         now = tuple(new_lines[approx[0] - 1:approx[1]])
+        i1, i2, _, _ = changed_part(text, now)
         return Placed(item, CHANGED, new_path, approx[0], approx[1], text, now,
                       "the cited lines were edited: "
-                      + _edit_where((item.start, text), (approx[0], now)) + elsewhere)
+                      + _edit_where((item.start, text), (approx[0], now)) + elsewhere,
+                      quote=_quote(item, text[i1:i2] + text[:i1] + text[i2:], new_lines))
 
     def _elsewhere(self, new_path: str, text: tuple[str, ...], new_lines: list[str]) -> str:
         """Where the cited text stands at the new head, when once and outside the definition
@@ -624,6 +631,30 @@ def _taken(lines: list[str], proposed: tuple[str, ...], approx: tuple[int, int] 
                  if approx[0] - reach <= at <= approx[1] + reach), None)
 
 
+QUOTE_TELLS = 12  # characters: a line as short as `break;` or `}` quoted only when no other is
+
+
+def _quote(item: Item, text: tuple[str, ...], new_lines: list[str]) -> str | None:
+    """What a reference that keeps its line numbers (changed or gone) is to quote of its old
+    `text` (the lines that changed first), so that the build stops at it until its author
+    reads it again: a line those numbers no longer hold at the new head (of a long line,
+    its start, when that alone is not held there). None: it has a quote already,
+    or its lines run past the file's end (the build stops there either way), or every
+    line still stands within them."""
+    assert item.start is not None and item.end is not None
+    if item.quoted or item.end > len(new_lines):
+        return None
+    held = new_lines[item.start - 1:item.end]
+    quotes: list[str] = []
+    for line in text:
+        whole = line.strip()
+        ends = [i for i in range(20, 69) if whole[i] in " (.,;"] if len(whole) > 72 else []
+        start = whole[:ends[-1]].rstrip() if ends else whole
+        quotes.extend(q for q in dict.fromkeys((start, whole)) if q and not holds_quote(held, q))
+    # one that tells the lines apart (not a `break;` or a `}`) when there is one
+    return next((q for q in quotes if len(q) >= QUOTE_TELLS), quotes[0] if quotes else None)
+
+
 def _places(lines: list[str], text: tuple[str, ...]) -> list[int]:
     """Every line of `lines` where `text` stands whole (1-based)."""
     return [i + 1 for i in range(len(lines) - len(text) + 1)
@@ -690,14 +721,18 @@ NUMBER = re.compile(r"\d+")
 
 
 def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
-    """The page's file `text` with every moved item's markdown at its new place. A path
+    """The page's file `text` with every moved item's markdown at its new place, and the
+    quote of each changed or gone reference that keeps its numbers (`Placed.quote`). A path
     is written as it was while it names the item's file at the new head (`base_client.dart`
     after a move into `pkgs/`), else whole."""
     edits: list[tuple[int, int, str]] = []
     for p in placed:
+        item = p.item
+        if p.quote is not None:  # changed or gone, its numbers kept: its old text quoted
+            quote = p.quote.replace("\\", "\\\\").replace('"', '\\"')
+            edits.append((item.end_offset, item.end_offset, f' "{quote}"'))
         if p.state != MOVED:
             continue
-        item = p.item
         old = text[item.start_offset:item.end_offset]
         kept = p.file is None or p.file == item.file or \
             drift.named(path_written(item.written_path)) == [p.file]

@@ -266,7 +266,7 @@ class SourceReader:
                           f"{full[:7]}")
         if quote:
             shown = lines[start - 1:end] if start is not None else lines
-            if _squash(quote) not in _squash("\n".join(shown)):
+            if not holds_quote(shown, quote):
                 actual = " / ".join(s.strip() for s in shown)[:160] if start else "(whole file)"
                 near = _quoted_at(lines, quote, start) if start else []
                 return None, (f"the quote \"{quote}\" of {what} is not on those lines at commit "
@@ -388,6 +388,12 @@ def _quoted_at(lines: list[str], quote: str, start: int) -> list[str]:
         found.append((kept[first][0], kept[last][0], at))
     nearest = sorted({(a, b) for a, b, _ in found}, key=lambda span: (abs(span[0] - start), span))
     return [lines_text(a, b) for a, b in nearest[:QUOTED_SHOWN]]
+
+
+def holds_quote(lines: Iterable[str], quote: str) -> bool:
+    """Whether `lines` hold `quote`, as a reference's quote is checked: white space folded,
+    so a quote matches however the code was indented or wrapped."""
+    return _squash(quote) in _squash("\n".join(lines))
 
 
 def _squash(text: str) -> str:

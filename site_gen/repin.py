@@ -1,9 +1,10 @@
 """`site-gen repin OWNER/REPO#N --head SHA`: move every page of a PR to a newer head.
 
 Each item a page cites is placed at the new head (drift.py); what moved is rewritten in
-the markdown, what changed or is gone is reported at its line with both texts, and pr.yml
-gets the new head, the old one kept in `history:`. Files are replaced atomically; with
-`dry_run` nothing is written.
+the markdown, what changed or is gone is reported at its line with both texts (a line
+reference without a quote gets one of its old text, so the build stops at it until its
+author reads it again), and pr.yml gets the new head, the old one kept in `history:`.
+Files are replaced atomically; with `dry_run` nothing is written.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Repinned:
     new: str
     drift: Drift
     written: list[Path] = field(default_factory=list)
+    dry_run: bool = False
 
     @property
     def failed(self) -> bool:
@@ -45,12 +47,20 @@ class Repinned:
         for page, placed in self.drift.placed.items():
             for p in placed:
                 if p.state != "same":
-                    out.append(describe(page, p))
+                    out.append(describe(page, p) + self._quoted(p))
         counts = self.drift.counts()
         rewritten = " (rewritten)" if counts[MOVED] and self.written else ""
         text = summary(counts).replace(f"{counts[MOVED]} moved", f"{counts[MOVED]} moved{rewritten}")
         out.append(f"{self.pr.repo}#{self.pr.number} {self.old[:7]} → {self.new[:7]}: {text}")
         return out
+
+    def _quoted(self, p: Placed) -> str:
+        """What a reference that keeps its numbers now quotes, so the build stops at it."""
+        if p.quote is None or self.new == self.old:
+            return ""
+        quoted = "would quote" if self.dry_run else "now quotes"
+        return (f'\n    {quoted} its old text, "{p.quote}": the build stops at it until you '
+                "rewrite it for the new head (or drop the quote)")
 
 
 def describe(page: Path, p: Placed) -> str:
@@ -105,14 +115,14 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
         drift.tree = reader.tree(full)  # what a path written on a page may name (rewrite)
     finally:
         reader.close()
-    done = Repinned(pr, old, full, drift)
+    done = Repinned(pr, old, full, drift, dry_run=dry_run)
     if not dry_run and full != old:
         # every new text first: a pr.yml that cannot be rewritten leaves the pages as they were
         facts = _new_pr_yml(pr.path.read_text(encoding="utf-8"), old, full, pr.head, drift)
         texts: dict[Path, str] = {}
         for page in pr.pages:
             placed = drift.placed.get(page.path, [])
-            if any(p.state == MOVED for p in placed):
+            if any(p.state == MOVED or p.quote for p in placed):
                 text = page.path.read_text(encoding="utf-8")
                 new = rewrite(text, placed, drift)
                 if new != text:  # a file moved, its paths kept as written: nothing to write

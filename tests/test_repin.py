@@ -99,13 +99,17 @@ def page_text(project: Project) -> str:
     return (project.root / "content/acme/widgets/12/cache-bug.md").read_text()
 
 
+ADDED_QUOTE = re.compile(r' "(?:[^"\\]|\\.)*"(?=\]\]|\|)')
+
+
 def repinned_keeping_the_page(cli: CLI, repo: Path, project: Project) -> str:
     """repin's report where something is changed or gone: it exits 1 and leaves the page
-    as it was, for its author to rewrite."""
+    as it was, for its author to rewrite, but for the quote a line reference without one
+    gets of its old text."""
     before = page_text(project)
     run = repin(cli, repo)
     assert run.code == 1, run.out
-    assert page_text(project) == before
+    assert ADDED_QUOTE.sub("", page_text(project)) == ADDED_QUOTE.sub("", before)
     return run.out
 
 
@@ -203,6 +207,79 @@ def test_an_edited_line_is_changed_and_reported_with_both_texts(
     assert "cache-bug.md:9: changed: src/widgets/core.py L12: the cited lines were edited" in out
     assert "was: name = user.name" in out and "now: name = user.full_name" in out
     assert "2 references: 1 same, 1 changed" in out
+
+
+def test_a_changed_reference_gets_its_old_text_quoted_so_the_build_stops_at_it(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A reference without a quote keeps its line numbers when its lines were edited:
+    before, repin moved the head and the build then linked the new text, which the page
+    never saw, without a word. Now it quotes a line of the old text, the build stops at it
+    naming what the lines read now, and the author decides."""
+    repo, _, new = moved("Named in [[core.py:12]], hashed in [[core.py L12-L13|the hash]].\n\n"
+                         "```excerpt\n[[core.py:11-13]]\n```\n",
+                         {"src/widgets/core.py": CORE.replace("name = user.name",
+                                                              'name = user["full name"]')})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert ('now quotes its old text, "name = user.name": the build stops at it until you '
+            "rewrite it for the new head (or drop the quote)") in out
+    text = page_text(project)
+    assert 'Named in [[core.py:12 "name = user.name"]], hashed in ' \
+           '[[core.py L12-L13 "name = user.name"|the hash]].' in text
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 1
+    assert (f'cache-bug.md:9: the quote "name = user.name" of \'[[core.py:12 "name = user.name"]]\''
+            f" is not on those lines at commit {new[:7]}; they read: name = user[\"full name\"]"
+            ) in built.err, built.err
+    assert "[[core.py:11-13 \"name = user.name\"]]\n" in text
+    assert built.err.count("the quote") == 3  # each reference, once
+    # the author rewrites the line for the new head: the build takes it
+    project.write("content/acme/widgets/12/cache-bug.md", text.replace(' "name = user.name"', ""))
+    assert cli("build", "--no-search", "--checkout", f"acme/widgets={repo}").code == 0
+
+
+def test_a_quote_is_of_a_line_the_kept_numbers_no_longer_hold(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A line inserted inside the range: every old line still stands, but the last one has
+    left the numbers the reference keeps; that is the line quoted. A quote with a quote
+    mark is escaped as a quote is written; a dry run says what it would quote and writes
+    nothing; a reference with a quote of its own, and a flow's source with its code, are
+    left as written (the build checks them already)."""
+    old = CORE.replace("return hash(name)", 'return hash("k" + name)')
+    body = ('All of it: [[core.py:11-13]], quoted [[core.py:12-13 "user.name"]].\n\n'
+            "```flow\ntitle: Two users\nlane a: Ana\nlane b: Bo\nstep: both log in\n"
+            "outcome a: wrong: same key\noutcome b: wrong: same key\n"
+            "source: [[core.py:12-13]] user.name\n```\n")
+    repo, _, _ = moved(body, {"src/widgets/core.py": old.replace(
+        "    name = user.name\n", "    name = user.name\n    name = name.strip()\n")},
+        old={"src/widgets/core.py": old, "src/widgets/checkpoint.py": CHECKPOINT})
+    before = page_text(project)
+    dry = repin(cli, repo, "--dry-run")
+    assert 'would quote its old text, "return hash(\\"k\\" + name)"' not in dry.out
+    assert 'would quote its old text, "return hash("k" + name)"' in dry.out, dry.out
+    assert dry.out.count("quote its old text") == 1 and dry.out.count(": changed: ") == 3
+    assert page_text(project) == before
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert 'now quotes its old text, "return hash("k" + name)"' in out
+    text = page_text(project)
+    assert 'All of it: [[core.py:11-13 "return hash(\\"k\\" + name)"]]' in text
+    assert '[[core.py:12-13 "user.name"]]' in text
+    assert "source: [[core.py:12-13]] user.name\n" in text
+
+
+def test_the_quote_is_a_line_that_tells_the_lines_apart(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Of the lines that changed, a `break;` is no quote to read: a longer one is taken
+    when there is one; a long line whose start still stands there is quoted whole."""
+    long_call = "total = compute_total(item, discount=None, currency=None, rounding=None, log=None)"
+    old = f"def f(items):\n    for item in items:\n        break;\n        {long_call}\n"
+    new = old.replace("break;", "continue;").replace("log=None", "log=True")
+    repo, _, _ = moved("The loop: [[core.py:3-4]]; the call [[core.py:4]].\n",
+                       {"src/widgets/core.py": new},
+                       old={"src/widgets/core.py": old, "src/widgets/checkpoint.py": CHECKPOINT})
+    repinned_keeping_the_page(cli, repo, project)
+    assert ('[[core.py:3-4 "total = compute_total(item, discount=None, currency=None, rounding=None, '
+            'log=None)"]]; the call [[core.py:4 "total = compute_total(item, discount=None, '
+            'currency=None, rounding=None, log=None)"]]') in page_text(project)
 
 
 def test_an_edit_deep_in_a_long_range_is_reported_by_the_lines_that_changed(
