@@ -71,6 +71,8 @@ class Item:
     claim: tuple[str, ...] = ()  # a claim: its block's lines
     highlight: tuple[int, int] | None = None  # an excerpt's `highlight:` line (offsets)
     quoted: bool = False  # a reference with a quote, or a flow `source:` with its code
+    quote_at: int = 0  # where a quote would go in its markdown (after its `@base`)
+    at: str = "head"  # the commit it is pinned to: the PR's "head", or its "base"
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,8 @@ class Placed:
             return f"claim '{says}'" if says else "claim"
         lines = "" if item.start is None else (
             f" L{item.start}" if item.end in (None, item.start) else f" L{item.start}-L{item.end}")
-        return f"{item.file}{lines}" + (f" · {item.symbol}" if item.symbol else "")
+        at = "" if item.at == "head" else f"@{item.at}"
+        return f"{item.file}{lines}{at}" + (f" · {item.symbol}" if item.symbol else "")
 
 
 @dataclass
@@ -154,19 +157,22 @@ class Drift:
 
 
 def summary(counts: dict[str, int], what: str = "references") -> str:
-    """'41 references: 33 same, 6 moved, 1 changed, 1 gone' (states with none left out)."""
+    """'41 references: 33 same, 6 moved, 1 changed, 1 gone' (states with none left out;
+    '1 reference: 1 same')."""
     total = sum(counts.values())
     parts = [f"{counts[s]} {s}" for s in STATES if counts.get(s)]
+    what = what.replace("references", "reference", 1) if total == 1 else what
     return f"{total} {what}: " + (", ".join(parts) if parts else "none")
 
 
 # -- finding what a page cites ---------------------------------------------------------
 
 def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
-             links: frozenset[str] = frozenset()) -> list[Item]:
-    """Every item of `page` (its file's `text`) pinned to the PR's head, in file order.
-    `known`: the paths a written path may be a tail of (the head's tree, or pr.yml's);
-    `links`: its submodules' folders, whose files a path may name whole."""
+             links: frozenset[str] = frozenset(), at: str = "head") -> list[Item]:
+    """Every item of `page` (its file's `text`) pinned to the PR's head, in file order (or,
+    `at` "base", every reference written `@base`: no claim, no hunk). `known`: the paths
+    a written path may be a tail of (that commit's tree, or pr.yml's); `links`: its
+    submodules' folders, whose files a path may name whole."""
     found: list[Item] = []
     lines = text.splitlines(keepends=True)
     offsets = [0]
@@ -181,7 +187,7 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
             fence = (m["mark"], m["info"], index)
             continue
         if fence is not None and closes(raw, fence[0]):
-            if fence[1] in ("proposal", "claim"):
+            if fence[1] in ("proposal", "claim") and at == "head":
                 found.extend(_block_items(pr, page, lines, offsets, fence, index, known, links))
             fence = None
             continue
@@ -190,7 +196,7 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
         if fence is not None and fence[1] in ("proposal", "claim"):
             continue  # read whole when the block ends
         source = fence is not None and fence[1] == "flow" and SOURCE.match(raw) is not None
-        found.extend(_references(pr, page, raw, index, offsets[index], known, links, source))
+        found.extend(_references(pr, page, raw, index, offsets[index], known, links, source, at))
         if fence is not None and fence[1] == "excerpt":
             h = HIGHLIGHT_LINE.match(raw)
             if h and found and found[-1].line >= fence[2] + 1:
@@ -200,11 +206,13 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
 
 
 def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
-                known: tuple[str, ...], links: frozenset[str], source: bool) -> Iterator[Item]:
+                known: tuple[str, ...], links: frozenset[str], source: bool,
+                at: str) -> Iterator[Item]:
     for m in BRACKETS.finditer(raw):
         inner = m[1]
         ref = REF.match(inner)
-        if ref is None or inner.strip().startswith("claim:") or ref["commit"]:
+        if ref is None or inner.strip().startswith("claim:") or \
+                (ref["commit"] or "head").lower() != at:
             continue  # not a reference, a claim's count, or pinned elsewhere (@base, @sha)
         written = path_written(ref["path"])
         full = _full_path(written, pr.files, known, links)
@@ -214,11 +222,13 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
             folder = found[0] if len(found) == 1 else None
         if full is None and folder is None:
             continue  # the build reports it
-        at = offset + m.start(1) + ref.start("target")
-        common = {"page": page.path, "line": index + 1, "start_offset": at,
+        begins = offset + m.start(1) + ref.start("target")
+        common = {"page": page.path, "line": index + 1, "start_offset": begins,
                   "end_offset": offset + m.start(1) + ref.end("target"), "file": full or folder,
                   "written_path": ref["path"], "quoted": ref["quote"] is not None
-                  or (source and bool(raw[m.end():].strip()))}  # a source's code is its quote
+                  or (source and bool(raw[m.end():].strip())),  # a source's code is its quote
+                  "quote_at": offset + m.start(1) + ref.end("commit" if ref["commit"] else "target"),
+                  "at": at}
         if folder is not None:  # it stands while the new head has it
             yield Item("folder", **common)  # type: ignore[arg-type]
         elif ref["symbol"]:
@@ -675,9 +685,10 @@ def _moved_how(item: Item, new_path: str, start: int | None, end: int | None) ->
 
 
 def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest, old: str,
-            new: str, commits: int | None) -> Drift:
+            new: str, commits: int | None, at: str = "head") -> Drift:
     """Every item of every page of `pr` placed at head `new` (`old`: the pinned head's full
-    SHA; `commits`: how many commits `new` is after it, see commits_between)."""
+    SHA; `commits`: how many commits `new` is after it, see commits_between); with `at`
+    "base", every item pinned `@base`, from the base `old` to the base `new`."""
     move = HeadMove(config, reader, git_dir, pr, old, new)
     known = reader.tree(old)
     links = frozenset(reader.entries(old, GITLINK))
@@ -689,7 +700,7 @@ def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest
         except (OSError, UnicodeDecodeError):
             continue  # discovery read it a moment ago; a page gone since is rebuilt anyway
         drift.placed[page.path] = [move.place(item)
-                                   for item in items_of(pr, page, text, known, links)]
+                                   for item in items_of(pr, page, text, known, links, at)]
     return drift
 
 
@@ -701,10 +712,31 @@ def made_after(git_dir: Path, commit: str, other: str) -> bool:
     return done.returncode == 0 and len(dates) == 2 and int(dates[0]) >= int(dates[1])
 
 
+def base_merged(git_dir: Path, base: str, old: str, new: str) -> tuple[str, str, int] | None:
+    """Where the PR's own change starts at head `new` when, since head `old`, the PR merged
+    in commits of its base branch (the code host's "Update branch", `git merge main`): the
+    newest commit merged in on the PR's own line of commits that descends from `base` but
+    not from `old` (the code host's diff of the PR starts from it), the merge that brought
+    it in, and how many commits it is after `base`. None: no such merge (or no history)."""
+    done = _git(git_dir, "rev-list", "--first-parent", "--merges", "--parents", f"{old}..{new}")
+    for line in done.stdout.splitlines() if done.returncode == 0 else ():
+        merge, _, *others = line.split()
+        for other in others:
+            if other != base and _ancestor(git_dir, base, other) and \
+                    not _ancestor(git_dir, old, other):
+                counted = _git(git_dir, "rev-list", "--count", f"{base}..{other}").stdout.strip()
+                return other, merge, int(counted) if counted.isdigit() else 0
+    return None
+
+
+def _ancestor(git_dir: Path, commit: str, of: str) -> bool:
+    return _git(git_dir, "merge-base", "--is-ancestor", commit, of).returncode == 0
+
+
 def commits_between(git_dir: Path, old: str, new: str) -> int | None:
     """How many commits `new` is after `old`, when it descends from it (None: another
     history, a force-push say, or history not fetched)."""
-    if _git(git_dir, "merge-base", "--is-ancestor", old, new).returncode != 0:
+    if not _ancestor(git_dir, old, new):
         return None
     done = _git(git_dir, "rev-list", "--count", f"{old}..{new}")
     return int(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip().isdigit() else None
@@ -730,7 +762,7 @@ def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
         item = p.item
         if p.quote is not None:  # changed or gone, its numbers kept: its old text quoted
             quote = p.quote.replace("\\", "\\\\").replace('"', '\\"')
-            edits.append((item.end_offset, item.end_offset, f' "{quote}"'))
+            edits.append((item.quote_at, item.quote_at, f' "{quote}"'))
         if p.state != MOVED:
             continue
         old = text[item.start_offset:item.end_offset]

@@ -4,7 +4,9 @@ Each item a page cites is placed at the new head (drift.py); what moved is rewri
 the markdown, what changed or is gone is reported at its line with both texts (a line
 reference without a quote gets one of its old text, so the build stops at it until its
 author reads it again), and pr.yml gets the new head, the old one kept in `history:`.
-Files are replaced atomically; with `dry_run` nothing is written.
+When the new head merged in its base branch, the base moves to the commit merged in, and
+the references pinned `@base` with it. Files are replaced atomically; with `dry_run`
+nothing is written.
 """
 
 from __future__ import annotations
@@ -17,13 +19,23 @@ from pathlib import Path
 
 from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
-from .drift import MOVED, Drift, Placed, changed_part, commits_between, measure, rewrite, summary
+from .drift import MOVED, Drift, Placed, base_merged, changed_part, commits_between, measure, rewrite, summary
 from .errors import SiteGenError, display_path
 from .fetch import fetch_commit, fetch_head
 from .git_reader import SourceReader
 from .names import REPO, SHA
 
 TARGET = re.compile(r"^(?P<repo>[^#\s]+)#(?P<number>\d{1,9})$")
+
+
+@dataclass(frozen=True)
+class BaseMove:
+    """The PR's base, moved with the head: the new head merged in commits of its base
+    branch, so the PR's own change starts from the newest of them (`drift.new`)."""
+
+    drift: Drift  # the references pinned @base, from the old base to the new
+    merge: str  # the merge commit that brought it in
+    merged: int  # how many commits the new base is after the old
 
 
 @dataclass
@@ -36,23 +48,36 @@ class Repinned:
     drift: Drift
     written: list[Path] = field(default_factory=list)
     dry_run: bool = False
+    base: BaseMove | None = None
 
     @property
     def failed(self) -> bool:
-        return self.drift.broken
+        return self.drift.broken or (self.base is not None and self.base.drift.broken)
 
     def lines(self) -> list[str]:
-        """One line per item that is not the same, then the summary."""
-        out = []
-        for page, placed in self.drift.placed.items():
-            for p in placed:
-                if p.state != "same":
-                    out.append(describe(page, p) + self._quoted(p))
-        counts = self.drift.counts()
-        rewritten = " (rewritten)" if counts[MOVED] and self.written else ""
-        text = summary(counts).replace(f"{counts[MOVED]} moved", f"{counts[MOVED]} moved{rewritten}")
-        out.append(f"{self.pr.repo}#{self.pr.number} {self.old[:7]} → {self.new[:7]}: {text}")
+        """One line per item that is not the same, then the summary (and the base's)."""
+        out = self._items(self.drift)
+        out.append(f"{self.pr.repo}#{self.pr.number} {self.old[:7]} → {self.new[:7]}: "
+                   + self._summary(self.drift))
+        if self.base is not None:
+            base = self.base
+            commits = f"{base.merged} commit" + ("" if base.merged == 1 else "s")
+            out.extend(self._items(base.drift))
+            out.append(f"{display_path(self.pr.path)}:{self.pr.line_of('base')}: base "
+                       f"{base.drift.old[:7]} → {base.drift.new[:7]}: the new head merges "
+                       f"{commits} of the base branch (in {base.merge[:7]}), where the PR's own "
+                       f"change now starts; " + self._summary(base.drift, "references @base"))
         return out
+
+    def _items(self, drift: Drift) -> list[str]:
+        return [describe(page, p) + self._quoted(p) for page, placed in drift.placed.items()
+                for p in placed if p.state != "same"]
+
+    def _summary(self, drift: Drift, what: str = "references") -> str:
+        counts = drift.counts()
+        rewritten = " (rewritten)" if counts[MOVED] and self.written else ""
+        return summary(counts, what).replace(f"{counts[MOVED]} moved",
+                                             f"{counts[MOVED]} moved{rewritten}")
 
     def _quoted(self, p: Placed) -> str:
         """What a reference that keeps its numbers now quotes, so the build stops at it."""
@@ -60,16 +85,18 @@ class Repinned:
             return ""
         quoted = "would quote" if self.dry_run else "now quotes"
         return (f'\n    {quoted} its old text, "{p.quote}": the build stops at it until you '
-                "rewrite it for the new head (or drop the quote)")
+                f"rewrite it for the new {p.item.at} (or drop the quote)")
 
 
 def describe(page: Path, p: Placed) -> str:
     """One item that is not the same, at its page's line (with both texts when it changed
     or is gone)."""
     where = f"{display_path(page)}:{p.item.line}"
+    detail = p.detail if p.item.at == "head" else \
+        p.detail.replace("old head", f"old {p.item.at}").replace("new head", f"new {p.item.at}")
     if p.state == MOVED:
-        return f"{where}: moved: {p.where} {p.detail}"
-    said = f"{where}: {p.state}: {p.where}: {p.detail}"
+        return f"{where}: moved: {p.where} {detail}"
+    said = f"{where}: {p.state}: {p.where}: {detail}"
     if p.old_text or p.new_text:
         old, new = p.old_text, p.new_text
         if old and new:  # the lines that differ, which a long text cut short could hide
@@ -111,27 +138,50 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
         if full is None:
             raise SiteGenError(f"commit {new} of {pr.repo} is not here and could not be "
                                "fetched; give a full SHA the source has")
-        drift = measure(config, reader, where, pr, old, full, commits_between(where, old, full))
+        commits = commits_between(where, old, full)
+        drift = measure(config, reader, where, pr, old, full, commits)
         drift.tree = reader.tree(full)  # what a path written on a page may name (rewrite)
+        base = _base_move(config, reader, where, pr, old, full) if commits else None
     finally:
         reader.close()
-    done = Repinned(pr, old, full, drift, dry_run=dry_run)
+    done = Repinned(pr, old, full, drift, dry_run=dry_run, base=base)
     if not dry_run and full != old:
-        # every new text first: a pr.yml that cannot be rewritten leaves the pages as they were
-        facts = _new_pr_yml(pr.path.read_text(encoding="utf-8"), old, full, pr.head, drift)
-        texts: dict[Path, str] = {}
-        for page in pr.pages:
-            placed = drift.placed.get(page.path, [])
-            if any(p.state == MOVED or p.quote for p in placed):
-                text = page.path.read_text(encoding="utf-8")
-                new = rewrite(text, placed, drift)
-                if new != text:  # a file moved, its paths kept as written: nothing to write
-                    texts[page.path] = new
-        texts[pr.path] = facts  # the pages, then the head they now cite
-        for path, text in texts.items():
-            _replace(path, text)
-            done.written.append(path)
+        _write(done)
     return done
+
+
+def _base_move(config: Config, reader: SourceReader, where: Path, pr: PullRequest, old: str,
+               new: str) -> BaseMove | None:
+    """The base moved with the head, when the new head merged in its base branch."""
+    base = reader.commit(pr.base) if pr.base else None
+    merged = base_merged(where, base, old, new) if base else None
+    if base is None or merged is None:
+        return None
+    drift = measure(config, reader, where, pr, base, merged[0], None, at="base")
+    drift.tree = reader.tree(merged[0])
+    return BaseMove(drift, merged[1], merged[2])
+
+
+def _write(done: Repinned) -> None:
+    """Rewrite the PR's pages and pr.yml: every new text made first, so that a pr.yml that
+    cannot be rewritten leaves the pages as they were."""
+    pr, drift = done.pr, done.drift
+    facts = _new_pr_yml(pr.path.read_text(encoding="utf-8"), done.old, done.new, pr.head, drift)
+    if done.base is not None:
+        facts = _new_field(facts, "base", pr.base or "", done.base.drift.new)
+    texts: dict[Path, str] = {}
+    for page in pr.pages:
+        placed = drift.placed.get(page.path, []) + \
+            (done.base.drift.placed.get(page.path, []) if done.base else [])
+        if any(p.state == MOVED or p.quote for p in placed):
+            text = page.path.read_text(encoding="utf-8")
+            new = rewrite(text, placed, drift)
+            if new != text:  # a file moved, its paths kept as written: nothing to write
+                texts[page.path] = new
+    texts[pr.path] = facts  # the pages, then the head they now cite
+    for path, text in texts.items():
+        _replace(path, text)
+        done.written.append(path)
 
 
 def _new_head(config: Config, pr: PullRequest, where: Path, head: str | None) -> str:
@@ -169,14 +219,7 @@ def _local_head(config: Config, where: Path, pr: PullRequest) -> str | None:
 def _new_pr_yml(text: str, old: str, new: str, written_head: str, drift: Drift) -> str:
     """pr.yml with `head:` at `new`, the old head added to `history:`, and the paths of
     renamed files in `files:` renamed (every file the diff renames, cited or not)."""
-    # as written: its quotes and a comment after it (`head: "2f6b955"   # the commit ...`,
-    # as `site-gen new` writes it) kept
-    head = re.compile(rf"^(head\s*:\s*)(['\"]?){re.escape(written_head)}\2([ \t]*(?:#.*)?)$",
-                      re.MULTILINE | re.IGNORECASE)
-    text, found = head.subn(lambda m: m[1] + m[2] + new + m[2] + m[3], text, count=1)
-    if not found:
-        raise SiteGenError("cannot find the 'head:' line of pr.yml to rewrite; write it as "
-                           "'head: SHA' on a line of its own")
+    text = _new_field(text, "head", written_head, new)
     entry = f"  - {old}\n"
     history = re.search(r"^history\s*:\s*\n((?:[ \t]+-.*\n?)*)", text, re.MULTILINE)
     if history:
@@ -193,6 +236,19 @@ def _new_pr_yml(text: str, old: str, new: str, written_head: str, drift: Drift) 
         entry_line = re.compile(rf"^(\s*-\s*['\"]?){re.escape(old_path)}(['\"]?[ \t]*(?:#.*)?)$",
                                 re.MULTILINE)
         text = entry_line.sub(lambda m: f"{m[1]}{new_path}{m[2]}", text)  # noqa: B023
+    return text
+
+
+def _new_field(text: str, key: str, written: str, new: str) -> str:
+    """pr.yml's `text` with field `key`, written `written`, set to `new`: as written, its
+    quotes and a comment after it (`head: "2f6b955"   # the commit ...`, as `site-gen new`
+    writes it) kept."""
+    line = re.compile(rf"^({key}\s*:\s*)(['\"]?){re.escape(written)}\2([ \t]*(?:#.*)?)$",
+                      re.MULTILINE | re.IGNORECASE)
+    text, found = line.subn(lambda m: m[1] + m[2] + new + m[2] + m[3], text, count=1)
+    if not found:
+        raise SiteGenError(f"cannot find the '{key}:' line of pr.yml to rewrite; write it as "
+                           f"'{key}: SHA' on a line of its own")
     return text
 
 

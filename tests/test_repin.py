@@ -589,7 +589,85 @@ def test_a_claim_that_counts_the_same_is_same(
     repo, _, _ = moved(CLAIM, {"src/widgets/core.py": "# a comment\n" + CORE})
     run = repin(cli, repo)
     assert run.code == 0, run.out
-    assert "1 references: 1 same" in run.out
+    assert "1 reference: 1 same" in run.out
+
+
+def _merged_main(tmp_path: Path, main: dict[str, str]) -> tuple[Path, str, str, str]:
+    """A repository whose PR (base, then one commit) then merged its base branch, where
+    `main` was committed meanwhile: the base, the PR's first head, and main's commit; the
+    PR's ref points at the merge."""
+    repo = tmp_path / "code"
+    base = commit(repo, {"src/widgets/core.py": CORE, "src/widgets/checkpoint.py": CHECKPOINT},
+                  "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    head = commit(repo, {"src/widgets/core.py": CORE.replace("return 1", "return 2")}, "the PR")
+    git(repo, "checkout", "-q", "main")
+    on_main = commit(repo, main, "meanwhile, on main")
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "merge", "-q", "--no-edit", "main")
+    git(repo, "update-ref", "refs/pull/12/head", git(repo, "rev-parse", "HEAD"))
+    return repo, base, head, on_main
+
+
+def test_a_head_that_merged_its_base_branch_moves_the_base_with_it(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """The PR merged main: the code host's diff of it now starts from main's commit. Before,
+    repin kept the old base, and the page's pr-diff showed main's edit as the PR's own
+    change; now the base moves to the commit merged in, and each reference pinned @base is
+    placed there as a head's are (moved and rewritten, or changed and quoted)."""
+    main = CORE.replace("name = user.name", "name = user.full_name")
+    repo, base, head, on_main = _merged_main(tmp_path, {"src/widgets/core.py": "import os\n\n" + main})
+    project.write("content/acme/widgets/12/pr.yml",
+                  PR_YML.format(head=head).replace("state: open", f"state: open\nbase: {base[:7]}"))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("\n\n", 1)[0] + "\n\n"
+                  "Before the PR: [[core.py:17@base]] and [[core.py:12@base|the name]].\n\n"
+                  "```pr-diff\n[[core.py]]\n```\n")
+    run = repin(cli, repo)
+    assert run.code == 1, run.out  # a reference @base changed
+    assert (f"pr.yml:6: base {base[:7]} → {on_main[:7]}: the new head merges 1 commit of the "
+            "base branch (in ") in run.out, run.out
+    assert "where the PR's own change now starts; 2 references @base: 1 moved (rewritten), " \
+           "1 changed" in run.out
+    assert "changed: src/widgets/core.py L12@base: the cited lines were edited: L12 at the old " \
+           "base, L14 at the new" in run.out
+    assert "the build stops at it until you rewrite it for the new base" in run.out
+    assert f"base: {on_main}\n" in (project.root / "content/acme/widgets/12/pr.yml").read_text()
+    text = page_text(project)
+    assert ('Before the PR: [[core.py:19@base]] and [[core.py:12@base "name = user.name"|the name]].'
+            ) in text
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 1 and built.err.count("\n") == 2, built.err  # the quote, and the summary
+    assert '"name = user.name" of \'[[core.py:12@base "name = user.name"|the name]]\'' in built.err
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  text.replace("12@base \"name = user.name\"", "14@base"))
+    assert cli("build", "--no-search", "--checkout", f"acme/widgets={repo}").code == 0
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    diff = re.sub(r"<[^>]*>", "", html[html.index("own change"):])
+    assert "return 2" in diff and "full_name" not in diff and "import os" not in diff
+
+
+@pytest.mark.parametrize("how", ["no base", "a branch of the PR"])
+def test_the_base_stays_without_a_merge_of_the_base_branch(
+        project: Project, cli: CLI, tmp_path: Path, how: str) -> None:
+    """A PR without a base says nothing of one; a merge of a branch made from the PR's own
+    commits (a colleague's) brings in no base commits: the base stays."""
+    repo, base, head, _ = _merged_main(tmp_path, {"README.md": "Widgets.\n"})
+    if how == "a branch of the PR":
+        git(repo, "checkout", "-q", "-b", "colleague", head)
+        commit(repo, {"src/widgets/checkpoint.py": CHECKPOINT + "# more\n"}, "colleague")
+        git(repo, "checkout", "-q", "-b", "feature2", head)
+        git(repo, "merge", "-q", "--no-edit", "colleague")
+        git(repo, "update-ref", "refs/pull/12/head", git(repo, "rev-parse", "HEAD"))
+    pr_yml = PR_YML.format(head=head)
+    if how != "no base":
+        pr_yml = pr_yml.replace("state: open", f"state: open\nbase: {base}")
+    project.write("content/acme/widgets/12/pr.yml", pr_yml)
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE)
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    assert "base" not in run.out
+    assert (f"base: {base}\n" in (project.root / "content/acme/widgets/12/pr.yml").read_text()) \
+        == (how != "no base")
 
 
 def test_a_force_push_to_an_unrelated_history_is_checked_by_content(
@@ -624,7 +702,7 @@ def test_dry_run_writes_nothing(moved: Callable[..., tuple[Path, str, str]], pro
                        {"src/widgets/core.py": "import os\n" + CORE})
     content = {p: p.read_bytes() for p in (project.root / "content").rglob("*") if p.is_file()}
     run = repin(cli, repo, "--dry-run")
-    assert run.code == 0 and "1 references: 1 moved" in run.out
+    assert run.code == 0 and "1 reference: 1 moved" in run.out
     assert "Dry run: nothing written." in run.out
     assert {p: p.read_bytes() for p in (project.root / "content").rglob("*") if p.is_file()} == content
 
@@ -639,7 +717,7 @@ def test_base_and_sha_pinned_references_are_left_as_they_are(
     assert run.code == 0, run.out
     assert f"[[core.py:12@{old[:12]}]]" in page_text(project)
     assert "[[core.py:13]]" in page_text(project)
-    assert "1 references: 1 moved" in run.out
+    assert "1 reference: 1 moved" in run.out
 
 
 def test_references_in_code_blocks_are_not_items(
@@ -647,7 +725,7 @@ def test_references_in_code_blocks_are_not_items(
     repo, _, _ = moved("```python\nx = [[core.py:12]]\n```\n\nSee [[core.py:12]].\n",
                        {"src/widgets/core.py": "import os\n" + CORE})
     run = repin(cli, repo)
-    assert "1 references: 1 moved" in run.out
+    assert "1 reference: 1 moved" in run.out
     assert "x = [[core.py:12]]" in page_text(project)
 
 

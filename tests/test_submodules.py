@@ -146,7 +146,7 @@ def test_when_the_pr_moves_on_a_submodule_reference_stands_while_its_commit_does
     git(repo, "update-ref", "refs/pull/7/head", later)
     moved = cli("repin", "acme/rl#7", "--dry-run", "--checkout", f"acme/rl={repo}")
     assert moved.code == 0, moved.err
-    assert f"acme/rl#7 {head[:7]} → {later[:7]}: 1 references: 1 same" in moved.out
+    assert f"acme/rl#7 {head[:7]} → {later[:7]}: 1 reference: 1 same" in moved.out
 
 
 def bumped_to(repo: Path, sub: Path, text: str) -> str:
@@ -273,4 +273,4 @@ def test_fetch_brings_the_commit_the_prs_current_head_pins_a_cited_submodule_at(
     fetched = cli("fetch")
     assert f"acme/megatron: fetched 2 commit(s) from {sub.as_uri()}" in fetched.out, fetched.err
     moved = cli("repin", "acme/rl#7", "--dry-run")
-    assert "1 references: 1 moved" in moved.out, moved.out + moved.err
+    assert "1 reference: 1 moved" in moved.out, moved.out + moved.err
