@@ -89,6 +89,7 @@ class Placed:
     detail: str = ""
     shift: int = 0  # how many lines the cited lines moved by
     quote: str | None = None  # changed or gone: an old line its numbers no longer hold
+    # ('': every old line still stands within them, so no quote would stop the build)
 
     @property
     def texts(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -648,9 +649,9 @@ def _quote(item: Item, text: tuple[str, ...], new_lines: list[str]) -> str | Non
     """What a reference that keeps its line numbers (changed or gone) is to quote of its old
     `text` (the lines that changed first), so that the build stops at it until its author
     reads it again: a line those numbers no longer hold at the new head (of a long line,
-    its start, when that alone is not held there). None: it has a quote already,
-    or its lines run past the file's end (the build stops there either way), or every
-    line still stands within them."""
+    its start, when that alone is not held there); '' when every line still stands within
+    them (`x = 7` in `x = 70`: a quote is matched as part of the lines). None: it has a
+    quote already, or its lines run past the file's end (the build stops there either way)."""
     assert item.start is not None and item.end is not None
     if item.quoted or item.end > len(new_lines):
         return None
@@ -662,7 +663,7 @@ def _quote(item: Item, text: tuple[str, ...], new_lines: list[str]) -> str | Non
         start = whole[:ends[-1]].rstrip() if ends else whole
         quotes.extend(q for q in dict.fromkeys((start, whole)) if q and not holds_quote(held, q))
     # one that tells the lines apart (not a `break;` or a `}`) when there is one
-    return next((q for q in quotes if len(q) >= QUOTE_TELLS), quotes[0] if quotes else None)
+    return next((q for q in quotes if len(q) >= QUOTE_TELLS), quotes[0] if quotes else "")
 
 
 def _places(lines: list[str], text: tuple[str, ...]) -> list[int]:
@@ -760,7 +761,7 @@ def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
     edits: list[tuple[int, int, str]] = []
     for p in placed:
         item = p.item
-        if p.quote is not None:  # changed or gone, its numbers kept: its old text quoted
+        if p.quote:  # changed or gone, its numbers kept: its old text quoted
             quote = p.quote.replace("\\", "\\\\").replace('"', '\\"')
             edits.append((item.quote_at, item.quote_at, f' "{quote}"'))
         if p.state != MOVED:

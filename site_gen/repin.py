@@ -83,6 +83,9 @@ class Repinned:
         """What a reference that keeps its numbers now quotes, so the build stops at it."""
         if p.quote is None or self.new == self.old:
             return ""
+        if not p.quote:
+            return ("\n    what it read is part of what its lines read now, so no quote would "
+                    "stop the build: read it again")
         quoted = "would quote" if self.dry_run else "now quotes"
         return (f'\n    {quoted} its old text, "{p.quote}": the build stops at it until you '
                 f"rewrite it for the new {p.item.at} (or drop the quote)")

@@ -282,6 +282,19 @@ def test_the_quote_is_a_line_that_tells_the_lines_apart(
             'currency=None, rounding=None, log=None)"]]') in page_text(project)
 
 
+def test_a_line_whose_old_text_is_part_of_the_new_gets_no_quote_and_says_so(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A quote matches as part of the lines: `return 1` is part of `return 10`, so no quote
+    of it would stop the build; the report says so rather than quote in vain."""
+    repo, _, _ = moved("The helper [[core.py:17]].\n",
+                       {"src/widgets/core.py": CORE.replace("return 1", "return 10")})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert ("changed: src/widgets/core.py L17: the cited lines were edited: L17 at the old head, "
+            "L17 at the new\n    was: return 1\n    now: return 10\n    what it read is part of "
+            "what its lines read now, so no quote would stop the build: read it again") in out
+    assert "The helper [[core.py:17]]." in page_text(project)
+
+
 def test_an_edit_deep_in_a_long_range_is_reported_by_the_lines_that_changed(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """The report's `was:` and `now:` are cut at 200 characters: of a long range whose
