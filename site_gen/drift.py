@@ -736,10 +736,11 @@ def _ancestor(git_dir: Path, commit: str, of: str) -> bool:
 
 def commits_between(git_dir: Path, old: str, new: str) -> int | None:
     """How many commits `new` is after `old`, when it descends from it (None: another
-    history, a force-push say, or history not fetched)."""
+    history, a force-push say, or history not fetched): those made on top of `old`, as the
+    code host counts a PR's commits, not the base branch's that a merge of it brought in."""
     if not _ancestor(git_dir, old, new):
         return None
-    done = _git(git_dir, "rev-list", "--count", f"{old}..{new}")
+    done = _git(git_dir, "rev-list", "--count", "--ancestry-path", f"{old}..{new}")
     return int(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip().isdigit() else None
 
 

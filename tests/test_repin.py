@@ -659,6 +659,19 @@ def test_a_head_that_merged_its_base_branch_moves_the_base_with_it(
     assert "return 2" in diff and "full_name" not in diff and "import os" not in diff
 
 
+def test_the_notice_counts_the_commits_made_on_top_of_the_pinned_head(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """The PR merged main, which had one commit: the PR is one commit later (the merge), as
+    the code host counts its commits; before, main's commit counted too."""
+    repo, _, head, _ = _merged_main(tmp_path, {"README.md": "Widgets.\n"})
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE)
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert "1 commit later:" in html, html
+
+
 @pytest.mark.parametrize("how", ["no base", "a branch of the PR"])
 def test_the_base_stays_without_a_merge_of_the_base_branch(
         project: Project, cli: CLI, tmp_path: Path, how: str) -> None:
