@@ -309,7 +309,7 @@ def _serve(args: argparse.Namespace) -> int:
     import tempfile
 
     from .preview import Preview
-    from .serve import serve
+    from .serve import Problem, serve
 
     first = _config(args)
     folder = Path(tempfile.mkdtemp(prefix="site-gen-serve-"))
@@ -318,7 +318,7 @@ def _serve(args: argparse.Namespace) -> int:
     preview = Preview(lambda: dataclasses.replace(_config(args, site), drafts=True), site,
                       jobs=_jobs(args))
 
-    def rebuild(changed: set[Path] | None) -> list[str]:
+    def rebuild(changed: set[Path] | None) -> list[Problem]:
         started = time.perf_counter()
         try:
             result = preview.build(changed)
@@ -326,10 +326,11 @@ def _serve(args: argparse.Namespace) -> int:
             strict = failed.stopped_by_strict or bool(args.strict)
             if not strict:
                 _show(failed.warnings)
-            problems = [str(e) for e in failed.errors] + [
-                f"{w} (a warning: strict mode stops on it)" for w in failed.warnings if strict]
+            problems = [Problem.of(e) for e in failed.errors] + [
+                Problem.of(w, " (a warning: strict mode stops on it)")
+                for w in failed.warnings if strict]
             for problem in problems:
-                print(problem, file=sys.stderr)
+                print(problem.text, file=sys.stderr)
             print(f"Build failed: {len(problems)} error(s); the browser shows them until they "
                   "are fixed.", file=sys.stderr, flush=True)
             return problems

@@ -1,7 +1,9 @@
 """The development server: serves a folder, rebuilds on change, reloads open pages.
 
 It knows nothing about how a build works: it is given a `rebuild()` that returns the
-problems of the build (an empty list when it succeeded) and the folder to serve.
+problems of the build (an empty list when it succeeded) and the folder to serve. While
+there are problems, every page is an error page that lists them, each with the lines of
+the file it names around its line, as the terminal cannot show them.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
 from markupsafe import escape
 
-from .errors import SiteGenError
+from .errors import ContentError, ContentWarning, SiteGenError
 from .processes import Terminated
 
 RELOAD_PATH = "/__site_gen/"
@@ -51,11 +54,11 @@ class LiveState:
 
     def __init__(self) -> None:
         self.version = 0
-        self.problems: list[str] = []
+        self.problems: list[Problem] = []
         self.building = False  # a build after a save is writing the folder
         self.changed = threading.Condition()
 
-    def settled(self) -> tuple[int, list[str]]:
+    def settled(self) -> tuple[int, list[Problem]]:
         """The current build's version and problems, read together once no build is
         running: a request made while one runs waits for it, as MkDocs' server does, so
         it never reads a site half written (a page new, the listing that links it not
@@ -69,7 +72,7 @@ class LiveState:
         with self.changed:
             self.building = True
 
-    def publish(self, problems: list[str]) -> None:
+    def publish(self, problems: list[Problem]) -> None:
         with self.changed:
             self.version += 1
             self.problems = problems
@@ -87,12 +90,78 @@ def reload_tag(version: int) -> str:
     return f'<script src="{RELOAD_PATH}reload.js?version={version}"></script>'
 
 
-def error_page(problems: list[str], version: int) -> bytes:
-    items = "".join(f"<li><code>{escape(p)}</code></li>" for p in problems)
+AROUND = 2  # lines of the file shown before and after a problem's line
+SHOWN_WIDTH = 240  # characters of each of those lines
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem the error page shows: as the terminal says it, and the lines of the file
+    it names around its line, each with its number (none when it names no line)."""
+
+    text: str
+    line: int | None = None
+    lines: tuple[tuple[int, str], ...] = ()
+
+    @classmethod
+    def of(cls, problem: SiteGenError | ContentWarning, note: str = "") -> Problem:
+        """`problem` as the page shows it, `note` after its text; its file read now."""
+        text = str(problem) + note
+        path, line = (problem.path, problem.line) if isinstance(
+            problem, (ContentError, ContentWarning)) else (None, None)
+        if path is None or line is None:
+            return cls(text)
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return cls(text)
+        first = max(1, line - AROUND)
+        last = min(len(lines), line + AROUND)
+        shown = tuple((n, lines[n - 1][:SHOWN_WIDTH]) for n in range(first, last + 1))
+        return cls(text, line, shown)
+
+
+ERROR_STYLE = """\
+:root { color-scheme: light dark; --bg: #fff; --fg: #1f2328; --muted: #59636e; --bad: #cf222e;
+  --at: #ffebe9; --code: #f6f8fa; --edge: #d1d9e0; }
+@media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1;
+  --bad: #ff7b72; --at: #3c1618; --code: #151b23; --edge: #3d444d; } }
+body { margin: 0; background: var(--bg); color: var(--fg); font: 1rem/1.5 system-ui, sans-serif; }
+main { max-width: 60rem; margin: 0 auto; padding: 1.5rem 1rem; }
+h1 { margin: 0 0 .25rem; font-size: 1.5rem; color: var(--bad); }
+ol { list-style: none; margin: 1.5rem 0 0; padding: 0; }
+li { margin: 0 0 1.5rem; padding-left: .75rem; border-left: 4px solid var(--bad); }
+code, pre { font: .875rem/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+li > code { white-space: pre-wrap; overflow-wrap: anywhere; }
+pre { display: grid; margin: .5rem 0 0; padding: .5rem 0; overflow-x: auto; background: var(--code);
+  border: 1px solid var(--edge); border-radius: 6px; }
+pre span { display: block; padding: 0 .75rem; white-space: pre; }
+pre .at { background: var(--at); box-shadow: inset 3px 0 var(--bad); }
+pre b { display: inline-block; min-width: 4ch; margin-right: 1ch; text-align: right;
+  font-weight: normal; color: var(--muted); user-select: none; }
+"""
+
+
+AT = ' class="at"'  # the line a problem names, among those shown
+
+
+def error_page(problems: list[Problem], version: int) -> bytes:
+    """The page every address shows while the build fails: each problem, then the lines
+    it names (the line itself marked, for a screen and without colour)."""
+    items = []
+    for problem in problems:
+        rows = "".join(f"<span{AT if n == problem.line else ''}><b>{n}</b>{escape(text)}</span>"
+                       for n, text in problem.lines)
+        label = f' aria-label="the file around line {problem.line}"' if rows else ""
+        items.append(f"<li><code>{escape(problem.text)}</code>"
+                     + (f"<pre{label}>{rows}</pre>" if rows else "") + "</li>")
+    count = f"{len(problems)} problem" + ("" if len(problems) == 1 else "s")
     return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>Build failed</title></head><body><main><h1>Build failed</h1>"
-            f"<p>Fix these and save; this page reloads by itself.</p><ul class=\"build-errors\">"
-            f"{items}</ul></main>{reload_tag(version)}</body></html>").encode()
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>Build failed: {count}</title><style>{ERROR_STYLE}</style></head><body><main>"
+            f"<h1>Build failed</h1><p>{count}. Fix them and save; this page reloads by itself."
+            f"</p><ol class=\"build-errors\">{''.join(items)}</ol></main>{reload_tag(version)}"
+            f"</body></html>").encode()
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -186,7 +255,7 @@ def _bind(port: int, handler: Callable[..., Handler]) -> http.server.ThreadingHT
                            "another port with --port (0 picks a free one)") from None
 
 
-def serve(folder: Path, port: int, rebuild: Callable[[set[Path] | None], list[str]],
+def serve(folder: Path, port: int, rebuild: Callable[[set[Path] | None], list[Problem]],
           watch: Iterable[Path], *, ready: Callable[[str], None] = print,
           stop: threading.Event | None = None) -> None:
     """Build once, serve `folder` on 127.0.0.1:`port`, rebuild on every change under `watch`

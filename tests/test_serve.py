@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from site_gen.serve import LiveState
+from site_gen.serve import LiveState, Problem
 
 from .conftest import serving
 
@@ -28,7 +28,7 @@ def test_a_request_made_while_a_build_runs_waits_for_it_and_reads_what_it_wrote(
     building, release, asked = threading.Event(), threading.Event(), threading.Event()
     settled = LiveState.settled
 
-    def arrived(state: LiveState) -> tuple[int, list[str]]:  # the request reached the server
+    def arrived(state: LiveState) -> tuple[int, list[Problem]]:  # the request reached the server
         asked.set()
         return settled(state)
 
@@ -66,3 +66,31 @@ def test_a_request_made_while_a_build_runs_waits_for_it_and_reads_what_it_wrote(
         asking.join()
         assert "<p>the saved page</p>" in answers[0]  # not the page from before the save
         assert 'reload.js?version=2"' in answers[0]  # the build it waited for
+
+
+def test_the_error_page_shows_each_problem_with_the_lines_it_names(tmp_path: Path) -> None:
+    """As Hugo's and Vite's servers do: the file's lines around a problem's line, numbered,
+    that line marked (a class, and an edge that needs no colour), its text escaped; a
+    problem that names no line is its text alone; light and dark, readable on a phone,
+    nothing loaded from elsewhere."""
+    from site_gen.errors import ContentError, ContentWarning, SiteGenError
+    from site_gen.serve import error_page
+
+    page = tmp_path / "page.md"
+    page.write_text("---\ntitle: T\nstatus: opne\n---\n\nA <script>x</script> line.\n")
+    problems = [Problem.of(ContentError("unknown status 'opne'", page, 3)),
+                Problem.of(ContentWarning("unpinned link", page, 6), " (a warning)"),
+                Problem.of(SiteGenError("the code of acme/widgets is not here")),
+                Problem.of(ContentError("gone", tmp_path / "missing.md", 2))]
+    assert [p.lines for p in problems] == [
+        ((1, "---"), (2, "title: T"), (3, "status: opne"), (4, "---"), (5, "")),
+        ((4, "---"), (5, ""), (6, "A <script>x</script> line.")), (), ()]
+    assert problems[1].text.endswith("page.md:6: unpinned link (a warning)")
+    html = error_page(problems, 3).decode()
+    assert "<title>Build failed: 4 problems</title>" in html
+    assert '<span class="at"><b>3</b>status: opne</span>' in html
+    assert "<b>6</b>A &lt;script&gt;x&lt;/script&gt; line." in html and "<script>x" not in html
+    assert html.count("<pre") == 2 and html.count("<li>") == 4
+    assert "prefers-color-scheme: dark" in html and 'name="viewport"' in html
+    assert "http" not in html.replace('lang="en"', "")  # no address of another host
+    assert 'reload.js?version=3"' in html
