@@ -353,18 +353,22 @@ def _within(span: tuple[int, int, int, int], line: int, column: int) -> bool:
 
 @dataclass(frozen=True)
 class Match:
-    """A match of a pattern: its first line, that line of code, and the matched text."""
+    """A match of a pattern: its first line, that line of code, the matched text, and
+    whether it stands inside code an `inside` pattern matches (True when none is given)."""
 
     line: int
     code: str
     text: str
+    inside: bool = True
 
 
-def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
-    """The matches of the ast-grep `pattern` in the code `lines` of `language`, in order.
-    Raises ParseError when a match may hide in code the parser could not read (its word
-    there outside any match and any comment; anywhere, for a pattern without a word),
-    ValueError for a pattern ast-grep cannot read in `language`."""
+def matches(language: str, lines: list[str], pattern: str, inside: str | None = None) -> list[Match]:
+    """The matches of the ast-grep `pattern` in the code `lines` of `language`, in order,
+    each told whether it stands inside code the pattern `inside` matches (as ast-grep's
+    `inside` rule, to any depth: `with self._lock: $$$`). Raises ParseError when a match
+    may hide in code the parser could not read (its word there outside any match and any
+    comment; anywhere, for a pattern without a word), ValueError for a pattern ast-grep
+    cannot read in `language`."""
     written = code_of(lines)
     word = literal_of(pattern)
     code = _parsed(language, written, word)
@@ -375,6 +379,7 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
         raise ParseError(language, broken)
     try:
         found = _found(root, language, pattern)
+        holders = None if inside is None else _found(root, language, inside)
     except BaseException as exc:  # ast-grep raises a Rust panic for a pattern it cannot read
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
@@ -388,14 +393,38 @@ def matches(language: str, lines: list[str], pattern: str) -> list[Match]:
     at = [(int(span.start.line) + 1,
            written[span.start.index:span.end.index] if blanked else node.text())
           for node, span in zip(found, spans, strict=True)]
+    within = [_held(node, holders) for node in found] if holders is not None else None
     if language in MACROS_READ and word:  # a macro's code, read as code
         read = _in_macros(root, pattern, word) if language == "rust" else _in_defines(
             root, language, pattern, word)
-        at = sorted(at + read, key=lambda match: match[0])
+        at += read
     if language in BRANCHES_READ:  # the other branches of an `#if`, read as code
-        at = sorted(at + _in_branches(root, language, pattern, word), key=lambda match: match[0])
+        at += _in_branches(root, language, pattern, word)
+    if holders is not None and within is not None:  # those read again: by their lines
+        spanned = [(int(h.range().start.line) + 1, int(h.range().end.line) + 1) for h in holders]
+        within += [any(a <= line and line + text.count("\n") <= b for a, b in spanned)
+                   for line, text in at[len(within):]]
     _unread(root, language, word)
-    return [Match(line, lines[line - 1] if line <= len(lines) else "", text) for line, text in at]
+    ordered = sorted(range(len(at)), key=lambda i: at[i][0])  # stable: the file's order
+    return [Match(at[i][0], lines[at[i][0] - 1] if at[i][0] <= len(lines) else "", at[i][1],
+                  within[i] if within is not None else True) for i in ordered]
+
+
+def pattern_reads(language: str, pattern: str) -> bool:
+    """Whether ast-grep reads `pattern` as a pattern of `language` (as `matches` does)."""
+    try:
+        _found(_root(language, ""), language, pattern)
+    except BaseException as exc:  # a Rust panic, for a pattern it cannot read
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        return False
+    return True
+
+
+def _held(node: Any, holders: list[Any]) -> bool:
+    """Whether `node` stands inside one of `holders` (a node that holds it, to any depth)."""
+    held = {(_span(h), h.kind()) for h in holders}
+    return any((_span(a), a.kind()) in held for a in node.ancestors())
 
 
 # A function body of each language, `%s` where a statement goes: how a pattern reads as

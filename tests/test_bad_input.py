@@ -198,22 +198,22 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     # blocks
     ("claim-misspelt", {P: FM + "```claim\nsays: x\ncou: 2\ntext: y\n```\n"},
      [f"{P}:8: 'cou: 2' is not a line of a claim; did you mean 'count:'? expected 'says:', "
-      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'"]),
+      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'inside:', 'in:', 'at:', 'id:'"]),
     ("claim-cut-field", {P: FM + "```claim\nsays: x\nnt: all\nwhere: y\ntext: y\n```\n"},
      [f"{P}:8: 'nt: all' is not a line of a claim; did you mean 'count:'? expected 'says:', "
-      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'"]),
+      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'inside:', 'in:', 'at:', 'id:'"]),
     ("claim-colon-lost", {P: FM + "```claim\nsays: x\ncount 2\ntext: y\n```\n"},
      [f"{P}:8: 'count 2' is not a line of a claim; did you mean 'count:'? expected 'says:', "
-      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'"]),
+      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'inside:', 'in:', 'at:', 'id:'"]),
     ("claim-word-alone", {P: FM + "```claim\nsays: x\ncount: 1\npatte\nid\n```\n"},
      [f"{P}:9: 'patte' is not a line of a claim; did you mean 'pattern:'? expected 'says:', "
-      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'",
+      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'inside:', 'in:', 'at:', 'id:'",
       f"{P}:10: 'id' is not a line of a claim; did you mean 'id:'? expected 'says:', "
-      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'"]),
+      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'inside:', 'in:', 'at:', 'id:'"]),
     ("claim-misspelt-id", {P: FM + "See [[claim:c1]].\n\n```claim\n{id: c1\nsays: x\n"
                                    "count: 1\ntext: y\n```\n"},  # not also: no claim c1
      [f"{P}:9: '{{id: c1' is not a line of a claim; did you mean 'id:'? expected 'says:', "
-      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'"]),
+      "'count:', 'pattern:' or 'text:', and optionally 'where:', 'inside:', 'in:', 'at:', 'id:'"]),
     ("flow-line", {P: FM + FLOW.format("step: s\nwhat is this")},
      [f"{P}:10: malformed flow line 'what is this'; expected one of: 'title:', 'lane NAME:', "
       "'step:', 'step LANE:', 'note:', 'outcome LANE: VERDICT: text', 'source: [[ref]] code'"]),

@@ -207,7 +207,8 @@ def test_a_claim_counted_at_a_commit_not_here_says_why(code: tuple[Path, list[st
     ("count: 2\ntext: return\nin: checkpoint.py::Saver.save", []),
     ("count: 2\ntext: return\nin: src/utils/checkpoint.py !utils/checkpoint.py::_finalize", []),
     ("count: all\npattern: save_checkpoint($$$A)", ["3: 'count: all' says every match holds "
-                                                    "something: give it as 'where:'"]),
+                                                    "something: give it as 'where:' (a text) or "
+                                                    "'inside:' (code it stands inside)"]),
     ("count: some\ntext: x", ["3: 'count: some' is not a count; expected a number, 'all' or "
                               "'none'"]),
     ("count: 1\ntext: \"tag = wait_fn is not None\"",  # a claim's lines are not YAML
@@ -317,17 +318,23 @@ def test_a_claim_in_a_kotlin_test_named_in_backticks(tmp_path: Path) -> None:
     assert "<code>T.kt::`rejects odd length`</code>" in html
 
 
-def test_a_pattern_that_is_a_part_of_a_statement_says_what_a_pattern_is(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("fields", "line"), [
+    ("count: 1\npattern: {}", 4),
+    ("count: all\npattern: H()\ninside: {}", 5),  # the one of the two ast-grep cannot read
+])
+def test_a_pattern_that_is_a_part_of_a_statement_says_what_a_pattern_is(
+        tmp_path: Path, fields: str, line: int) -> None:
     """serilog: `catch ($T $E) { $$$B }` alone is no C# code ast-grep reads; the error said
     only that, not what would be."""
     code = "class A {\n  void F() {\n    try { G(); } catch (Exception e) { H(); }\n  }\n}\n"
-    _, errors = _claimed(tmp_path, "A.cs", code, "count: 1\npattern: catch ($T $E) { $$$B }")
-    assert errors == ["4: 'pattern: catch ($T $E) { $$$B }' is not an ast-grep pattern of csharp "
-                      "(for A.cs); expected code that reads whole where a function's body has a "
-                      "statement (a call, an assignment, a whole 'try' with its 'catch', not a part "
-                      "of one), $X for one node and $$$X for any number"]
+    _, errors = _claimed(tmp_path, "A.cs", code, fields.format("catch ($T $E) { $$$B }"))
+    field = fields.splitlines()[-1].partition(":")[0]
+    assert errors == [f"{line}: '{field}: catch ($T $E) {{ $$$B }}' is not an ast-grep pattern "
+                      "of csharp (for A.cs); expected code that reads whole where a function's "
+                      "body has a statement (a call, an assignment, a whole 'try' with its "
+                      "'catch', not a part of one), $X for one node and $$$X for any number"]
     _, errors = _claimed(tmp_path / "whole", "A.cs", code,
-                         "count: 1\npattern: try { $$$T } catch ($T $E) { $$$B }")
+                         fields.format("try { $$$T } catch ($T $E) { $$$B }"))
     assert errors == []
 
 
@@ -1399,3 +1406,76 @@ def test_a_pattern_claim_with_no_code_to_count_in_is_an_error(tmp_path: Path) ->
         "count: none\npattern: save($$$A)", "count: 1\ntext: save("))
     assert errors == [] and "1 counted: <code>save(</code> in <code>docs/</code>, 2 files " \
                             "read at" in html
+
+
+CACHE = """\
+class Cache:
+    def put(self, key, value):
+        with self._lock:
+            self._items[key] = value
+
+    def warm(self, items):
+        for key, value in items:
+            self._items[key] = value
+"""
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    # every write stands inside the lock: one does not, named with its line
+    ("count: all\npattern: self._items[$K] = $V\ninside: with self._lock: $$$B",
+     ["3: the claim 'x' does not hold at {head}: 1 of 2 matches does not stand inside 'with "
+      "self._lock: $$$B': cache.py:8"]),
+    ("count: 1\npattern: self._items[$K] = $V\ninside: with self._lock: $$$B", []),
+    ("count: none\npattern: self._items[$K] = $V\ninside: for $X in $Y: $$$B",
+     ["3: the claim 'x' does not hold at {head}: 1 match stands inside 'for $X in $Y: $$$B': "
+      "cache.py:8"]),
+    # with `where:`: a counted match holds it and stands inside
+    ("count: 1\npattern: self._items[$K] = $V\nwhere: key\ninside: def warm($$$A): $$$B", []),
+    ("count: 2\npattern: self._items[$K] = $V\nwhere: key\ninside: def warm($$$A): $$$B",
+     ["3: the claim 'x' does not hold at {head}: counted 1 holding 'key' inside 'def "
+      "warm($$$A): $$$B' (of 2 matches), not 2: cache.py:8"]),
+    # nothing matches: that none stands inside says nothing
+    ("count: none\npattern: self._gone[$K] = $V\ninside: with self._lock: $$$B",
+     ["3: the claim 'x' does not hold at {head}: nothing matches at all, so that none stands "
+      "inside 'with self._lock: $$$B' says nothing; to claim that nothing matches, leave "
+      "'inside:' out"]),
+    ("count: all\ntext: self._items\ninside: with self._lock: $$$B",
+     ["5: 'inside:' needs a 'pattern:': a 'text:' is matched line by line, not read as code; "
+      "count with 'pattern:', or say the text with 'where:'"]),
+])
+def test_a_claim_counts_what_stands_inside_code_a_pattern_matches(
+        tmp_path: Path, fields: str, expected: list[str]) -> None:
+    """'Every write to the cache holds the lock' is a claim about where code stands, which
+    no text on the match's own lines can say: `inside:` is an ast-grep pattern a counted
+    match stands inside, at any depth (ast-grep's `inside` rule)."""
+    checked, head = _checker(tmp_path, {"cache.py": CACHE})
+    html, errors = checked(f"```claim\nsays: x\n{fields}\nin: cache.py\n```\n")
+    assert errors == [e.format(head=head[:7]) for e in expected]
+    if not expected and "count: 1\n" in fields:
+        assert html.count('<li class="claim-counted">') == 1
+        assert html.count('<li class="claim-other">') == 1
+        assert "1 counted, each standing inside <code>with self._lock: $$$B</code>" in html \
+            or "1 counted, each holding <code>key</code> inside <code>def warm($$$A): " \
+               "$$$B</code>" in html
+
+
+@pytest.mark.parametrize(("language", "path", "code", "pattern", "inside", "lines"), [
+    ("javascript", "a.js", "function a() {\n  try {\n    save(x);\n  } catch (e) {}\n  save(y);\n}\n",
+     "save($$$A)", "try { $$$B } catch ($E) { $$$C }", [3]),
+    ("rust", "a.rs", "fn f() {\n    unsafe {\n        free(p);\n    }\n    free(q);\n}\n",
+     "free($P)", "unsafe { $$$B }", [2 + 1]),
+    ("go", "a.go", "package p\nfunc (c *Cache) Put(k string) {\n\tc.m[k] = 1\n}\n"
+     "func other() { c.m[k] = 2 }\n", "c.m[$K] = $V", "func ($R *Cache) Put($$$A) { $$$B }", [3]),
+    # a match read again from a macro's arguments: inside by its lines
+    ("rust", "b.rs", "fn f() {\n    unsafe {\n        assert_eq!(free(p), 1);\n    }\n"
+     "    assert_eq!(free(q), 1);\n}\n", "free($P)", "unsafe { $$$B }", [3]),
+])
+def test_inside_reads_each_language_s_blocks(tmp_path: Path, language: str, path: str,
+                                             code: str, pattern: str, inside: str,
+                                             lines: list[int]) -> None:
+    html, errors = _claimed(tmp_path, path, code,
+                            f"count: {len(lines)}\npattern: {pattern}\ninside: {inside}")
+    assert errors == [], language
+    counted = re.findall(r'<li class="claim-counted"><a [^>]*>[^<:]*:(\d+)</a>', html)
+    assert [int(n) for n in counted] == lines
+

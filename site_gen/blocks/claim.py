@@ -7,6 +7,7 @@ pinned commit when the page is built, shown with every site it counted.
     count: all                           (N: exactly N; all: every match has `where`; none)
     pattern: save_checkpoint($$$ARGS)    (an ast-grep pattern; or `text:` a literal)
     where: wait_fn=                      (optional: the text a counted match holds)
+    inside: with self._lock: $$$         (optional: code a counted match stands inside)
     in: src/ tests/helpers.py            (optional: paths, folders, globs ('*.py'); '!' leaves out)
     at: base                             (optional: head, base or a SHA; default head)
     ```
@@ -30,7 +31,16 @@ from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from ..code_host import fill
-from ..code_index import LANGUAGES, VERSION, Match, ParseError, language_of, literal_of, matches
+from ..code_index import (
+    LANGUAGES,
+    VERSION,
+    Match,
+    ParseError,
+    language_of,
+    literal_of,
+    matches,
+    pattern_reads,
+)
 from ..context import PageContext, context_of
 from ..definitions import lines_text
 from ..names import path_written
@@ -39,7 +49,7 @@ from ..suggest import meant
 from . import block_renderer, fence_parser
 from .refs import definitions_named, paths_named, permalink, unlisted
 
-KEYS = {"id", "says", "count", "pattern", "text", "where", "in", "at"}
+KEYS = {"id", "says", "count", "pattern", "text", "where", "inside", "in", "at"}
 FIELD = re.compile(rf"^(?P<key>{'|'.join(sorted(KEYS))})\s*:\s*(?P<value>.*?)\s*$")
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 # The scopes of `in:`, apart by spaces or commas; a name in backticks may hold spaces, as a
@@ -72,6 +82,7 @@ class Claim:
     where: str | None = None
     scopes: tuple[str, ...] = ()
     at: str = "head"
+    inside: str | None = None
     commit: str | None = None  # the full SHA it was counted at; None: not checked
     sites: list[ClaimSite] = field(default_factory=list)
     read: int = 0  # the files it was counted in (a pattern: those a grammar reads)
@@ -81,6 +92,17 @@ class Claim:
     @property
     def counted(self) -> int:
         return sum(1 for s in self.sites if s.counted)
+
+    def condition(self, form: str) -> str:
+        """What a counted match is (its `where`, its `inside`), as a verb of `form`: 'one'
+        ("holds 'x' inside 'P'", "stands inside 'P'"), 'many' ('hold') or 'ing' ('holding');
+        '' for a claim that counts every match."""
+        holds, stands = {"one": ("holds", "stands"), "many": ("hold", "stand"),
+                         "ing": ("holding", "standing")}[form]
+        said = f"{holds} '{self.where}'" if self.where is not None else ""
+        if self.inside is not None:
+            said += f" inside '{self.inside}'" if said else f"{stands} inside '{self.inside}'"
+        return said
 
     @property
     def included(self) -> list[str]:
@@ -107,7 +129,8 @@ def parse_claim(ctx: PageContext, lines: list[str], first: int) -> Claim | None:
     for i, text, like in fields.unread:
         hint = f"did you mean '{like}:'? " if like else ""
         ctx.error(f"'{text}' is not a line of a claim; {hint}expected 'says:', 'count:', "
-                  "'pattern:' or 'text:', and optionally 'where:', 'in:', 'at:', 'id:'", first + i)
+                  "'pattern:' or 'text:', and optionally 'where:', 'inside:', 'in:', 'at:', "
+                  "'id:'", first + i)
     for i, key in fields.twice:
         ctx.error(f"'{key}:' is given twice in this claim", first + i)
     stood = {like for _, _, like in fields.unread if like}  # told of: not also missing
@@ -169,9 +192,12 @@ def _claim(ctx: PageContext, values: dict[str, str], where: dict[str, int],
     if count and count not in ("all", "none") and not re.fullmatch(r"\d{1,9}", count):
         ctx.error(f"'count: {count}' is not a count; expected a number, 'all' or 'none'",
                   where["count"])
-    if count == "all" and not values.get("where"):
-        ctx.error("'count: all' says every match holds something: give it as 'where:'",
-                  where["count"])
+    if count == "all" and not values.get("where") and not values.get("inside"):
+        ctx.error("'count: all' says every match holds something: give it as 'where:' (a "
+                  "text) or 'inside:' (code it stands inside)", where["count"])
+    if values.get("inside") and "text" in values:
+        ctx.error("'inside:' needs a 'pattern:': a 'text:' is matched line by line, not read "
+                  "as code; count with 'pattern:', or say the text with 'where:'", where["inside"])
     if "id" in values and not ID.match(values["id"]):
         ctx.error(f"'id: {values['id']}' is not an id; expected lower-case letters, digits "
                   "and '-'", where["id"])
@@ -180,7 +206,7 @@ def _claim(ctx: PageContext, values: dict[str, str], where: dict[str, int],
     return Claim(values["says"], count, line, where, values.get("id"), values.get("pattern"),
                  values.get("text"), values.get("where") or None,
                  tuple(map(path_written, SCOPES.findall(values.get("in", "")))),
-                 values.get("at", "head"))
+                 values.get("at", "head"), values.get("inside") or None)
 
 
 def _count(ctx: PageContext, claim: Claim) -> None:
@@ -218,7 +244,7 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     found = [(path, m) for path, m in found if _kept(spans, path, m.line)]
     claim.commit, claim.read = full, len(files)
     claim.sites = [ClaimSite(path, m.line, m.code.strip(), permalink(ctx, path, full, m.line, m.line),
-                             claim.where is None or claim.where in m.text,
+                             (claim.where is None or claim.where in m.text) and m.inside,
                              changed is not None and path not in changed)
                    for path, m in found]
     problem = _contradiction(claim)
@@ -237,19 +263,20 @@ def _found(ctx: PageContext, claim: Claim, commit: str,
     assert ctx.source is not None
     # mkdocs.yml's `languages` may say which grammar parses a file
     key = "claim\n" + "\n".join([VERSION, commit, claim.pattern or "", claim.text or "",
-                                   *files, *map(str, sorted(ctx.config.languages.items()))])
+                                   claim.inside or "", *files,
+                                   *map(str, sorted(ctx.config.languages.items()))])
     digest = hashlib.sha256(key.encode()).hexdigest()
     held = ctx.code_store.get(digest) if ctx.code_store is not None else None
     if isinstance(held, list):
         with contextlib.suppress(TypeError, ValueError):
-            return [(str(p), Match(int(n), str(c), str(t))) for p, n, c, t in held]
+            return [(str(p), Match(int(n), str(c), str(t), bool(i))) for p, n, c, t, i in held]
     uncounted = ctx.problems.checkpoint()
     ctx.source.read_many(commit, files)
     found = [(path, m) for path in files for m in _matches_in(ctx, claim, commit, path)]
     if uncounted.failed:
         return None
     if ctx.code_store is not None:
-        ctx.code_store.put(digest, [[p, m.line, m.code, m.text] for p, m in found])
+        ctx.code_store.put(digest, [[p, m.line, m.code, m.text, m.inside] for p, m in found])
     return found
 
 
@@ -375,16 +402,19 @@ def _matches_in(ctx: PageContext, claim: Claim, commit: str, path: str) -> list[
     if language is None or (literal and not any(literal in line for line in lines)):
         return []  # no grammar reads it, or it cannot hold a match: not parsed at all
     try:
-        return matches(language, lines, claim.pattern)
+        return matches(language, lines, claim.pattern, claim.inside)
     except ParseError as exc:
         ctx.error(f"{path} {exc}, so the claim cannot be counted there; narrow 'in:' or "
                   "count with 'text:'", claim.lines["pattern"])
     except ValueError:
-        ctx.error(f"'pattern: {claim.pattern}' is not an ast-grep pattern of {language} "
+        field = "pattern" if claim.inside is None or pattern_reads(language, claim.inside) \
+            else "inside"  # which of the two ast-grep could not read
+        written = claim.inside if field == "inside" else claim.pattern
+        ctx.error(f"'{field}: {written}' is not an ast-grep pattern of {language} "
                   f"(for {path}); expected code that reads whole where a function's body has "
                   "a statement (a call, an assignment, a whole 'try' with its 'catch', not a "
                   "part of one), $X for one node and $$$X for any number",
-                  claim.lines["pattern"])
+                  claim.lines[field])
     return []
 
 
@@ -397,19 +427,22 @@ def _contradiction(claim: Claim) -> str | None:
             return "nothing matches at all"
         if missing:
             verb = "does" if len(missing) == 1 else "do"
-            return (f"{len(missing)} of {len(claim.sites)} matches {verb} not hold "
-                    f"'{claim.where}': {_listed(missing)}")
+            return (f"{len(missing)} of {len(claim.sites)} matches {verb} not "
+                    f"{claim.condition('many')}: {_listed(missing)}")
         return None
     if claim.count == "none":
-        if claim.where is not None and not claim.sites:  # as count: all, it would say nothing
-            return (f"nothing matches at all, so that none holds '{claim.where}' says nothing; "
-                    "to claim that nothing matches, leave 'where:' out")
+        said = claim.condition("one")
+        if said and not claim.sites:  # as count: all, it would say nothing
+            return (f"nothing matches at all, so that none {said} says nothing; to claim that "
+                    "nothing matches, leave " + ("'where:' and 'inside:'" if claim.where and
+                                                 claim.inside else "'where:'" if claim.where
+                                                 else "'inside:'") + " out")
         matches = "1 match" if len(counted) == 1 else f"{len(counted)} matches"
-        if claim.where is not None:
-            matches += f" {'holds' if len(counted) == 1 else 'hold'} '{claim.where}'"
+        if said:
+            matches += " " + claim.condition("one" if len(counted) == 1 else "many")
         return f"{matches}: {_listed(counted)}" if counted else None
     if len(counted) != int(claim.count):
-        held = (f" holding '{claim.where}' (of {len(claim.sites)} matches)"
+        held = (f" {claim.condition('ing')} (of {len(claim.sites)} matches)"
                 if len(counted) < len(claim.sites) else "")
         return (f"counted {len(counted)}{held}, not {claim.count}"
                 + (f": {_listed(counted)}" if counted else ""))
