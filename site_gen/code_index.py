@@ -393,7 +393,8 @@ def matches(language: str, lines: list[str], pattern: str, inside: str | None = 
     at = [(int(span.start.line) + 1,
            written[span.start.index:span.end.index] if blanked else node.text())
           for node, span in zip(found, spans, strict=True)]
-    within = [_held(node, holders) for node in found] if holders is not None else None
+    held = {(_span(h), h.kind()) for h in holders} if holders is not None else None
+    within = [_held(node, held) for node in found] if held is not None else None
     if language in MACROS_READ and word:  # a macro's code, read as code
         read = _in_macros(root, pattern, word) if language == "rust" else _in_defines(
             root, language, pattern, word)
@@ -421,10 +422,10 @@ def pattern_reads(language: str, pattern: str) -> bool:
     return True
 
 
-def _held(node: Any, holders: list[Any]) -> bool:
-    """Whether `node` stands inside one of `holders` (a node that holds it, to any depth)."""
-    held = {(_span(h), h.kind()) for h in holders}
-    return any((_span(a), a.kind()) in held for a in node.ancestors())
+def _held(node: Any, holders: set[tuple[tuple[int, int], str]]) -> bool:
+    """Whether `node` stands inside one of `holders` (each node's span and kind): whether
+    one of them holds it, to any depth."""
+    return any((_span(a), a.kind()) in holders for a in node.ancestors())
 
 
 # A function body of each language, `%s` where a statement goes: how a pattern reads as
