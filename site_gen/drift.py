@@ -88,6 +88,7 @@ class Placed:
     new_text: tuple[str, ...] = ()
     detail: str = ""
     shift: int = 0  # how many lines the cited lines moved by
+    made: tuple[int, int] | None = None  # a hunk: where the new head has the lines it proposes
     quote: str | None = None  # changed or gone: an old line its numbers no longer hold
     # ('': every old line still stands within them, so no quote would stop the build)
 
@@ -149,6 +150,11 @@ class Drift:
     def counts(self, page: Path | None = None) -> dict[str, int]:
         items = self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
         return {state: sum(1 for p in items if p.state == state) for state in STATES}
+
+    def made(self, page: Path) -> list[str]:
+        """Where the new head has the lines a hunk of `page` proposes ('src/app.py L56'): the
+        PR may have made the change the page proposes."""
+        return [f"{p.file} {lines_text(*p.made)}" for p in self.placed.get(page, []) if p.made]
 
     @property
     def broken(self) -> bool:
@@ -578,10 +584,10 @@ class HeadMove:
         start, end = approx or (None, None)
         taken = _taken(new_lines, proposed, approx, len(section)) if now else None
         if taken is not None:
+            made = (taken, taken + len(proposed) - 1)
             return Placed(item, CHANGED, new_path, start, end, section, now,
                           "the hunk no longer applies: the new head has the lines it proposes "
-                          f"({lines_text(taken, taken + len(proposed) - 1)}): the PR may have "
-                          "made this change")
+                          f"({lines_text(*made)}): the PR may have made this change", made=made)
         first = next((line for line in section if line not in now and line.strip()), None)
         return Placed(item, CHANGED, new_path, start, end, section, now,
                       "the hunk no longer applies: its old side "

@@ -520,12 +520,21 @@ def test_a_hunk_the_pr_then_made_says_so(
     """The PR took the proposal: its old side is gone, and its new side stands where it
     stood. Still changed (the page proposes what the PR now does), told apart from an
     edit that went another way."""
-    repo, _, _ = moved(HUNK, {"src/widgets/core.py": CORE.replace(
+    repo, old, _ = moved(HUNK, {"src/widgets/core.py": CORE.replace(
         "    name = user.name\n    return hash(name)\n", made)})
     out = repinned_keeping_the_page(cli, repo, project)
     at = "L12-L13" if made.startswith("    name") else "L13-L14"
     assert ("changed: src/widgets/core.py L12-L13 · make_key: the hunk no longer applies: the "
             f"new head has the lines it proposes ({at}): the PR may have made this change") in out
+    # the page, before it is repinned, tells its reader so under its header
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=old))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("\n\n", 1)[0] + "\n\n" + HUNK)
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    notice = re.sub(r"<[^>]+>", "", re.search(r'<p class="code-check drift".*?</p>', html, re.S)[0])
+    assert (f"Its new head has the lines this page proposes (src/widgets/core.py {at}): the PR "
+            "may have made the change.") in " ".join(notice.split())
 
 
 def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
