@@ -215,7 +215,10 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
 def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
                 known: tuple[str, ...], links: frozenset[str], source: bool,
                 at: str) -> Iterator[Item]:
+    spans = _code_spans(raw) if "`" in raw else []
     for m in BRACKETS.finditer(raw):
+        if any(a <= m.start() < b for a, b in spans):
+            continue  # in `code`: what a reference looks like, not one
         inner = m[1]
         ref = REF.match(inner)
         if ref is None or inner.strip().startswith("claim:") or \
@@ -246,6 +249,25 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
                        **common)  # type: ignore[arg-type]
         else:
             yield Item("file", **common)  # type: ignore[arg-type]
+
+
+TICKS = re.compile(r"`+")
+
+
+def _code_spans(raw: str) -> list[tuple[int, int]]:
+    """Where the code spans of a line are (start, end), as CommonMark reads them: a run of
+    backticks up to the next run of as many."""
+    spans, runs = [], list(TICKS.finditer(raw))
+    i = 0
+    while i < len(runs):
+        close = next((j for j in range(i + 1, len(runs))
+                      if len(runs[j][0]) == len(runs[i][0])), None)
+        if close is None:
+            i += 1
+            continue
+        spans.append((runs[i].start(), runs[close].end()))
+        i = close + 1
+    return spans
 
 
 def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[int],

@@ -757,11 +757,16 @@ def test_base_and_sha_pinned_references_are_left_as_they_are(
 
 def test_references_in_code_blocks_are_not_items(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
-    repo, _, _ = moved("```python\nx = [[core.py:12]]\n```\n\nSee [[core.py:12]].\n",
+    """Nor in code spans, which the build does not read as references either: before, repin
+    rewrote (and now would have quoted) `[[core.py:12]]` written to show the syntax."""
+    repo, _, _ = moved("```python\nx = [[core.py:12]]\n```\n\nSee [[core.py:12]]; write "
+                       "`[[core.py:12]]` or ``[[core.py:12]] `x` `` to cite it.\n",
                        {"src/widgets/core.py": "import os\n" + CORE})
     run = repin(cli, repo)
     assert "1 reference: 1 moved" in run.out
     assert "x = [[core.py:12]]" in page_text(project)
+    assert "See [[core.py:13]]; write `[[core.py:12]]` or ``[[core.py:12]] `x` `` to" \
+        in page_text(project)
 
 
 def test_a_page_of_a_pr_that_moved_says_so_and_check_drift_fails(
