@@ -40,7 +40,7 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
-from .names import FENCE, GITLINK, REFERENCE, closes, path_written
+from .names import FENCE, GITLINK, READ_FENCES, REFERENCE, closes, code_spans, path_written
 from .submodules import holding, reader_of
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
@@ -48,7 +48,6 @@ STATES = (SAME, MOVED, CHANGED, GONE)
 BRACKETS = re.compile(rf"\[\[({REFERENCE}(?:\n{REFERENCE})?)\]\]")
 HIGHLIGHT_LINE = re.compile(r"^(\s*highlight\s*:\s*)(.*)$")
 SOURCE = re.compile(r"^\s*source\s*:")  # a flow's source line: `source: [[ref]] code`
-OURS = ("flow", "proposal", "excerpt", "pr-diff", "claim")  # fences whose refs are refs
 
 
 @dataclass(frozen=True)
@@ -198,7 +197,7 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
                 found.extend(_block_items(pr, page, lines, offsets, fence, index, known, links))
             fence = None
             continue
-        if fence is not None and fence[1] not in OURS:
+        if fence is not None and fence[1] not in READ_FENCES:
             continue  # code: its brackets are not references
         if fence is not None and fence[1] in ("proposal", "claim"):
             continue  # read whole when the block ends
@@ -215,7 +214,7 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
 def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
                 known: tuple[str, ...], links: frozenset[str], source: bool,
                 at: str) -> Iterator[Item]:
-    spans = _code_spans(raw) if "`" in raw else []
+    spans = code_spans(raw)
     for m in BRACKETS.finditer(raw):
         if any(a <= m.start() < b for a, b in spans):
             continue  # in `code`: what a reference looks like, not one
@@ -249,25 +248,6 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
                        **common)  # type: ignore[arg-type]
         else:
             yield Item("file", **common)  # type: ignore[arg-type]
-
-
-TICKS = re.compile(r"`+")
-
-
-def _code_spans(raw: str) -> list[tuple[int, int]]:
-    """Where the code spans of a line are (start, end), as CommonMark reads them: a run of
-    backticks up to the next run of as many."""
-    spans, runs = [], list(TICKS.finditer(raw))
-    i = 0
-    while i < len(runs):
-        close = next((j for j in range(i + 1, len(runs))
-                      if len(runs[j][0]) == len(runs[i][0])), None)
-        if close is None:
-            i += 1
-            continue
-        spans.append((runs[i].start(), runs[close].end()))
-        i = close + 1
-    return spans
 
 
 def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[int],

@@ -19,7 +19,7 @@ from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .errors import ContentError, display_path
 from .git_reader import SourceReader
-from .names import BRACKETED, FENCE, SHA, closes, path_written
+from .names import BRACKETED, FENCE, READ_FENCES, SHA, closes, code_spans, path_written
 from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
@@ -53,25 +53,31 @@ def _pins_of(pr: PullRequest) -> Iterator[Pin]:
         if sha and not pr.code_unavailable:
             yield Pin(sha, pr.number, pr.path, pr.line_of(key))
     for page in pr.pages if not pr.code_unavailable else ():
-        for m in PIN.finditer(page.body):
-            line = page.body_line + page.body.count("\n", 0, m.start())
-            yield Pin(m[1].lower(), pr.number, page.path, line)
-        for line, sha in _claims_at(page.body):
+        for line, sha in _commits_cited(page.body):
             yield Pin(sha, pr.number, page.path, page.body_line + line)
 
 
-def _claims_at(body: str) -> Iterator[tuple[int, str]]:
-    """Each commit a claim block of `body` is counted at (`at: SHA`), with its line in
-    `body` (0-based); what other fenced blocks hold is not read."""
+def _commits_cited(body: str) -> Iterator[tuple[int, str]]:
+    """Each commit `body` pins, with its line in `body` (0-based): a reference's `@sha`,
+    and a claim block's `at: SHA`; as the build reads them, not what code holds (an
+    ordinary fenced block, a code span), which reads the same but is no reference."""
     fence: tuple[str, str] | None = None  # the open block's mark and info word
+    read: list[str] = []  # the body with what is code blanked, line for line
     for number, text in enumerate(body.split("\n")):
-        if fence is None:
-            m = FENCE.match(text)
-            fence = (m["mark"], m["info"]) if m else None
-        elif closes(text, fence[0]):
-            fence = None
-        elif fence[1] == "claim" and (at := CLAIM_AT.match(text.strip())):
+        if fence is None and (m := FENCE.match(text)):
+            fence, text = (m["mark"], m["info"]), ""
+        elif fence is not None and closes(text, fence[0]):
+            fence, text = None, ""
+        elif fence is not None and fence[1] == "claim" and (at := CLAIM_AT.match(text.strip())):
             yield number, at[1].lower()
+        elif fence is not None and fence[1] not in READ_FENCES:
+            text = ""
+        for a, b in code_spans(text):
+            text = text[:a] + " " * (b - a) + text[b:]
+        read.append(text)
+    kept = "\n".join(read)
+    for m in PIN.finditer(kept):  # a reference may run over two lines, as prose wraps
+        yield kept.count("\n", 0, m.start()), m[1].lower()
 
 
 @dataclass

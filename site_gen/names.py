@@ -39,3 +39,23 @@ def closes(line: str, mark: str) -> bool:
     """Whether `line` closes a fenced block opened with `mark` (as many marks or more)."""
     text = line.strip()
     return text.startswith(mark) and set(text) == {mark[0]}
+# The fenced blocks whose `[[...]]` are references (in any other, code: not read).
+READ_FENCES = ("flow", "proposal", "excerpt", "pr-diff", "claim")
+TICKS = re.compile(r"`+")
+
+
+def code_spans(line: str) -> list[tuple[int, int]]:
+    """Where the code spans of a markdown line are (start, end), as CommonMark reads them:
+    a run of backticks up to the next run of as many. What they hold is no reference."""
+    spans: list[tuple[int, int]] = []
+    runs = list(TICKS.finditer(line)) if "`" in line else []
+    i = 0
+    while i < len(runs):
+        close = next((j for j in range(i + 1, len(runs))
+                      if len(runs[j][0]) == len(runs[i][0])), None)
+        if close is None:
+            i += 1
+            continue
+        spans.append((runs[i].start(), runs[close].end()))
+        i = close + 1
+    return spans

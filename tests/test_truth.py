@@ -86,7 +86,11 @@ def sources(project: Project, **repos: Path) -> None:
 def test_fetch_brings_only_the_pinned_commits(project: Project, cli: CLI,
                                               code: tuple[Path, list[str]]) -> None:
     repo, commits = code
-    pr_page(project, code, body=PAGE + f"And before: [[src/app/checkpoint.py:6@{commits[0]}]].\n")
+    # what reads as a reference in code (a code span, an ordinary fenced block) is none:
+    # not fetched, as the build does not read it
+    pr_page(project, code, body=PAGE + f"And before: [[src/app/checkpoint.py:6@{commits[0]}]]; "
+            f"pin one as `[[checkpoint.py:6@{commits[2][:7]}]]` does.\n\n```python\n"
+            f"x = a[[checkpoint.py:6@{commits[2][:7]}]]\n```\n")
     project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=commits[1], base=commits[0]))
     sources(project, acme__widgets=repo)
     fetched = cli("fetch")
