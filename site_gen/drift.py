@@ -721,21 +721,68 @@ def made_after(git_dir: Path, commit: str, other: str) -> bool:
     return done.returncode == 0 and len(dates) == 2 and int(dates[0]) >= int(dates[1])
 
 
-def base_merged(git_dir: Path, base: str, old: str, new: str) -> tuple[str, str, int] | None:
-    """Where the PR's own change starts at head `new` when, since head `old`, the PR merged
-    in commits of its base branch (the code host's "Update branch", `git merge main`): the
-    newest commit merged in on the PR's own line of commits that descends from `base` but
-    not from `old` (the code host's diff of the PR starts from it), the merge that brought
-    it in, and how many commits it is after `base`. None: no such merge (or no history)."""
+def base_moved(git_dir: Path, base: str, old: str, new: str,
+               descends: bool) -> tuple[str, str] | None:
+    """Where the PR's own change starts at head `new`, when since head `old` the PR took in
+    newer commits of its base branch (the code host's diff of it starts there, no longer
+    at `base`), and how, in words; None when it did not, or that is not certain.
+    `descends`: whether `new` descends from `old` (a merge may have brought them in),
+    else the PR was rebased (a force-push)."""
+    found = _merged(git_dir, base, old, new) if descends else _rebased(git_dir, base, old, new)
+    if found is None:
+        return None
+    counted = _git(git_dir, "rev-list", "--count", f"{base}..{found[0]}").stdout.strip()
+    commits = f"{counted} commit" + ("" if counted == "1" else "s")
+    return found[0], found[1].format(commits=commits)
+
+
+def _merged(git_dir: Path, base: str, old: str, new: str) -> tuple[str, str] | None:
+    """The newest commit merged in on the PR's own line of commits (first parents) from
+    `old` to `new` that descends from `base` but not from `old` (a colleague's branch made
+    from the PR's commits brings in none), and the words for it."""
     done = _git(git_dir, "rev-list", "--first-parent", "--merges", "--parents", f"{old}..{new}")
     for line in done.stdout.splitlines() if done.returncode == 0 else ():
         merge, _, *others = line.split()
         for other in others:
             if other != base and _ancestor(git_dir, base, other) and \
                     not _ancestor(git_dir, old, other):
-                counted = _git(git_dir, "rev-list", "--count", f"{base}..{other}").stdout.strip()
-                return other, merge, int(counted) if counted.isdigit() else 0
+                return other, f"the new head merges {{commits}} of the base branch (in {merge[:7]})"
     return None
+
+
+REBASE_REACH = 50  # new commits a rebased PR may have on top of its old ones, read past them
+
+
+def _rebased(git_dir: Path, base: str, old: str, new: str) -> tuple[str, str] | None:
+    """Where the PR's commits from `base` to `old` stand again at `new`, rebased onto a
+    newer commit of the base branch: known only when every one of them is found, by what a
+    rebase keeps of a commit (its author, the time it was written, its subject; its patch
+    changes with the code around it), one after the other among the first commits of
+    `new`'s line (new ones may follow them), on a commit that descends from `base`."""
+    if not (_ancestor(git_dir, base, old) and _ancestor(git_dir, base, new)):
+        return None
+    ours = _authored(git_dir, f"{base}..{old}", f"--max-count={REBASE_REACH * 4 + 1}")
+    if not ours or len(set(ours.values())) != len(ours) or len(ours) > REBASE_REACH * 4:
+        return None  # none, or two alike, or too many: not certain
+    theirs = _authored(git_dir, f"{base}..{new}", f"--max-count={len(ours) + REBASE_REACH}")
+    wanted = set(ours.values())
+    at = [i for i, written in enumerate(theirs.values()) if written in wanted]
+    if len(at) != len(wanted) or at != list(range(at[0], at[0] + len(at))) \
+            or at[-1] + 1 >= len(theirs):
+        return None  # not every one, not one after the other, or nothing under them
+    onto = list(theirs)[at[-1] + 1]
+    if onto == base:
+        return None  # rebased where it was: the base stands
+    return onto, (f"the PR was rebased {{commits}} further along the base branch (its "
+                  f"{len(ours)} commit{'' if len(ours) == 1 else 's'} now on {onto[:7]})")
+
+
+def _authored(git_dir: Path, span: str, *limit: str) -> dict[str, tuple[str, ...]]:
+    """Each commit of `span` on its first parents, newest first, with what a rebase keeps
+    of it: its author, the time it was written, its subject."""
+    done = _git(git_dir, "log", "--first-parent", *limit, "--format=%H%x00%ae%x00%at%x00%s", span)
+    rows = [line.split("\0") for line in done.stdout.splitlines()] if done.returncode == 0 else []
+    return {row[0]: tuple(row[1:]) for row in rows if len(row) == 4}
 
 
 def _ancestor(git_dir: Path, commit: str, of: str) -> bool:

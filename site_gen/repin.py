@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
-from .drift import MOVED, Drift, Placed, base_merged, changed_part, commits_between, measure, rewrite, summary
+from .drift import MOVED, Drift, Placed, base_moved, changed_part, commits_between, measure, rewrite, summary
 from .errors import SiteGenError, display_path
 from .fetch import fetch_commit, fetch_head
 from .git_reader import SourceReader
@@ -30,12 +30,11 @@ TARGET = re.compile(r"^(?P<repo>[^#\s]+)#(?P<number>\d{1,9})$")
 
 @dataclass(frozen=True)
 class BaseMove:
-    """The PR's base, moved with the head: the new head merged in commits of its base
-    branch, so the PR's own change starts from the newest of them (`drift.new`)."""
+    """The PR's base, moved with the head: the PR merged in, or was rebased onto, newer
+    commits of its base branch, so its own change starts from the newest (`drift.new`)."""
 
     drift: Drift  # the references pinned @base, from the old base to the new
-    merge: str  # the merge commit that brought it in
-    merged: int  # how many commits the new base is after the old
+    how: str  # in words
 
 
 @dataclass
@@ -61,12 +60,11 @@ class Repinned:
                    + self._summary(self.drift))
         if self.base is not None:
             base = self.base
-            commits = f"{base.merged} commit" + ("" if base.merged == 1 else "s")
             out.extend(self._items(base.drift))
             out.append(f"{display_path(self.pr.path)}:{self.pr.line_of('base')}: base "
-                       f"{base.drift.old[:7]} → {base.drift.new[:7]}: the new head merges "
-                       f"{commits} of the base branch (in {base.merge[:7]}), where the PR's own "
-                       f"change now starts; " + self._summary(base.drift, "references @base"))
+                       f"{base.drift.old[:7]} → {base.drift.new[:7]}: {base.how}, where the "
+                       "PR's own change now starts; "
+                       + self._summary(base.drift, "references @base"))
         return out
 
     def _items(self, drift: Drift) -> list[str]:
@@ -144,7 +142,7 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
         commits = commits_between(where, old, full)
         drift = measure(config, reader, where, pr, old, full, commits)
         drift.tree = reader.tree(full)  # what a path written on a page may name (rewrite)
-        base = _base_move(config, reader, where, pr, old, full) if commits else None
+        base = _base_move(config, reader, where, pr, old, full, commits is not None)
     finally:
         reader.close()
     done = Repinned(pr, old, full, drift, dry_run=dry_run, base=base)
@@ -154,15 +152,16 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
 
 
 def _base_move(config: Config, reader: SourceReader, where: Path, pr: PullRequest, old: str,
-               new: str) -> BaseMove | None:
-    """The base moved with the head, when the new head merged in its base branch."""
+               new: str, descends: bool) -> BaseMove | None:
+    """The base moved with the head, when the PR merged in or was rebased onto newer
+    commits of its base branch (see drift.base_moved)."""
     base = reader.commit(pr.base) if pr.base else None
-    merged = base_merged(where, base, old, new) if base else None
-    if base is None or merged is None:
+    moved = base_moved(where, base, old, new, descends) if base and new != old else None
+    if base is None or moved is None:
         return None
-    drift = measure(config, reader, where, pr, base, merged[0], None, at="base")
-    drift.tree = reader.tree(merged[0])
-    return BaseMove(drift, merged[1], merged[2])
+    drift = measure(config, reader, where, pr, base, moved[0], None, at="base")
+    drift.tree = reader.tree(moved[0])
+    return BaseMove(drift, moved[1])
 
 
 def _write(done: Repinned) -> None:

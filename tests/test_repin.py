@@ -631,6 +631,15 @@ def _merged_main(tmp_path: Path, main: dict[str, str]) -> tuple[Path, str, str, 
     return repo, base, head, on_main
 
 
+def assert_own_change_shown(project: Project, cli: CLI, repo: Path) -> None:
+    """The page builds, and its pr-diff of core.py shows the PR's change (`return 2`), not
+    main's (`full_name`, `import os`)."""
+    assert cli("build", "--no-search", "--checkout", f"acme/widgets={repo}").code == 0
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    diff = re.sub(r"<[^>]*>", "", html[html.index("own change"):])
+    assert "return 2" in diff and "full_name" not in diff and "import os" not in diff
+
+
 def test_a_head_that_merged_its_base_branch_moves_the_base_with_it(
         project: Project, cli: CLI, tmp_path: Path) -> None:
     """The PR merged main: the code host's diff of it now starts from main's commit. Before,
@@ -662,10 +671,7 @@ def test_a_head_that_merged_its_base_branch_moves_the_base_with_it(
     assert '"name = user.name" of \'[[core.py:12@base "name = user.name"|the name]]\'' in built.err
     project.write("content/acme/widgets/12/cache-bug.md",
                   text.replace("12@base \"name = user.name\"", "14@base"))
-    assert cli("build", "--no-search", "--checkout", f"acme/widgets={repo}").code == 0
-    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
-    diff = re.sub(r"<[^>]*>", "", html[html.index("own change"):])
-    assert "return 2" in diff and "full_name" not in diff and "import os" not in diff
+    assert_own_change_shown(project, cli, repo)
 
 
 def test_the_notice_counts_the_commits_made_on_top_of_the_pinned_head(
@@ -679,6 +685,64 @@ def test_the_notice_counts_the_commits_made_on_top_of_the_pinned_head(
     assert built.code == 0, built.err
     html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
     assert "1 commit later:" in html, html
+
+
+def _rebased(tmp_path: Path, squash: bool = False) -> tuple[Path, str, str, str]:
+    """A PR of two commits on its base, then rebased onto main's newer commit (where its
+    first commit meets main's edit: the patch changes), with a new commit of its own on
+    top (`squash`: its two commits made one in the rebase): the base, the PR's first head,
+    main's commit; the PR's ref points at the new head."""
+    repo = tmp_path / "code"
+    base = commit(repo, {"src/widgets/core.py": CORE, "src/widgets/checkpoint.py": CHECKPOINT},
+                  "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    commit(repo, {"src/widgets/core.py": CORE.replace("return 1", "return 2")}, "the PR, 1")
+    head = commit(repo, {"src/widgets/checkpoint.py": CHECKPOINT + "# saved\n"}, "the PR, 2")
+    git(repo, "checkout", "-q", "main")
+    on_main = commit(repo, {"src/widgets/core.py": "import os\n\n" + CORE.replace(
+        "name = user.name", "name = user.full_name").replace(
+        "\n\n\ndef helper", "\n# between\n\ndef helper")}, "meanwhile, on main")
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "rebase", "-q", "main")
+    assert "# between" in git(repo, "show", "HEAD~1")  # the first commit's patch changed
+    if squash:
+        git(repo, "reset", "-q", "--soft", "HEAD~2")
+        git(repo, "commit", "-q", "-m", "the PR, 1")
+    commit(repo, {"src/widgets/checkpoint.py": CHECKPOINT + "# saved\n# twice\n"}, "the PR, 3")
+    git(repo, "update-ref", "refs/pull/12/head", git(repo, "rev-parse", "HEAD"))
+    return repo, base, head, on_main
+
+
+def test_a_pr_rebased_onto_its_base_branch_moves_the_base_with_it(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """A force-push after `git rebase main`: the PR's two commits stand again, by their
+    patches, on main's newer commit, a third on top; the code host's diff of the PR starts
+    there. Before, the base stayed, and a pr-diff showed main's edit as the PR's own."""
+    repo, base, head, on_main = _rebased(tmp_path)
+    project.write("content/acme/widgets/12/pr.yml",
+                  PR_YML.format(head=head).replace("state: open", f"state: open\nbase: {base}"))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("\n\n", 1)[0] + "\n\n"
+                  "Before the PR: [[core.py:17@base]].\n\n```pr-diff\n[[core.py]]\n```\n")
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    assert (f"pr.yml:6: base {base[:7]} → {on_main[:7]}: the PR was rebased 1 commit further "
+            f"along the base branch (its 2 commits now on {on_main[:7]}), where the PR's own change "
+            "now starts; 1 reference @base: 1 moved (rewritten)") in run.out, run.out
+    assert "Before the PR: [[core.py:19@base]]." in page_text(project)
+    assert_own_change_shown(project, cli, repo)
+
+
+def test_a_rebase_whose_commits_are_not_all_found_leaves_the_base(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """The PR's commits squashed in the rebase: where they begin is not certain, so the
+    base stays (set it by hand)."""
+    repo, base, head, _ = _rebased(tmp_path, squash=True)
+    project.write("content/acme/widgets/12/pr.yml",
+                  PR_YML.format(head=head).replace("state: open", f"state: open\nbase: {base}"))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE)
+    run = repin(cli, repo)
+    assert "base" not in run.out, run.out
+    assert f"base: {base}\n" in (project.root / "content/acme/widgets/12/pr.yml").read_text()
 
 
 @pytest.mark.parametrize("how", ["no base", "a branch of the PR"])
