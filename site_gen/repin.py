@@ -4,9 +4,9 @@ Each item a page cites is placed at the new head (drift.py); what moved is rewri
 the markdown, what changed or is gone is reported at its line with both texts (a line
 reference without a quote gets one of its old text, so the build stops at it until its
 author reads it again), and pr.yml gets the new head, the old one kept in `history:`.
-When the new head merged in its base branch, the base moves to the commit merged in, and
-the references pinned `@base` with it. Files are replaced atomically; with `dry_run`
-nothing is written.
+When the PR merged in, or was rebased onto, newer commits of its base branch, the base
+moves to the newest of them, and the references pinned `@base` with it. Files are
+replaced atomically; with `dry_run` nothing is written.
 """
 
 from __future__ import annotations
