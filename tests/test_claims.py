@@ -1454,6 +1454,9 @@ def test_a_claim_counts_what_stands_inside_code_a_pattern_matches(
     if not expected and "count: 1\n" in fields:
         assert html.count('<li class="claim-counted">') == 1
         assert html.count('<li class="claim-other">') == 1
+        # which one is not counted, in words (not by colour alone)
+        assert len(re.findall(r'<li class="claim-other">.*?</code> <span class="claim-uncounted">'
+                              r'not counted</span>', html)) == 1
         assert "1 counted, each standing inside <code>with self._lock: $$$B</code>" in html \
             or "1 counted, each holding <code>key</code> inside <code>def warm($$$A): " \
                "$$$B</code>" in html
