@@ -721,6 +721,11 @@ def made_after(git_dir: Path, commit: str, other: str) -> bool:
     return done.returncode == 0 and len(dates) == 2 and int(dates[0]) >= int(dates[1])
 
 
+# How far the PR's line of commits is read for a merge or a rebase of its base branch: the
+# newest merges, and the new commits a rebased PR may have on top of its old ones.
+REACH = 50
+
+
 def base_moved(git_dir: Path, base: str, old: str, new: str,
                descends: bool) -> tuple[str, str] | None:
     """Where the PR's own change starts at head `new`, when since head `old` the PR took in
@@ -740,7 +745,8 @@ def _merged(git_dir: Path, base: str, old: str, new: str) -> tuple[str, str] | N
     """The newest commit merged in on the PR's own line of commits (first parents) from
     `old` to `new` that descends from `base` but not from `old` (a colleague's branch made
     from the PR's commits brings in none), and the words for it."""
-    done = _git(git_dir, "rev-list", "--first-parent", "--merges", "--parents", f"{old}..{new}")
+    done = _git(git_dir, "rev-list", "--first-parent", "--merges", "--parents",
+                f"--max-count={REACH}", f"{old}..{new}")  # the newest merges: a PR has few
     for line in done.stdout.splitlines() if done.returncode == 0 else ():
         merge, _, *others = line.split()
         for other in others:
@@ -748,9 +754,6 @@ def _merged(git_dir: Path, base: str, old: str, new: str) -> tuple[str, str] | N
                     not _ancestor(git_dir, old, other):
                 return other, f"the new head merges {{commits}} of the base branch (in {merge[:7]})"
     return None
-
-
-REBASE_REACH = 50  # new commits a rebased PR may have on top of its old ones, read past them
 
 
 def _rebased(git_dir: Path, base: str, old: str, new: str) -> tuple[str, str] | None:
@@ -761,10 +764,10 @@ def _rebased(git_dir: Path, base: str, old: str, new: str) -> tuple[str, str] | 
     `new`'s line (new ones may follow them), on a commit that descends from `base`."""
     if not (_ancestor(git_dir, base, old) and _ancestor(git_dir, base, new)):
         return None
-    ours = _authored(git_dir, f"{base}..{old}", f"--max-count={REBASE_REACH * 4 + 1}")
-    if not ours or len(set(ours.values())) != len(ours) or len(ours) > REBASE_REACH * 4:
+    ours = _authored(git_dir, f"{base}..{old}", f"--max-count={REACH * 4 + 1}")
+    if not ours or len(set(ours.values())) != len(ours) or len(ours) > REACH * 4:
         return None  # none, or two alike, or too many: not certain
-    theirs = _authored(git_dir, f"{base}..{new}", f"--max-count={len(ours) + REBASE_REACH}")
+    theirs = _authored(git_dir, f"{base}..{new}", f"--max-count={len(ours) + REACH}")
     wanted = set(ours.values())
     at = [i for i, written in enumerate(theirs.values()) if written in wanted]
     if len(at) != len(wanted) or at != list(range(at[0], at[0] + len(at))) \
