@@ -1426,6 +1426,7 @@ class Cache:
      ["3: the claim 'x' does not hold at {head}: 1 of 2 matches does not stand inside 'with "
       "self._lock: $$$B': cache.py:8"]),
     ("count: 1\npattern: self._items[$K] = $V\ninside: with self._lock: $$$B", []),
+    ("count: all\npattern: for $K, $V in $I: $$$B\ninside: def warm($$$A): $$$B", []),
     ("count: none\npattern: self._items[$K] = $V\ninside: for $X in $Y: $$$B",
      ["3: the claim 'x' does not hold at {head}: 1 match stands inside 'for $X in $Y: $$$B': "
       "cache.py:8"]),
@@ -1451,6 +1452,8 @@ def test_a_claim_counts_what_stands_inside_code_a_pattern_matches(
     checked, head = _checker(tmp_path, {"cache.py": CACHE})
     html, errors = checked(f"```claim\nsays: x\n{fields}\nin: cache.py\n```\n")
     assert errors == [e.format(head=head[:7]) for e in expected]
+    if "count: all" in fields and not expected:
+        assert "The 1 match stands inside <code>" in html  # not "All 1 matches stand"
     if not expected and "count: 1\n" in fields:
         assert html.count('<li class="claim-counted">') == 1
         assert html.count('<li class="claim-other">') == 1
