@@ -74,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     _verbosity(n)
     n.add_argument("target", metavar="OWNER/REPO#NUMBER")
     n.add_argument("--head", help="the PR head commit every code link pins")
+    n.add_argument("--base", help="the commit the PR's own change starts from (its files "
+                   "then list everything the PR changes)")
     n.add_argument("--title", help="the pull request's title")
     n.add_argument("--question", help="the short name of the first question")
     n.add_argument("--checkout", type=Path, help="a local clone to read the head commit from")
@@ -404,7 +406,8 @@ def _new(args: argparse.Namespace) -> int:
     config = load_config(args.config_file)
     _show(config.warnings)
     existed = {path for path in config.docs_dir.rglob("pr.yml")} if config.docs_dir.is_dir() else set()
-    written = new_pr(config, args.target, args.head, args.title, args.question, args.checkout)
+    written = new_pr(config, args.target, args.head, args.title, args.question, args.checkout,
+                     args.base)
     for path in written:
         what = "Filled in the files of" if path in existed else "Created"
         _say(f"{what} {display_path(path)}")

@@ -28,7 +28,7 @@ repo: {repo}
 number: {number}
 title: {title}
 head: {head}   # the commit every code link pins
-# base: "0123abc"   # optional: what [[file:line@base]] pins
+{base}
 state: open   # open, draft, merged or closed
 # Full paths of the files the pages cite; a page may use any unique tail of one.
 files:
@@ -140,9 +140,15 @@ class Example:
 STAND_IN = Example("path/to/module.py", 12, None, "module.py")
 
 
+NO_BASE = '# base: "0123abc"   # optional: where the PR starts from ([[file:line@base]], pr-diff)'
+BASE = "base: {sha}   # where the PR starts from ([[file:line@base]], pr-diff)"
+
+
 def new_pr(config: Config, target: str, head: str | None, title: str | None,
-           question: str | None, checkout: Path | None) -> list[Path]:
-    """Create `OWNER/REPO#NUMBER`'s folder; returns the files written. Never overwrites."""
+           question: str | None, checkout: Path | None, base: str | None = None) -> list[Path]:
+    """Create `OWNER/REPO#NUMBER`'s folder; returns the files written. Never overwrites.
+    With `base` (the commit the PR's own change starts from, as the code host shows it),
+    `files` lists every file the PR changes, not only what its head commit changes."""
     m = TARGET.match(target)
     if not m or not REPO.match(m["repo"]):
         raise SiteGenError(f"'{target}' is not a pull request; expected OWNER/REPO#NUMBER, "
@@ -152,11 +158,18 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
         if bad is not None:
             raise SiteGenError(f"{flag} contains the control character U+{ord(bad):04X}; "
                                "expected one line of plain text")
+    if base is not None and not SHA.match(base.lower()):
+        raise SiteGenError(f"--base '{base}' is not a commit SHA; expected 7 to 40 hex digits "
+                           "(a branch name would drift)")
     folder = config.docs_dir / m["repo"] / m["number"]
     # the code: the clone given, else the one `sources:` names (all of its history, so
     # what the PR changes can be told before a fetch), else what was fetched
     code = checkout or local_clone(config, m["repo"]) or git_dir(config, m["repo"])
     if folder.exists():
+        if base is not None:
+            raise ContentError(f"{m['repo']}#{m['number']} already has a folder; site-gen new "
+                               "never overwrites (write its base in pr.yml: 'base: SHA')",
+                               folder / "pr.yml")
         return _add_page(folder, m["repo"], m["number"], question, code, config.languages)
     if head is None:
         if checkout is None:
@@ -167,16 +180,20 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
         raise SiteGenError(f"--head '{head}' is not a commit SHA; expected 7 to 40 hex digits "
                            "(a branch or tag name would drift)")
     question = question or "the first question"
-    changed = changed_files(code, head.lower(), None) if code else []
+    base = base.lower() if base else None
+    # from the base when the code has it, else what the head commit changes
+    changed = (base and changed_files(code, head.lower(), base) or
+               changed_files(code, head.lower(), None)) if code else []
     example = (find_example(code, head.lower(), sorted(changed, key=is_test_or_example),
-                            languages=config.languages)
+                            languages=config.languages, base=base)
                if code and changed else None)
     files = "".join(f"  - {_yaml_text(path)}\n" for path in changed) if example else NO_FILES
     pr = folder / "pr.yml"
     page = _page(folder, question, 1, example or STAND_IN)
     texts = {pr: PR_TEMPLATE.format(repo=m["repo"], number=m["number"], head=_yaml_text(head.lower()),
                                     title=_yaml_text(title or "⟨Title of the pull request⟩"),
-                                    files=files),
+                                    files=files,
+                                    base=BASE.format(sha=_yaml_text(base)) if base else NO_BASE),
              page[0]: page[1]}
     folder.mkdir(parents=True)
     for path, text in texts.items():

@@ -120,6 +120,36 @@ def test_new_with_the_code_here_cites_a_real_line_twice(project: Project, cli: C
     assert f"blob/{second}/src/widgets/core.py#L10" in html
 
 
+def test_new_with_a_base_lists_every_file_the_pr_changes(project: Project, cli: CLI,
+                                                         tmp_path: Path) -> None:
+    """A PR of two commits: without a base, `files` held what its head commit changes, and
+    the other file was missing (httpx's 12-commit branch: 1 file of 5); with `--base`,
+    every file from the base to the head, and pr.yml's `base` set, so a pr-diff builds."""
+    repo = tmp_path / "code"
+    base = commit(repo, {"src/app.py": "def run(port):\n    return serve(port)\n",
+                         "src/cli.py": "def main():\n    run(80)\n"}, "base")
+    commit(repo, {"src/cli.py": "def main():\n    run(8080)\n"}, "the PR, 1")
+    commit(repo, {"src/app.py": "def run(port):\n    return serve(port or 80)\n"}, "the PR, 2")
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--base", base[:7],
+               "--question", "one").code == 0
+    facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
+    assert facts["files"] == ["src/app.py", "src/cli.py"] and facts["base"] == base[:7]
+    project.write("content/acme/gears/9/two.md", "---\ntitle: T\nquestion: two\norder: 2\n"
+                  "status: open\nupdated: 2026-12-04\n---\n\n```pr-diff\n[[cli.py]]\n```\n")
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert built.code == 0, built.err
+    assert "8080" in (project.site / "acme/gears/9/two/index.html").read_text()
+    # without it, as before: the head commit's files, and the base left to write
+    assert cli("new", "acme/gears#10", "--checkout", str(repo), "--question", "one").code == 0
+    text = (project.root / "content/acme/gears/10/pr.yml").read_text()
+    assert yaml.safe_load(text)["files"] == ["src/app.py"] and "\n# base: " in text
+    again = cli("new", "acme/gears#9", "--base", base[:7], "--question", "three")
+    assert again.code == 1 and "write its base in pr.yml: 'base: SHA'" in again.err
+    assert cli("new", "acme/gears#11", "--head", "abcdef1", "--base", "main").err.endswith(
+        "--base 'main' is not a commit SHA; expected 7 to 40 hex digits (a branch name would "
+        "drift)\n")
+
+
 def test_new_cites_a_line_of_a_function_when_the_pr_changes_one(
         project: Project, cli: CLI, tmp_path: Path) -> None:
     """Before, the examples cited the first changed file's first line: a changelog's, or a

@@ -88,21 +88,23 @@ def lookup(cache, user, scope):
 '''
 
 
-def code_repository(folder: Path) -> tuple[Path, str]:
-    """The reviewed repository: its base, and the PR head that changes src/widgets/core.py."""
+def code_repository(folder: Path) -> tuple[Path, str, str]:
+    """The reviewed repository: its folder, its base, and the PR head that changes
+    src/widgets/core.py."""
     (folder / "src/widgets").mkdir(parents=True)
     (folder / "src/widgets/core.py").write_text(CORE.replace(", scope", ""))
     git(folder, "init", "-q", "-b", "main")
     git(folder, "add", "-A")
     git(folder, "commit", "-q", "-m", "base")
+    base = git(folder, "rev-parse", "HEAD")
     (folder / "src/widgets/core.py").write_text(CORE)
     git(folder, "commit", "-q", "-am", "scoped keys")
-    return folder, git(folder, "rev-parse", "HEAD")
+    return folder, base, git(folder, "rev-parse", "HEAD")
 
 
 @pytest.mark.long
 def test_the_own_repository_section_runs_as_written(tmp_path: Path) -> None:
-    code, head = code_repository(tmp_path / "upstream")
+    code, base, head = code_repository(tmp_path / "upstream")
     url, commit = project_repository(tmp_path / "site_gen")
     folder = tmp_path / "reviews"
     folder.mkdir()
@@ -113,6 +115,7 @@ def test_the_own_repository_section_runs_as_written(tmp_path: Path) -> None:
     for command in commands:
         command = (command.replace("<this repository's URL>", url).replace("<a commit>", commit)
                    .replace("<the PR head SHA>", head[:7])  # as an author copies it
+                   .replace("<its base SHA>", base[:7])
                    .replace("python3 ", f"{stock_python()} ", 1))
         if command.endswith("site-gen fetch"):  # the code comes from a local repository
             settings = folder / "mkdocs.yml"
