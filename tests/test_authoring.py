@@ -123,7 +123,7 @@ def test_new_with_the_code_here_cites_a_real_line_twice(project: Project, cli: C
 def test_new_with_a_base_lists_every_file_the_pr_changes(project: Project, cli: CLI,
                                                          tmp_path: Path) -> None:
     """A PR of two commits: without a base, `files` held what its head commit changes, and
-    the other file was missing (httpx's 12-commit branch: 1 file of 5); with `--base`,
+    the other file was missing (httpx's 12-commit branch: 1 file of 25); with `--base`,
     every file from the base to the head, and pr.yml's `base` set, so a pr-diff builds."""
     repo = tmp_path / "code"
     base = commit(repo, {"src/app.py": "def run(port):\n    return serve(port)\n",
