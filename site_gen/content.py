@@ -19,7 +19,7 @@ from .config import Config
 from .errors import ContentError, ContentWarning, Problems
 from .names import REPO, REPO_PATH, SHA
 from .statuses import Status, find_status
-from .suggest import meant
+from .suggest import did_you_mean, meant
 from .yamlfile import FORBIDDEN, Mapping, Sequence, describe, forbidden_character, load_yaml
 
 PR_FILE = "pr.yml"
@@ -417,7 +417,7 @@ def discover(config: Config, problems: Problems, memo: DiscoveryMemo | None = No
     if not docs.is_dir():
         beside = ([p.name for p in docs.parent.iterdir() if p.is_dir() and p.name[0] != "."]
                   if docs.parent.is_dir() else [])
-        hint = f"did you mean '{like}'? " if (like := meant(docs.name, beside)) else ""
+        hint = did_you_mean(docs.name, beside)
         problems.error(f"docs_dir '{docs.name}' is not a folder; {hint}expected the folder of "
                        f"the pages, beside {config.config_file.name}", config.config_file)
         return Site((), ())

@@ -708,9 +708,18 @@ def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest
             text = page.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue  # discovery read it a moment ago; a page gone since is rebuilt anyway
-        drift.placed[page.path] = [move.place(item)
+        drift.placed[page.path] = [_said_at(move.place(item), at)
                                    for item in items_of(pr, page, text, known, links, at)]
     return drift
+
+
+def _said_at(placed: Placed, at: str) -> Placed:
+    """`placed` as its report says it for items pinned `at` the base: "at the old base"
+    where HeadMove, which places either, says "at the old head"."""
+    if at == "head":
+        return placed
+    return dataclasses.replace(placed, detail=placed.detail.replace(
+        "old head", f"old {at}").replace("new head", f"new {at}"))
 
 
 def made_after(git_dir: Path, commit: str, other: str) -> bool:

@@ -93,11 +93,9 @@ def describe(page: Path, p: Placed) -> str:
     """One item that is not the same, at its page's line (with both texts when it changed
     or is gone)."""
     where = f"{display_path(page)}:{p.item.line}"
-    detail = p.detail if p.item.at == "head" else \
-        p.detail.replace("old head", f"old {p.item.at}").replace("new head", f"new {p.item.at}")
     if p.state == MOVED:
-        return f"{where}: moved: {p.where} {detail}"
-    said = f"{where}: {p.state}: {p.where}: {detail}"
+        return f"{where}: moved: {p.where} {p.detail}"
+    said = f"{where}: {p.state}: {p.where}: {p.detail}"
     if p.old_text or p.new_text:
         old, new = p.old_text, p.new_text
         if old and new:  # the lines that differ, which a long text cut short could hide
