@@ -72,6 +72,7 @@ class Item:
     quoted: bool = False  # a reference with a quote, or a flow `source:` with its code
     quote_at: int = 0  # where a quote would go in its markdown (after its `@base`)
     at: str = "head"  # the commit it is pinned to: the PR's "head", or its "base"
+    in_table: bool = False  # in a table's row, where a quote written into it escapes `|`
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,7 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
     for line in lines:
         offsets.append(offsets[-1] + len(line))
     first = page.body_line - 1  # the file line index where the body starts
+    tables = {first + n for n in table_rows(page.body)}
     fence: tuple[str, str, int] | None = None  # (mark, info, index of its first line)
     for index in range(first, len(lines)):
         raw = lines[index].rstrip("\n")
@@ -202,7 +204,8 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
         if fence is not None and fence[1] in ("proposal", "claim"):
             continue  # read whole when the block ends
         source = fence is not None and fence[1] == "flow" and SOURCE.match(raw) is not None
-        found.extend(_references(pr, page, raw, index, offsets[index], known, links, source, at))
+        found.extend(_references(pr, page, raw, index, offsets[index], known, links,
+                                 source, at, index in tables))
         if fence is not None and fence[1] == "excerpt":
             h = HIGHLIGHT_LINE.match(raw)
             if h and found and found[-1].line >= fence[2] + 1:
@@ -211,9 +214,20 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
     return found
 
 
+def table_rows(body: str) -> Iterator[int]:
+    """The lines of `body` (0-based) that are rows of a table, as the build reads them."""
+    if "|" not in body:  # a table's header and delimiter rows hold one
+        return
+    from markdown_it import MarkdownIt  # only where a page holds a bar
+
+    for token in MarkdownIt("commonmark").enable("table").parse(body):
+        if token.type == "table_open" and token.map:
+            yield from range(*token.map)
+
+
 def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
                 known: tuple[str, ...], links: frozenset[str], source: bool,
-                at: str) -> Iterator[Item]:
+                at: str, in_table: bool) -> Iterator[Item]:
     spans = code_spans(raw)
     for m in BRACKETS.finditer(raw):
         if any(a <= m.start() < b for a, b in spans):
@@ -237,7 +251,7 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
                   "written_path": ref["path"], "quoted": ref["quote"] is not None
                   or (source and bool(raw[m.end():].strip())),  # a source's code is its quote
                   "quote_at": offset + m.start(1) + ref.end("commit" if ref["commit"] else "target"),
-                  "at": at}
+                  "at": at, "in_table": in_table}
         if folder is not None:  # it stands while the new head has it
             yield Item("folder", **common)  # type: ignore[arg-type]
         elif ref["symbol"]:
@@ -831,6 +845,8 @@ def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
         item = p.item
         if p.quote:  # changed or gone, its numbers kept: its old text quoted
             quote = p.quote.replace("\\", "\\\\").replace('"', '\\"')
+            if item.in_table:  # else its bar would end the cell (GFM)
+                quote = quote.replace("|", "\\|")
             edits.append((item.quote_at, item.quote_at, f' "{quote}"'))
         if p.state != MOVED:
             continue

@@ -58,6 +58,24 @@ def test_links_and_ranges_from_the_file_map(project: Project, cli: CLI) -> None:
     ]
 
 
+def test_a_label_bar_escaped_as_a_table_cell_needs_it_reads_the_same_anywhere(
+        project: Project, cli: CLI) -> None:
+    """`[[core.py:3\\|the line]]` is how a table's cell writes a label (GFM splits a row at
+    a bare bar); markdown reads `\\|` as `|`, so it is a label outside a table too, as it
+    is in one, after a line, a symbol, a commit or a quote (was: an error out of a table)."""
+    rows = ['[[core.py:3\\|the line]]', '[[core.py::make_key\\|the key]]',
+            '[[core.py:4@abcdef12\\|the old line]]', '[[core.py:5 "x \\| y"\\|a bar]]']
+    page_with(project, " ".join(rows) + "\n\n| cited |\n|---|\n" +
+              "".join(f"| {row} |\n" for row in rows[:3]), "1234567",
+              "files: [src/widgets/core.py]\n")
+    assert cli("build").code == 0
+    shown = [(href.split("/blob/")[1], text) for href, _, text in links(project)]
+    cited = [("1234567/src/widgets/core.py#L3", "the line"),
+             ("1234567/src/widgets/core.py", "the key"),  # no code here: the file
+             ("abcdef12/src/widgets/core.py#L4", "the old line")]
+    assert shown == [*cited[:3], ("1234567/src/widgets/core.py#L5", "a bar"), *cited]
+
+
 def test_host_pattern_is_a_setting(project: Project, cli: CLI) -> None:
     project.write("mkdocs.yml", """\
 site_name: R

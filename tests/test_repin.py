@@ -99,7 +99,7 @@ def page_text(project: Project) -> str:
     return (project.root / "content/acme/widgets/12/cache-bug.md").read_text()
 
 
-ADDED_QUOTE = re.compile(r' "(?:[^"\\]|\\.)*"(?=\]\]|\|)')
+ADDED_QUOTE = re.compile(r' "(?:[^"\\]|\\.)*"(?=\]\]|\\?\|)')
 
 
 def repinned_keeping_the_page(cli: CLI, repo: Path, project: Project) -> str:
@@ -293,6 +293,36 @@ def test_a_line_whose_old_text_is_part_of_the_new_gets_no_quote_and_says_so(
             "L17 at the new\n    was: return 1\n    now: return 10\n    what it read is part of "
             "what its lines read now, so no quote would stop the build: read it again") in out
     assert "The helper [[core.py:17]]." in page_text(project)
+
+
+def test_a_reference_in_a_table_is_read_and_quoted_as_its_cell_allows(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """In a table, a label's bar is written `\\|` (GFM splits a row at a bare one): such a
+    reference was no item of repin, so it linked the new head's lines without a word. And
+    a quote of a line holding `|` is escaped there, or it would end the cell; outside a
+    table it is written as it is."""
+    old = CORE.replace("name = user.name", "name = user.first | user.last")
+    body = ("| where | what |\n|---|---|\n| [[core.py:12\\|the name]] | named |\n"
+            "| [[core.py:12]] | plain |\n\nIn prose: [[core.py:12]].\n")
+    repo, _, new = moved(body, {"src/widgets/core.py": CORE}, old={
+        "src/widgets/core.py": old, "src/widgets/checkpoint.py": CHECKPOINT})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert out.count('now quotes its old text, "name = user.first | user.last"') == 3, out
+    text = page_text(project)
+    assert '| [[core.py:12 "name = user.first \\| user.last"\\|the name]] | named |\n' in text
+    assert '| [[core.py:12 "name = user.first \\| user.last"]] | plain |\n' in text
+    assert 'In prose: [[core.py:12 "name = user.first | user.last"]].' in text
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    # each stops at its quote, read whole: no row was cut into other cells
+    assert built.err.count('the quote "name = user.first | user.last" of') == 3, built.err
+    assert built.err.count("error") == 1 and "3 error(s)" in built.err
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  text.replace(' "name = user.first \\| user.last"', "")
+                  .replace(' "name = user.first | user.last"', ""))
+    assert cli("build", "--no-search", "--checkout", f"acme/widgets={repo}").code == 0
+    page = (project.root / "site/acme/widgets/12/cache-bug/index.html").read_text()
+    assert re.search(r"<td><span class=\"ref-wrap\"><a class=\"ref\" href=\"[^\"]*"
+                     rf"{new}/src/widgets/core.py#L12\"[^>]*>the name</a>", page)
 
 
 def test_an_edit_deep_in_a_long_range_is_reported_by_the_lines_that_changed(

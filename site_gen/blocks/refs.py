@@ -5,8 +5,9 @@ Forms (inside double square brackets):
     [[path:489]]  [[path:57-59]]  [[path L57-L59]]  [[path]]
     ... then optionally  @2f6b955 or @base   "quoted code"   |label
 
-A quote may hold `"` and `\\` escaped with a backslash (`"a \"b\""`), and `|` as it is. A
-reference may run over a line break inside a paragraph (the break reads as a space).
+A quote may hold `"` and `\\` escaped with a backslash (`"a \"b\""`), and `|` as it is (in a
+table's cell, as `\\|`, the label's bar too: markdown reads `\\|` as `|`). A reference may run
+over a line break inside a paragraph (the break reads as a space).
 """
 
 from __future__ import annotations
@@ -41,14 +42,17 @@ if TYPE_CHECKING:
 
 # Possessive quantifiers (*+, ++): no backtracking, so any text is matched in linear time.
 # A path may hold an '@' that begins one of its parts (`packages/@scope/pkg/index.ts`, as
-# npm's scoped packages are laid out); any other '@' begins the commit.
+# npm's scoped packages are laid out); any other '@' begins the commit. The label's bar may
+# be written `\|`, as a table's cell must (GFM), and is read so anywhere (markdown reads
+# `\|` as `|`): a path, a symbol or a commit ends before it.
+NAME_CHAR = r'(?:[^\s:@"|\\]|\\(?!\|))'
 REF = re.compile(
-    r'^\s*+(?P<target>(?P<path>(?:[^\s:@"|]|(?<![^\s/])@)++)'
-    r'(?:::(?P<symbol>(?:\([^\s()@"]++\)|`[^`\n]++`|[^\s:@"|])++(?:::[^\s:@"|]++)*+)|(?::|\s++L)(?P<start>\d++)'
-    r'(?:-L?(?P<end>\d++))?)?)'
-    r"(?:@(?P<commit>[^\s\"|]++))?"
+    rf'^\s*+(?P<target>(?P<path>(?:{NAME_CHAR}|(?<![^\s/])@)++)'
+    rf'(?:::(?P<symbol>(?:\([^\s()@"]++\)|`[^`\n]++`|{NAME_CHAR})++(?:::{NAME_CHAR}++)*+)'
+    r'|(?::|\s++L)(?P<start>\d++)(?:-L?(?P<end>\d++))?)?)'
+    r"(?:@(?P<commit>[^\s\"|\\]++))?"
     r'(?:\s++"(?P<quote>(?:[^"\\]|\\.)*+)")?'
-    r"\s*+(?:\|(?P<label>[^|]*+))?$"
+    r"\s*+(?:\\?\|(?P<label>[^|]*+))?$"
 )
 ESCAPE = re.compile(r"\\(.)")  # inside a quote: \" and \\
 MAX_LINE = 999_999_999  # no file has more lines; int() of a longer number would fail
