@@ -40,12 +40,11 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
-from .names import FENCE, GITLINK, READ_FENCES, REFERENCE, closes, code_spans, path_written
+from .names import FENCE, GITLINK, READ_FENCES, WRAPPED, closes, code_spans, path_written
 from .submodules import holding, reader_of
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
 STATES = (SAME, MOVED, CHANGED, GONE)
-BRACKETS = re.compile(rf"\[\[({REFERENCE}(?:\n{REFERENCE})?)\]\]")
 HIGHLIGHT_LINE = re.compile(r"^(\s*highlight\s*:\s*)(.*)$")
 SOURCE = re.compile(r"^\s*source\s*:")  # a flow's source line: `source: [[ref]] code`
 
@@ -204,7 +203,8 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
         if fence is not None and fence[1] in ("proposal", "claim"):
             continue  # read whole when the block ends
         source = fence is not None and fence[1] == "flow" and SOURCE.match(raw) is not None
-        found.extend(_references(pr, page, raw, index, offsets[index], known, links,
+        read = _wrapped(lines, index, raw) if fence is None else raw
+        found.extend(_references(pr, page, read, index, offsets[index], known, links,
                                  source, at, index in tables))
         if fence is not None and fence[1] == "excerpt":
             h = HIGHLIGHT_LINE.match(raw)
@@ -212,6 +212,15 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
                 start = offsets[index] + len(h[1])
                 found[-1] = dataclasses.replace(found[-1], highlight=(start, start + len(h[2])))
     return found
+
+
+def _wrapped(lines: list[str], index: int, raw: str) -> str:
+    """The prose line `raw` (`lines[index]`), and the next line after its break when a
+    reference begun on it runs on to it (prose wraps; the build reads the break as a space)."""
+    opened = raw.rfind("[[")
+    if opened < 0 or "]]" in raw[opened:] or index + 1 == len(lines) or not lines[index + 1].strip():
+        return raw
+    return raw + "\n" + lines[index + 1].rstrip("\n")
 
 
 def table_rows(body: str) -> Iterator[int]:
@@ -229,9 +238,9 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
                 known: tuple[str, ...], links: frozenset[str], source: bool,
                 at: str, in_table: bool) -> Iterator[Item]:
     spans = code_spans(raw)
-    for m in BRACKETS.finditer(raw):
-        if any(a <= m.start() < b for a, b in spans):
-            continue  # in `code`: what a reference looks like, not one
+    for m in WRAPPED.finditer(raw):
+        if any(a <= m.start() < b for a, b in spans) or "\n" in raw[:m.start()]:
+            continue  # in `code`: what a reference looks like, not one; or the next line's
         inner = m[1]
         ref = REF.match(inner)
         if ref is None or inner.strip().startswith("claim:") or \

@@ -19,7 +19,7 @@ from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .errors import ContentError, display_path
 from .git_reader import SourceReader
-from .names import BRACKETED, FENCE, READ_FENCES, SHA, closes, code_spans, path_written
+from .names import FENCE, READ_FENCES, SHA, WRAPPED, closes, code_spans, path_written
 from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
@@ -142,7 +142,7 @@ def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
             also = [reader.commit(pr.base) if pr.base else None,
                     reader.commit(fill(config.code_host.pull_ref, number=pr.number))]
             for page in pr.pages:
-                for m in BRACKETED.finditer(page.body):
+                for m in WRAPPED.finditer(page.body):
                     ref = REF.match(m[1])
                     if ref is None:
                         continue

@@ -15,6 +15,7 @@ SHA = re.compile(r"^[0-9a-f]{7,40}$")
 # outside it.
 REFERENCE = r'(?:\[[^\[\]"\n]*+\]|[^\[\]"\n]|\[(?!\[)|\](?!\])|(?<=\s)"(?:[^"\\\n]|\\.)*+"|")*+'
 BRACKETED = re.compile(rf"\[\[({REFERENCE})\]\]")
+WRAPPED = re.compile(rf"\[\[({REFERENCE}(?:\n{REFERENCE})?)\]\]")  # over a line break, as prose wraps
 # A file path inside a repository: no control characters, no '.' or '..' segment, not absolute.
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 REPO_PATH = re.compile(r"^(?!/)(?!.*(?:^|/)\.{1,2}(?:/|$))[^\x00-\x1f\x7f]+$")

@@ -133,6 +133,27 @@ def test_lines_inserted_above_move_every_reference_and_rewrite_it(
     assert built.code == 0, built.err
 
 
+def test_a_reference_wrapped_over_a_line_break_is_read_moved_and_quoted(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Prose wraps, and the build reads a reference over a line break as over a space:
+    repin and the drift notice read pages line by line and did not see such a reference
+    at all (after repin it linked the new head's lines without a word)."""
+    body = ("The key is named in [[core.py\nL12]], hashed in [[core.py:12-13|the\nhash]], and\n"
+            "[[core.py:16]] helps.\n")
+    new_core = "import os\n" + CORE.replace("return hash(name)", "return hash(name.lower())")
+    repo, _, _ = moved(body, {"src/widgets/core.py": new_core})
+    assert "3 references: 2 moved, 1 changed" in cli(
+        "build", "--no-search", "--checkout", f"acme/widgets={repo}").err
+    run = repin(cli, repo)
+    out = run.out
+    assert run.code == 1 and "cache-bug.md:9: moved: src/widgets/core.py L12 now at L13" in out, out
+    assert "cache-bug.md:10: changed: src/widgets/core.py L12-L13" in out
+    assert "cache-bug.md:12: moved: src/widgets/core.py L16 now at L17" in out
+    assert page_text(project).endswith(
+        'The key is named in [[core.py\nL13]], hashed in [[core.py:12-13 "return hash(name)"|the\n'
+        "hash]], and\n[[core.py:17]] helps.\n")
+
+
 def test_a_pr_yml_as_site_gen_new_writes_it_is_repinned(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """`site-gen new` writes `head: "2f6b955"   # the commit every code link pins` and

@@ -109,7 +109,8 @@ def test_fetch_brings_the_submodule_commits_the_pages_cite(
         project: Project, cli: CLI, code: tuple[Path, Path, str, str], tmp_path: Path) -> None:
     repo, sub, head, pinned = code
     upstream = bare(repo, tmp_path / "rl.git")  # no work tree of the submodule to read
-    page(project, head, "[[3rdparty/Megatron/megatron/ckpt.py:2 \"return x\"]]\n")
+    # over a line break, as prose wraps: the build reads it so, and so does fetch
+    page(project, head, "[[3rdparty/Megatron/megatron/ckpt.py:2\n\"return x\"]]\n")
     project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text() + "site_gen:\n  sources:\n"
                   f"    acme/rl: {upstream.as_uri()}\n    acme/megatron: {sub.as_uri()}\n")
     unfetched = cli("build", "--strict", "--no-search", "--checkout", f"acme/rl={upstream}")
