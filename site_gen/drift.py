@@ -40,7 +40,16 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
-from .names import FENCE, GITLINK, READ_FENCES, WRAPPED, closes, code_spans, path_written
+from .names import (
+    FENCE,
+    GITLINK,
+    READ_FENCES,
+    WRAPPED,
+    closes,
+    code_spans,
+    layout,
+    path_written,
+)
 from .submodules import holding, reader_of
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
@@ -185,10 +194,12 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
     for line in lines:
         offsets.append(offsets[-1] + len(line))
     first = page.body_line - 1  # the file line index where the body starts
-    tables = {first + n for n in table_rows(page.body)}
+    tables, code = (frozenset(first + n for n in rows) for rows in layout(page.body))
     fence: tuple[str, str, int] | None = None  # (mark, info, index of its first line)
     for index in range(first, len(lines)):
         raw = lines[index].rstrip("\n")
+        if index in code:
+            continue  # an indented code block: its brackets are not references
         m = FENCE.match(raw)
         if fence is None and m:
             fence = (m["mark"], m["info"], index)
@@ -214,24 +225,19 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
     return found
 
 
+QUOTED = re.compile(r"^ {0,3}>[> \t]*")  # a line of a block quote: its marks
+
+
 def _wrapped(lines: list[str], index: int, raw: str) -> str:
     """The prose line `raw` (`lines[index]`), and the next line after its break when a
-    reference begun on it runs on to it (prose wraps; the build reads the break as a space)."""
+    reference begun on it runs on to it (prose wraps; the build reads the break as a space,
+    and a block quote's marks, here blanked, as nothing)."""
     opened = raw.rfind("[[")
     if opened < 0 or "]]" in raw[opened:] or index + 1 == len(lines) or not lines[index + 1].strip():
         return raw
-    return raw + "\n" + lines[index + 1].rstrip("\n")
-
-
-def table_rows(body: str) -> Iterator[int]:
-    """The lines of `body` (0-based) that are rows of a table, as the build reads them."""
-    if "|" not in body:  # a table's header and delimiter rows hold one
-        return
-    from markdown_it import MarkdownIt  # only where a page holds a bar
-
-    for token in MarkdownIt("commonmark").enable("table").parse(body):
-        if token.type == "table_open" and token.map:
-            yield from range(*token.map)
+    after = lines[index + 1].rstrip("\n")
+    marks = QUOTED.match(after) if QUOTED.match(raw) else None
+    return raw + "\n" + (" " * marks.end() + after[marks.end():] if marks else after)
 
 
 def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,

@@ -19,7 +19,16 @@ from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .errors import ContentError, display_path
 from .git_reader import SourceReader
-from .names import FENCE, READ_FENCES, SHA, WRAPPED, closes, code_spans, path_written
+from .names import (
+    FENCE,
+    READ_FENCES,
+    SHA,
+    WRAPPED,
+    closes,
+    code_spans,
+    layout,
+    path_written,
+)
 from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
@@ -60,11 +69,15 @@ def _pins_of(pr: PullRequest) -> Iterator[Pin]:
 def _commits_cited(body: str) -> Iterator[tuple[int, str]]:
     """Each commit `body` pins, with its line in `body` (0-based): a reference's `@sha`,
     and a claim block's `at: SHA`; as the build reads them, not what code holds (an
-    ordinary fenced block, a code span), which reads the same but is no reference."""
+    ordinary fenced or indented block, a code span), which reads the same but is no
+    reference."""
     fence: tuple[str, str] | None = None  # the open block's mark and info word
     read: list[str] = []  # the body with what is code blanked, line for line
+    indented = frozenset(layout(body)[1])  # an indented code block's lines
     for number, text in enumerate(body.split("\n")):
-        if fence is None and (m := FENCE.match(text)):
+        if number in indented:
+            text = ""
+        elif fence is None and (m := FENCE.match(text)):
             fence, text = (m["mark"], m["info"]), ""
         elif fence is not None and closes(text, fence[0]):
             fence, text = None, ""

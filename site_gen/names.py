@@ -60,3 +60,18 @@ def code_spans(line: str) -> list[tuple[int, int]]:
         spans.append((runs[i].start(), runs[close].end()))
         i = close + 1
     return spans
+
+
+def layout(body: str) -> tuple[list[int], list[int]]:
+    """The lines of `body` (0-based) that are rows of a table, and those that are an
+    indented code block, as the build reads them."""
+    if "|" not in body and "    " not in body and "\t" not in body:
+        return [], []  # a table's header row holds a bar; an indented block, its indent
+    from markdown_it import MarkdownIt  # only for such a page
+
+    tables: list[int] = []
+    code: list[int] = []
+    for token in MarkdownIt("commonmark").enable("table").parse(body):
+        if token.type in ("table_open", "code_block") and token.map:
+            (tables if token.type == "table_open" else code).extend(range(*token.map))
+    return tables, code

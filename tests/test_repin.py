@@ -872,14 +872,17 @@ def test_base_and_sha_pinned_references_are_left_as_they_are(
 
 def test_references_in_code_blocks_are_not_items(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
-    """Nor in code spans, which the build does not read as references either: before, repin
-    rewrote (and now would have quoted) `[[core.py:12]]` written to show the syntax."""
+    """Nor in code spans or an indented block, which the build does not read as references
+    either: before, repin rewrote (and now would have quoted) `[[core.py:12]]` written to
+    show the syntax. A reference wrapped in a block quote is one (its marks are not)."""
     repo, _, _ = moved("```python\nx = [[core.py:12]]\n```\n\nSee [[core.py:12]]; write "
-                       "`[[core.py:12]]` or ``[[core.py:12]] `x` `` to cite it.\n",
+                       "`[[core.py:12]]` or ``[[core.py:12]] `x` `` to cite it:\n\n"
+                       "    as in [[core.py:12]]\n\n> Quoted, [[core.py\n> L12]].\n",
                        {"src/widgets/core.py": "import os\n" + CORE})
     run = repin(cli, repo)
-    assert "1 reference: 1 moved" in run.out
+    assert "2 references: 2 moved" in run.out
     assert "x = [[core.py:12]]" in page_text(project)
+    assert "    as in [[core.py:12]]\n\n> Quoted, [[core.py\n> L13]].\n" in page_text(project)
     assert "See [[core.py:13]]; write `[[core.py:12]]` or ``[[core.py:12]] `x` `` to" \
         in page_text(project)
 

@@ -86,11 +86,12 @@ def sources(project: Project, **repos: Path) -> None:
 def test_fetch_brings_only_the_pinned_commits(project: Project, cli: CLI,
                                               code: tuple[Path, list[str]]) -> None:
     repo, commits = code
-    # what reads as a reference in code (a code span, an ordinary fenced block) is none:
-    # not fetched, as the build does not read it
+    # what reads as a reference in code (a code span, an ordinary fenced or indented
+    # block) is none: not fetched, as the build does not read it
     pr_page(project, code, body=PAGE + f"And before: [[src/app/checkpoint.py:6@{commits[0]}]]; "
             f"pin one as `[[checkpoint.py:6@{commits[2][:7]}]]` does.\n\n```python\n"
-            f"x = a[[checkpoint.py:6@{commits[2][:7]}]]\n```\n")
+            f"x = a[[checkpoint.py:6@{commits[2][:7]}]]\n```\n\n"
+            f"    y = a[[checkpoint.py:6@{commits[2][:7]}]]\n")
     project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=commits[1], base=commits[0]))
     sources(project, acme__widgets=repo)
     fetched = cli("fetch")
