@@ -139,7 +139,10 @@ def _markdown_for(config: Config) -> MarkdownIt:
 
 
 def render_body(ctx: PageContext, text: str) -> str:
-    """Render one page body; problems land in `ctx.errors` and `ctx.warnings`."""
+    """Render one page body; problems land in `ctx.errors` and `ctx.warnings`. (Its last
+    line ended: mdit-py-plugins' `:::` rule reads past the text's end when a block quote's
+    last line is a bare `> `.)"""
+    text = text if text.endswith("\n") else text + "\n"
     html: str = _markdown_for(ctx.config).render(text, {ENV_KEY: ctx})
     return html
 
