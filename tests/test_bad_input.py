@@ -195,6 +195,14 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
      [f"{P}:6: malformed code reference '[[core.py:x]]'; expected [[file:line]], "
       "[[file:start-end]], [[file Lstart-Lend]] or [[file::symbol]], then optionally "
       "@commit, \"quoted code\" and |label"]),
+    # a `[[` never closed was shown as it is, a broken link, without a word; in a table's
+    # cell, a bare `|` in a reference ends the cell
+    ("ref-unclosed", {P: FM + "See\n[[core.py:1 and more, [[[[ once.\n"},
+     [f"{P}:7: '[[core.py:1 and more, [[[[ once.' opens a code reference that is never "
+      "closed; expected ']]' after it"]),
+    ("ref-unclosed-cell", {P: FM + "| where | what |\n|---|---|\n| [[core.py:1|the line]] | x |\n"},
+     [f"{P}:8: '[[core.py:1' opens a code reference that is never closed; expected ']]' after "
+      "it (in a table's cell, a '|' of a reference is written '\\|')"]),
     # blocks
     ("claim-misspelt", {P: FM + "```claim\nsays: x\ncou: 2\ntext: y\n```\n"},
      [f"{P}:8: 'cou: 2' is not a line of a claim; did you mean 'count:'? expected 'says:', "

@@ -204,6 +204,8 @@ def _unclosed_bracket(state: StateInline, silent: bool) -> bool:
     start = state.pos + 1 if state.src.startswith("![", state.pos) else state.pos
     if state.src[start] != "[" or find_after(state, "]", start + 1) >= 0:
         return False
+    if not silent and state.src.startswith("[[", start):
+        return False  # a reference's opening: the reference rule tells it is never closed
     if not silent:
         state.append_pending(state.src[state.pos:start + 1])
     state.pos = start + 1

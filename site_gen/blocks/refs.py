@@ -45,14 +45,14 @@ if TYPE_CHECKING:
 # npm's scoped packages are laid out); any other '@' begins the commit. The label's bar may
 # be written `\|`, as a table's cell must (GFM), and is read so anywhere (markdown reads
 # `\|` as `|`): a path, a symbol or a commit ends before it.
-NAME_CHAR = r'(?:[^\s:@"|\\]|\\(?!\|))'
+NAME_CHAR = r'(?:[^\s:@"|\\]|\\(?![\\|]))'
 REF = re.compile(
     rf'^\s*+(?P<target>(?P<path>(?:{NAME_CHAR}|(?<![^\s/])@)++)'
     rf'(?:::(?P<symbol>(?:\([^\s()@"]++\)|`[^`\n]++`|{NAME_CHAR})++(?:::{NAME_CHAR}++)*+)'
     r'|(?::|\s++L)(?P<start>\d++)(?:-L?(?P<end>\d++))?)?)'
     r"(?:@(?P<commit>[^\s\"|\\]++))?"
     r'(?:\s++"(?P<quote>(?:[^"\\]|\\.)*+)")?'
-    r"\s*+(?:\\?\|(?P<label>[^|]*+))?$"
+    r"\s*+(?:\\*+\|(?P<label>(?:[^|\[]|\[(?!\[))*+))?$"  # no `[[`: it begins another
 )
 ESCAPE = re.compile(r"\\(.)")  # inside a quote: \" and \\
 MAX_LINE = 999_999_999  # no file has more lines; int() of a longer number would fail
@@ -509,7 +509,7 @@ def _ref_rule(state: StateInline, silent: bool) -> bool:
         return False
     end = find_after(state, "]]", state.pos + 2)  # over soft line breaks too
     if end < 0:
-        return False
+        return not silent and _unclosed(state)
     if state.src.find('"', state.pos + 2, end) >= 0 or state.src.find("[", state.pos + 2, end) >= 0:
         # a quote may hold `]]`, and a symbol `[]` before one (`Vec::operator[]]]`): its own
         whole = BRACKETED.match(state.src, state.pos)
@@ -522,14 +522,37 @@ def _ref_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _unclosed(state: StateInline) -> bool:
+    """A `[[` with no `]]` after it: its text as written, told once per paragraph (a cell, a
+    heading): it was shown as it is without a word, a broken link (in a table, a bare `|`
+    in a reference ends the cell)."""
+    told: set[str] = state.env.setdefault("_site_gen_unclosed", set())
+    if state.src in told:
+        state.append_pending("[[")
+    else:
+        told.add(state.src)
+        token = state.push("code_ref_unclosed", "", 0)  # rendered as its text, "[["
+        written = state.src[state.pos:].split("\n", 1)[0]
+        token.meta = {"written": written if len(written) <= 60 else written[:57] + "...",
+                      "offset": line_offset(state, state.pos)}
+    state.pos += 2
+    return True
+
+
 def _resolve_all(state: StateCore) -> None:
     ctx = context_of(state.env)
-    for block in state.tokens:
+    for index, block in enumerate(state.tokens):
         for token in block.children or ():
             if token.type == "code_ref":
                 line = ctx.line(block.map, token.meta["offset"])
                 token.meta["ref"] = ref = resolve(ctx, token.content, line)
                 token.meta["preview"] = preview_rows(ctx, ref) if ref else None
+            elif token.type == "code_ref_unclosed":
+                cell = index and state.tokens[index - 1].type in ("td_open", "th_open")
+                ctx.error(f"'{token.meta['written']}' opens a code reference that is never "
+                          "closed; expected ']]' after it" + (
+                              " (in a table's cell, a '|' of a reference is written '\\|')"
+                              if cell else ""), ctx.line(block.map, token.meta["offset"]))
 
 
 PREVIEW_LINES = 8  # a longer range shows its first lines and how many are left out
@@ -595,6 +618,7 @@ def refs_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
     md.core.ruler.after("inline", "code_ref_resolve", _resolve_all)
     md.core.ruler.after("code_ref_resolve", "unpinned_links", _check_links)
     block_renderer(md, "code_ref", render)
+    block_renderer(md, "code_ref_unclosed", lambda token, env: "[[")
 
 
 # How references are written elsewhere, and this syntax's way: a code host's permalink,
