@@ -46,9 +46,9 @@ from .names import (
     READ_FENCES,
     WRAPPED,
     closes,
-    code_spans,
     layout,
     path_written,
+    unread,
 )
 from .submodules import holding, reader_of
 
@@ -183,23 +183,27 @@ def summary(counts: dict[str, int], what: str = "references") -> str:
 # -- finding what a page cites ---------------------------------------------------------
 
 def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
-             links: frozenset[str] = frozenset(), at: str = "head") -> list[Item]:
+             links: frozenset[str] = frozenset(), at: str = "head", html: bool = False
+             ) -> list[Item]:
     """Every item of `page` (its file's `text`) pinned to the PR's head, in file order (or,
     `at` "base", every reference written `@base`: no claim, no hunk). `known`: the paths
     a written path may be a tail of (that commit's tree, or pr.yml's); `links`: its
-    submodules' folders, whose files a path may name whole."""
+    submodules' folders, whose files a path may name whole; `html`: the site's `raw_html`."""
     found: list[Item] = []
     lines = text.splitlines(keepends=True)
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line))
     first = page.body_line - 1  # the file line index where the body starts
-    tables, code = (frozenset(first + n for n in rows) for rows in layout(page.body))
+    body = "".join(lines[first:])
+    shape = layout(body, html)
+    read = [""] * first + unread(body, shape).split("\n")  # what code holds, blanked
+    ends = {first + n: first + b for a, b in shape.inline for n in range(a, b)}  # paragraphs'
     fence: tuple[str, str, int] | None = None  # (mark, info, index of its first line)
     for index in range(first, len(lines)):
         raw = lines[index].rstrip("\n")
-        if index in code:
-            continue  # an indented code block: its brackets are not references
+        if index - first in shape.code:
+            continue  # an indented code block or an HTML block: no references
         m = FENCE.match(raw)
         if fence is None and m:
             fence = (m["mark"], m["info"], index)
@@ -214,9 +218,10 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
         if fence is not None and fence[1] in ("proposal", "claim"):
             continue  # read whole when the block ends
         source = fence is not None and fence[1] == "flow" and SOURCE.match(raw) is not None
-        read = _wrapped(lines, index, raw) if fence is None else raw
-        found.extend(_references(pr, page, read, index, offsets[index], known, links,
-                                 source, at, index in tables))
+        found.extend(_references(pr, page, _wrapped(read, index, ends.get(index, index + 1))
+                                 if fence is None else read[index],
+                                 index, offsets[index], known, links, source, at,
+                                 index - first in shape.tables))
         if fence is not None and fence[1] == "excerpt":
             h = HIGHLIGHT_LINE.match(raw)
             if h and found and found[-1].line >= fence[2] + 1:
@@ -228,25 +233,30 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
 QUOTED = re.compile(r"^ {0,3}>[> \t]*")  # a line of a block quote: its marks
 
 
-def _wrapped(lines: list[str], index: int, raw: str) -> str:
-    """The prose line `raw` (`lines[index]`), and the next line after its break when a
-    reference begun on it runs on to it (prose wraps; the build reads the break as a space,
-    and a block quote's marks, here blanked, as nothing)."""
-    opened = raw.rfind("[[")
-    if opened < 0 or "]]" in raw[opened:] or index + 1 == len(lines) or not lines[index + 1].strip():
-        return raw
-    after = lines[index + 1].rstrip("\n")
-    marks = QUOTED.match(after) if QUOTED.match(raw) else None
-    return raw + "\n" + (" " * marks.end() + after[marks.end():] if marks else after)
+WRAP_LINES = 8  # the most lines a reference is read over (a long quote, wrapped)
+
+
+def _wrapped(lines: list[str], index: int, end: int) -> str:
+    """The prose line `lines[index]`, and the lines after it while a reference begun on it
+    runs on (prose wraps; the build reads a break as a space, and a block quote's marks,
+    here blanked, as nothing), up to line `end`, where its paragraph ends."""
+    raw = lines[index]
+    quoted = QUOTED.match(raw) is not None
+    for after in lines[index + 1:min(end, index + WRAP_LINES)]:
+        opened = raw.rfind("[[")
+        if opened < 0 or "]]" in raw[opened:]:
+            break
+        marks = QUOTED.match(after) if quoted else None
+        raw += "\n" + (" " * marks.end() + after[marks.end():] if marks else after)
+    return raw
 
 
 def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
                 known: tuple[str, ...], links: frozenset[str], source: bool,
                 at: str, in_table: bool) -> Iterator[Item]:
-    spans = code_spans(raw)
     for m in WRAPPED.finditer(raw):
-        if any(a <= m.start() < b for a, b in spans) or "\n" in raw[:m.start()]:
-            continue  # in `code`: what a reference looks like, not one; or the next line's
+        if "\n" in raw[:m.start()]:
+            continue  # the next line's, read with it
         inner = m[1]
         ref = REF.match(inner)
         if ref is None or inner.strip().startswith("claim:") or \
@@ -738,7 +748,7 @@ def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest
         except (OSError, UnicodeDecodeError):
             continue  # discovery read it a moment ago; a page gone since is rebuilt anyway
         drift.placed[page.path] = [_said_at(move.place(item), at)
-                                   for item in items_of(pr, page, text, known, links, at)]
+                                   for item in items_of(pr, page, text, known, links, at, config.raw_html)]
     return drift
 
 

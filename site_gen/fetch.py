@@ -21,13 +21,12 @@ from .errors import ContentError, display_path
 from .git_reader import SourceReader
 from .names import (
     FENCE,
-    READ_FENCES,
     SHA,
     WRAPPED,
     closes,
-    code_spans,
     layout,
     path_written,
+    unread,
 )
 from .submodules import holding
 
@@ -46,49 +45,41 @@ class Pin:
     line: int | None
 
 
-def pins(site: Site) -> dict[str, list[Pin]]:
-    """Every pinned commit by repository, each once, in the order the content names them."""
+def pins(site: Site, html: bool = False) -> dict[str, list[Pin]]:
+    """Every pinned commit by repository, each once, in the order the content names them
+    (`html`: the site's `raw_html`, see names.layout)."""
     found: dict[str, dict[str, Pin]] = {}
     for pr in site.prs:
         seen = found.setdefault(pr.repo, {})
-        for pin in _pins_of(pr):
+        for pin in _pins_of(pr, html):
             seen.setdefault(pin.sha, pin)
     return {repo: list(by_sha.values()) for repo, by_sha in sorted(found.items())}
 
 
-def _pins_of(pr: PullRequest) -> Iterator[Pin]:
+def _pins_of(pr: PullRequest, html: bool) -> Iterator[Pin]:
     for key in ("head", "base"):
         sha = getattr(pr, key)
         if sha and not pr.code_unavailable:
             yield Pin(sha, pr.number, pr.path, pr.line_of(key))
     for page in pr.pages if not pr.code_unavailable else ():
-        for line, sha in _commits_cited(page.body):
+        for line, sha in _commits_cited(page.body, html):
             yield Pin(sha, pr.number, page.path, page.body_line + line)
 
 
-def _commits_cited(body: str) -> Iterator[tuple[int, str]]:
+def _commits_cited(body: str, html: bool = False) -> Iterator[tuple[int, str]]:
     """Each commit `body` pins, with its line in `body` (0-based): a reference's `@sha`,
     and a claim block's `at: SHA`; as the build reads them, not what code holds (an
     ordinary fenced or indented block, a code span), which reads the same but is no
-    reference."""
+    reference (`names.unread`)."""
     fence: tuple[str, str] | None = None  # the open block's mark and info word
-    read: list[str] = []  # the body with what is code blanked, line for line
-    indented = frozenset(layout(body)[1])  # an indented code block's lines
     for number, text in enumerate(body.split("\n")):
-        if number in indented:
-            text = ""
-        elif fence is None and (m := FENCE.match(text)):
-            fence, text = (m["mark"], m["info"]), ""
+        if fence is None and (m := FENCE.match(text)):
+            fence = (m["mark"], m["info"])
         elif fence is not None and closes(text, fence[0]):
-            fence, text = None, ""
+            fence = None
         elif fence is not None and fence[1] == "claim" and (at := CLAIM_AT.match(text.strip())):
             yield number, at[1].lower()
-        elif fence is not None and fence[1] not in READ_FENCES:
-            text = ""
-        for a, b in code_spans(text):
-            text = text[:a] + " " * (b - a) + text[b:]
-        read.append(text)
-    kept = "\n".join(read)
+    kept = unread(body, layout(body, html))
     for m in PIN.finditer(kept):  # a reference may run over two lines, as prose wraps
         yield kept.count("\n", 0, m.start()), m[1].lower()
 
@@ -118,7 +109,7 @@ def fetch(config: Config, site: Site, progress: Progress | None = None) -> list[
         if not pr.code_unavailable:
             numbers.setdefault(pr.repo, []).append(pr)
     reports: dict[str, FetchReport] = {}
-    for repo, repo_pins in pins(site).items():
+    for repo, repo_pins in pins(site, config.raw_html).items():
         report = _fetch_repo(config, repo, repo_pins, progress)
         if not report.skipped:
             report.heads = fetch_heads(config, repo, numbers.get(repo, []))

@@ -4,8 +4,15 @@ the git reader alike."""
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 SHA = re.compile(r"^[0-9a-f]{7,40}$")
 # What the brackets of a code reference hold, on one line: up to the first `]]` outside
@@ -15,7 +22,7 @@ SHA = re.compile(r"^[0-9a-f]{7,40}$")
 # outside it.
 REFERENCE = r'(?:\[[^\[\]"\n]*+\]|[^\[\]"\n]|\[(?!\[)|\](?!\])|(?<=\s)"(?:[^"\\\n]|\\.)*+"|")*+'
 BRACKETED = re.compile(rf"\[\[({REFERENCE})\]\]")
-WRAPPED = re.compile(rf"\[\[({REFERENCE}(?:\n{REFERENCE})?)\]\]")  # over a line break, as prose wraps
+WRAPPED = re.compile(rf"\[\[({REFERENCE}(?:\n{REFERENCE})*+)\]\]")  # over line breaks, as prose wraps
 # A file path inside a repository: no control characters, no '.' or '..' segment, not absolute.
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 REPO_PATH = re.compile(r"^(?!/)(?!.*(?:^|/)\.{1,2}(?:/|$))[^\x00-\x1f\x7f]+$")
@@ -33,7 +40,8 @@ def path_written(text: str) -> str:
     return unquote(text) if "%" in text else text
 # A fenced block's opening line in a page's markdown (its mark and info word), as the
 # pages are read line by line without a parser (repin's items, fetch's pins).
-FENCE = re.compile(r"^(?P<indent> {0,3})(?P<mark>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
+# (A backtick fence's info holds no backtick: "```a```b" is a paragraph with a code span.)
+FENCE = re.compile(r"^(?P<indent> {0,3})(?P<mark>`{3,}(?![^\n]*`)|~{3,})\s*(?P<info>[^`\s]*)")
 
 
 def closes(line: str, mark: str) -> bool:
@@ -45,33 +53,117 @@ READ_FENCES = ("flow", "proposal", "excerpt", "pr-diff", "claim")
 TICKS = re.compile(r"`+")
 
 
-def code_spans(line: str) -> list[tuple[int, int]]:
-    """Where the code spans of a markdown line are (start, end), as CommonMark reads them:
-    a run of backticks up to the next run of as many. What they hold is no reference."""
-    spans: list[tuple[int, int]] = []
-    runs = list(TICKS.finditer(line)) if "`" in line else []
-    i = 0
-    while i < len(runs):
-        close = next((j for j in range(i + 1, len(runs))
-                      if len(runs[j][0]) == len(runs[i][0])), None)
-        if close is None:
-            i += 1
+@dataclass(frozen=True)
+class Layout:
+    """How the build reads the lines of a page's body (0-based), where it matters to what
+    is a reference."""
+
+    tables: Mapping[int, int] = field(default_factory=dict)  # a table's rows: its columns
+    code: frozenset[int] = frozenset()  # an indented code block's lines, an HTML block's
+    inline: tuple[tuple[int, int], ...] = ()  # each paragraph's and heading's lines [a, b)
+
+
+def layout(body: str, html: bool = False) -> Layout:
+    """The `Layout` of `body`, read by CommonMark with GFM's tables (and with `html`, the
+    setting `raw_html`, its HTML blocks, where no reference is read)."""
+    if "[[" not in body:
+        return Layout()  # no reference to read
+    tables: dict[int, int] = {}
+    code: set[int] = set()
+    inline: list[tuple[int, int]] = []
+    rows: range | None = None  # the lines of the table whose header is being read
+    for token in _blocks(html).parse(body if body.endswith("\n") else body + "\n"):
+        if token.type == "th_open" and rows is not None:  # a column of its header
+            tables.update((line, tables.get(line, 0) + 1) for line in rows)
+        elif token.type == "thead_close":
+            rows = None
+        elif token.map is None:
             continue
-        spans.append((runs[i].start(), runs[close].end()))
-        i = close + 1
-    return spans
+        elif token.type == "table_open":
+            rows = range(*token.map)
+        elif token.type in ("code_block", "html_block"):
+            code.update(range(*token.map))
+        elif token.type in ("paragraph_open", "heading_open"):
+            inline.append((token.map[0], token.map[1]))
+    return Layout(tables, frozenset(code), tuple(inline))
 
 
-def layout(body: str) -> tuple[list[int], list[int]]:
-    """The lines of `body` (0-based) that are rows of a table, and those that are an
-    indented code block, as the build reads them."""
-    if "|" not in body and "    " not in body and "\t" not in body:
-        return [], []  # a table's header row holds a bar; an indented block, its indent
-    from markdown_it import MarkdownIt  # only for such a page
+# The `::: name` blocks the build reads (blocks/callout.py): their bodies are markdown.
+CONTAINERS = ("review", "aside")
 
-    tables: list[int] = []
-    code: list[int] = []
-    for token in MarkdownIt("commonmark").enable("table").parse(body):
-        if token.type in ("table_open", "code_block") and token.map:
-            (tables if token.type == "table_open" else code).extend(range(*token.map))
-    return tables, code
+
+@functools.cache
+def _blocks(html: bool) -> MarkdownIt:
+    """Markdown that reads a page's blocks as the build does (its own fenced blocks are
+    fences to it), for `layout`."""
+    from markdown_it import MarkdownIt  # only for a page with references
+    from mdit_py_plugins.container import container_plugin
+
+    md = MarkdownIt("commonmark", {"html": html}).enable("table")
+    for name in CONTAINERS:
+        container_plugin(md, name)
+    return md
+
+
+def unread(body: str, shape: Layout | None = None) -> str:
+    """`body` with every `[` and `]` the build does not read as part of a reference made a
+    space, the rest as it is (so offsets and lines stand): those of an ordinary fenced
+    block, an indented one, an HTML block (with `raw_html`), and a code span, which runs
+    over the lines of its paragraph, and stands in its cell of a table's row, as
+    CommonMark's and GFM's do. `shape`: its `layout`, when it is known."""
+    lines = body.split("\n")
+    shape = layout(body) if shape is None else shape
+    fence: tuple[str, str] | None = None  # the open block's mark and info word
+    for number, text in enumerate(lines):
+        m = FENCE.match(text) if fence is None and number not in shape.code else None
+        if m:
+            fence = (m["mark"], m["info"])
+        elif fence is not None and closes(text, fence[0]):
+            fence = None
+        elif number in shape.code or (fence is not None and fence[1] not in READ_FENCES):
+            lines[number] = text.translate(NO_BRACKETS)
+    joined = dict.fromkeys(number for a, b in shape.inline for number in range(a, b))
+    runs = [(number, number + 1) for number in range(len(lines)) if number not in joined]
+    for a, b in sorted([*shape.inline, *runs]):
+        text = "\n".join(lines[a:b])
+        # (GFM parts a table's row at its bare bars first)
+        text = _unread_row(text, shape.tables[a]) if a in shape.tables else _unread_spans(text)
+        lines[a:b] = text.split("\n")
+    return "\n".join(lines)
+
+
+def _unread_row(row: str, columns: int) -> str:
+    """A table's `row`, each cell's code spans read in it, and the cells past its header's
+    `columns` (which GFM leaves out) unread whole."""
+    parts = CELL.split(row)
+    first = 1 if row.strip().startswith("|") else 0  # a bar before the first cell
+    return "|".join(_unread_spans(part) if n < first + columns else part.translate(NO_BRACKETS)
+                    for n, part in enumerate(parts))
+
+
+CELL = re.compile(r"(?<!\\)\|")
+
+
+def _unread_spans(text: str) -> str:
+    """`text` (a paragraph, a cell, a line) with the brackets of its code spans unread, as
+    CommonMark reads them (a run of backticks up to the next run of as many), left to
+    right as the build does: a reference met first holds its backticks (`[[f.py:3 "a`b"]]`)."""
+    at = 0
+    while (tick := text.find("`", at)) >= 0:
+        opened = text.find("[[", at, tick)
+        if opened >= 0:  # a reference before it, whole or not (then the build stops there)
+            whole = WRAPPED.match(text, opened)
+            at = whole.end() if whole else opened + 2
+            continue
+        run = TICKS.match(text, tick)
+        assert run is not None
+        close = next((m for m in TICKS.finditer(text, run.end()) if len(m[0]) == len(run[0])), None)
+        if close is None:  # no run of as many after it: backticks as they are
+            at = run.end()
+            continue
+        text = text[:tick] + text[tick:close.end()].translate(NO_BRACKETS) + text[close.end():]
+        at = close.end()
+    return text
+
+
+NO_BRACKETS = str.maketrans("[]", "  ")
