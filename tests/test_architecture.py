@@ -7,6 +7,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from site_gen.config import default_config
+from site_gen.markdown import make_markdown
+from site_gen.names import CONTAINERS
+
 PACKAGE = Path(__file__).resolve().parent.parent / "site_gen"
 
 
@@ -186,3 +190,12 @@ def test_blocks_register_render_rules_one_way() -> None:
         assert "add_render_rule" not in text, path.name
         assert "container_plugin" not in text, path.name
         assert "tokens: list[Token], idx: int, options" not in text, path.name
+
+
+def test_the_reader_of_references_knows_every_container_the_build_reads() -> None:
+    """repin, the drift notice and fetch read a page's blocks with `names.CONTAINERS` (to
+    stay light, without the build's markdown): the `:::` blocks the build registers."""
+    md = make_markdown(default_config())
+    registered = [r.removeprefix("container_") for r in md.block.ruler.get_all_rules()
+                  if r.startswith("container_")]
+    assert registered == list(CONTAINERS)
