@@ -10,6 +10,7 @@ when everything is there), and resolves N quoted references at the fetched heads
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import subprocess
 import sys
@@ -21,8 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.refs import FILES, LINES, make_repo  # noqa: E402
 from site_gen.blocks.refs import resolve  # noqa: E402
-from site_gen.code_check import fetched_dir  # noqa: E402
-from site_gen.config import load_config  # noqa: E402
+from site_gen.config import fetched_dir, load_config  # noqa: E402
 from site_gen.content import discover  # noqa: E402
 from site_gen.context import PageContext  # noqa: E402
 from site_gen.errors import Problems  # noqa: E402
@@ -69,7 +69,7 @@ def verify(config_file: Path, heads: list[str], count: int) -> float:
     for n in range(count):
         pr = prs[heads[n % len(heads)]]
         f, start = rng.randrange(1, FILES), rng.randrange(1, LINES - 3)
-        ctx = PageContext(config, pr.path, pr.__class__(**{**pr.__dict__, "files": files}), 1, source)
+        ctx = PageContext(config, pr.path, dataclasses.replace(pr, files=files), 1, source)
         ref = resolve(ctx, f'module_{f}.py:{start}-{start + 2} "value_{f}_{start + 1} = compute"', 1)
         assert ref is not None and not ctx.problems.errors, ctx.problems.errors
     seconds = time.perf_counter() - started
