@@ -478,7 +478,7 @@ class HeadMove:
         if found is not None:
             return self._moved(item, new_path, found, found + len(text) - 1, text, text)
         approx = self._approximate(item.file, new_path, item.start, item.end)
-        elsewhere = self._elsewhere(new_path, text, new_lines)
+        elsewhere = self._elsewhere(new_path, text, new_lines, old_lines)
         if approx is None:
             return Placed(item, GONE, new_path, old_text=text, quote=_quote(item, text, new_lines),
                           detail="the cited lines were removed" + elsewhere)
@@ -489,11 +489,14 @@ class HeadMove:
                       + _edit_where((item.start, text), (approx[0], now)) + elsewhere,
                       quote=_quote(item, text[i1:i2] + text[:i1] + text[i2:], new_lines))
 
-    def _elsewhere(self, new_path: str, text: tuple[str, ...], new_lines: list[str]) -> str:
+    def _elsewhere(self, new_path: str, text: tuple[str, ...], new_lines: list[str],
+                   old_lines: list[str]) -> str:
         """Where the cited text stands at the new head, when once and outside the definition
-        that held it: '; their text is now at L58-L59, in save_tokenizer_on_rank0'."""
+        that held it: '; their text is now at L58-L59, in save_tokenizer_on_rank0'. Only
+        text that stood once at the old head too says where it went (a `return err` of
+        many is not the one cited, wherever the one left stands)."""
         places = _places(new_lines, text)
-        if len(places) != 1:
+        if len(places) != 1 or len(_places(old_lines, text)) != 1:
             return ""
         start, end = places[0], places[0] + len(text) - 1
         index = index_of(self.reader, self.new, new_path, languages=self.config.languages)

@@ -499,6 +499,21 @@ def test_lines_that_left_their_definition_are_changed_and_say_where_they_went(
     assert "now: return _hashed(user)" in out
 
 
+def test_a_line_the_old_head_held_more_than_once_does_not_say_where_it_went(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A `return 1` edited in helper, where another function has the same line: the report
+    said "their text is now at L20, in other", a line the page never cited (gin's
+    `return err`, "now at L961, in Context.ShouldBindBodyWith")."""
+    old = CORE + "\n\ndef other():\n    return 1\n"  # helper: L16-L17; other: L20-L21
+    repo, _, _ = moved("The helper returns [[core.py:17]].\n",
+                       {"src/widgets/core.py": old.replace("def helper():\n    return 1",
+                                                           "def helper():\n    return 2")},
+                       old={"src/widgets/core.py": old, "src/widgets/checkpoint.py": CHECKPOINT})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert "the cited lines were edited: L17 at the old head, L17 at the new\n" in out, out
+    assert "their text is now" not in out
+
+
 def test_a_folder_stands_while_the_new_head_has_it(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """Before, a reference to a folder was no item at all: the notice said nothing of it."""
