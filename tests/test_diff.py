@@ -204,6 +204,36 @@ def test_apply_check_at_the_pinned_commit(project: Project, cli: CLI,
         "Build failed: 1 error(s); 0 warning(s). The site was not changed."])
 
 
+def test_a_proposal_the_commit_has_made_says_so_once(tmp_path: Path) -> None:
+    """The PR took the page's proposal (after a repin, the page pins the commit that did):
+    each of its lines was 'does not apply: line 4 reads ..., not ...'; now one error at
+    the section says the commit has the lines it proposes. A change it has not made is
+    told line by line as before."""
+    import dataclasses
+
+    from site_gen.git_reader import SourceReader
+
+    from .blockutil import PR
+
+    repo = tmp_path / "code"
+    head = commit(repo, {"main.go": "package main\n\n// f fails\nfunc f() error {\n"
+                                    "\treturn fmt.Errorf(\"f: %w\", err)\n}\n"})
+    reader = SourceReader(repo)
+    pr = dataclasses.replace(PR, head=head, files=("main.go",))
+    hunk = ("```proposal\nfile: main.go L5 · f\n@@ -4,2 +4,2 @@\n func f() error {\n"
+            "-\treturn err\n+\treturn {new}\n```\n")
+    try:
+        _, made, _ = render(hunk.replace("{new}", 'fmt.Errorf("f: %w", err)'), reader, pr)
+        _, other, _ = render(hunk.replace("{new}", "nil"), reader, pr)
+    finally:
+        reader.close()
+    assert made == [f"3: the proposed change is made at {head[:7]}: L4-L5 of main.go read as this "
+                    "hunk proposes; the page proposes what the PR now does: rewrite it, or drop "
+                    "the proposal"]
+    assert other == [f"5: the proposed change does not apply at {head[:7]}: line 5 of main.go "
+                     "reads 'return fmt.Errorf(\"f: %w\", err)', not 'return err'"]
+
+
 def test_model_page_first_hunk_highlights_with_as_a_keyword() -> None:
     from .test_snapshots import built_pages
 

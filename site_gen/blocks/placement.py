@@ -157,6 +157,13 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
             old = [dl for dl in section.lines if dl.old is not None]
             found = ctx.source.compare(ref.commit, ref.path, [(dl.old or 0, dl.text) for dl in old])
             checked = checked or found is not None
+            made = _made(ctx.source.lines(ref.commit, ref.path), section) if found else None
+            if made is not None:  # one error for the section, not one per line
+                wrong += 1
+                ctx.error(f"the proposed change is made at {ref.commit[:7]}: {made} of {ref.path} "
+                          "read as this hunk proposes; the page proposes what the PR now does: "
+                          "rewrite it, or drop the proposal", section.line)
+                continue
             by_number = {dl.old: dl for dl in old}
             for number, actual in found or ():
                 wrong += 1
@@ -166,6 +173,21 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
     if wrong:
         return f"{wrong} line(s) differ from the file"
     return "" if checked else None
+
+
+def _made(lines: list[str] | None, section: Section) -> str | None:
+    """Where the file `lines` holds what `section` proposes (its context and added lines,
+    near where it would put them), as 'L755-L759'; None when it does not."""
+    proposed = [dl.text for dl in section.lines if dl.kind in " +"]
+    if not lines or section.new_start is None or not any(dl.kind in "+-" for dl in section.lines) \
+            or not any(text.strip() for text in proposed):
+        return None
+    at, reach = section.new_start, len(section.lines)  # as far as lines above may move it
+    for start in sorted(range(max(1, at - reach), at + reach + 1), key=lambda n: abs(n - at)):
+        if lines[start - 1:start - 1 + len(proposed)] == proposed:
+            end = start + len(proposed) - 1
+            return f"L{start}" if start == end else f"L{start}-L{end}"
+    return None
 
 
 def _difference(actual: str | None, wanted: str) -> str:
