@@ -19,15 +19,7 @@ from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .errors import ContentError, display_path
 from .git_reader import SourceReader
-from .names import (
-    FENCE,
-    SHA,
-    WRAPPED,
-    closes,
-    layout,
-    path_written,
-    unread,
-)
+from .names import FENCE, SHA, WRAPPED, closes, layout, path_written, unread
 from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA

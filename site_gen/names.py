@@ -1,6 +1,7 @@
 """The names content and code use, and the forms they must have: commit SHAs, paths inside
 a repository, repositories. One place, read by the settings, the content, the blocks and
-the git reader alike."""
+the git reader alike. And where a page's markdown holds references, as the build reads it
+(`unread`), for what reads pages without building them: repin, the drift notice, fetch."""
 
 from __future__ import annotations
 
@@ -122,7 +123,7 @@ def unread(body: str, shape: Layout | None = None) -> str:
             fence = None
         elif number in shape.code or (fence is not None and fence[1] not in READ_FENCES):
             lines[number] = text.translate(NO_BRACKETS)
-    joined = dict.fromkeys(number for a, b in shape.inline for number in range(a, b))
+    joined = {number for a, b in shape.inline for number in range(a, b)}
     runs = [(number, number + 1) for number in range(len(lines)) if number not in joined]
     for a, b in sorted([*shape.inline, *runs]):
         text = "\n".join(lines[a:b])
