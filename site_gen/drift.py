@@ -40,16 +40,7 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
-from .names import (
-    FENCE,
-    GITLINK,
-    READ_FENCES,
-    WRAPPED,
-    closes,
-    layout,
-    path_written,
-    unread,
-)
+from .names import FENCE, GITLINK, READ_FENCES, WRAPPED, closes, layout, path_written, unread
 from .submodules import holding, reader_of
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
@@ -231,8 +222,6 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
 
 
 QUOTED = re.compile(r"^ {0,3}>[> \t]*")  # a line of a block quote: its marks
-
-
 WRAP_LINES = 8  # the most lines a reference is read over (a long quote, wrapped)
 
 

@@ -548,7 +548,7 @@ def _resolve_all(state: StateCore) -> None:
                 token.meta["ref"] = ref = resolve(ctx, token.content, line)
                 token.meta["preview"] = preview_rows(ctx, ref) if ref else None
             elif token.type == "code_ref_unclosed":
-                cell = index and state.tokens[index - 1].type in ("td_open", "th_open")
+                cell = index > 0 and state.tokens[index - 1].type in ("td_open", "th_open")
                 ctx.error(f"'{token.meta['written']}' opens a code reference that is never "
                           "closed; expected ']]' after it" + (
                               " (in a table's cell, a '|' of a reference is written '\\|')"
