@@ -50,7 +50,7 @@ summary:
 ---
 
 ⟨Say what the code does, citing it:⟩ [[{cite}:{line}]] links to line {line} of
-`{path}` at the head commit; [[{cite}:{line} "{quote}"]] also checks the
+`{path}` at the head commit; [[{cite}:{line} "{quote_ref}"]] also checks the
 quote against the code, and [[{cite}::{symbol_ref}]] links a whole definition by its
 name. Inline badges look like :badge[unresolved]. A count the argument rests on is
 checked too: [[claim:example]] line(s) hold the quote.
@@ -132,7 +132,8 @@ class Example:
         else:
             hunk_symbol = f" · {self.symbol}" if self.symbol else ""
         return {"cite": self.cite or self.path, "line": self.line, "path": self.path,
-                "quote": quote, "old": self.text if self.text is not None else "old_line = 1",
+                "quote": quote, "quote_ref": quote.replace("\\", "\\\\").replace('"', '\\"'),
+                "old": self.text if self.text is not None else "old_line = 1",
                 "hunk_symbol": hunk_symbol, "count": self.count,
                 "symbol_ref": self.any_symbol or "⟨function⟩"}
 
@@ -187,7 +188,7 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
     example = (find_example(code, head.lower(), sorted(changed, key=is_test_or_example),
                             languages=config.languages, base=base)
                if code and changed else None)
-    files = "".join(f"  - {_yaml_text(path)}\n" for path in changed) if example else NO_FILES
+    files = "".join(f"  - {_yaml_text(path)}\n" for path in changed) if changed else NO_FILES
     pr = folder / "pr.yml"
     page = _page(folder, question, 1, example or STAND_IN)
     texts = {pr: PR_TEMPLATE.format(repo=m["repo"], number=m["number"], head=_yaml_text(head.lower()),
@@ -397,8 +398,9 @@ def _citable(defs: Sequence[Definition], definition: Definition) -> str | None:
                  if chosen(defs, form) == [definition]), None)
 
 
-# A line that reads well quoted: a few words, nothing that ends a quote or a reference.
-QUOTABLE = re.compile(r"^[^\s\"\[\]`#][^\"\[\]`]{4,68}$")
+# A line that reads well quoted: a few words, nothing that ends a reference or a code span
+# (a `"` is escaped in a reference's quote: a TOML or JSON file's lines hold them).
+QUOTABLE = re.compile(r"^[^\s\[\]`#][^\[\]`]{4,68}$")
 
 
 def _quote_of(line: str) -> str | None:

@@ -267,6 +267,27 @@ def test_new_quotes_the_start_of_a_long_line_the_pr_changes(
     assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
 
 
+def test_new_quotes_a_line_with_quote_marks_and_lists_the_files_it_changes(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """okhttp's `Update graalvm`: the PR changes one TOML file, every line of which holds a
+    `"`. No line was quotable, so `new` listed `path/to/module.py` in `files` instead of the
+    file the PR changes, and the page's examples cited it: seven errors. A `"` is escaped
+    in a reference's quote; `files` lists what the PR changes, example or not."""
+    repo = tmp_path / "code"
+    toml = '[versions]\nagp = "9.1.1"\ngraalvm = "{}"\n'
+    base = commit(repo, {"gradle/libs.versions.toml": toml.format("25.0.3"), "logo.png": "x"}, "b")
+    commit(repo, {"gradle/libs.versions.toml": toml.format("25.0.4")}, "Update graalvm")
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--base", base[:7],
+               "--question", "one").code == 0
+    facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
+    assert facts["files"] == ["gradle/libs.versions.toml"]
+    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    assert '[[libs.versions.toml:3 "graalvm = \\"25.0.4\\""]]' in page
+    assert 'text: graalvm = "25.0.4"\n' in page
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
+
+
 def test_new_cites_the_code_a_pr_changes_before_its_tests(
         project: Project, cli: CLI, tmp_path: Path) -> None:
     """retrofit: RetrofitTest.java sorts before Retrofit.java, and the examples cited a
