@@ -23,7 +23,6 @@ from .names import FENCE, SHA, WRAPPED, closes, layout, path_written, unread
 from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
-PIN = re.compile(r"\[\[[^\[\]]*?@([0-9a-fA-F]{7,40})(?![0-9a-fA-F])")
 CLAIM_AT = re.compile(r"^at\s*:\s*([0-9a-fA-F]{7,40})$")  # a claim counted at a SHA
 
 
@@ -71,9 +70,13 @@ def _commits_cited(body: str, html: bool = False) -> Iterator[tuple[int, str]]:
             fence = None
         elif fence is not None and fence[1] == "claim" and (at := CLAIM_AT.match(text.strip())):
             yield number, at[1].lower()
+    from .blocks.refs import REF  # the reference's grammar: only for a fetch
+
     kept = unread(body, layout(body, html))
-    for m in PIN.finditer(kept):  # a reference may run over two lines, as prose wraps
-        yield kept.count("\n", 0, m.start()), m[1].lower()
+    for m in WRAPPED.finditer(kept):  # a reference may run over lines, as prose wraps
+        ref = REF.match(m[1])  # its commit, not an '@' its quote or label holds
+        if ref and ref["commit"] and SHA.match(ref["commit"].lower()):
+            yield kept.count("\n", 0, m.start()), ref["commit"].lower()
 
 
 @dataclass

@@ -88,10 +88,12 @@ def test_fetch_brings_only_the_pinned_commits(project: Project, cli: CLI,
     repo, commits = code
     # what reads as a reference in code (a code span, an ordinary fenced or indented
     # block) is none: not fetched, as the build does not read it
+    # nor is an '@' a reference's quote or label holds (was: "could not be fetched")
     pr_page(project, code, body=PAGE + f"And before: [[src/app/checkpoint.py:6@{commits[0]}]]; "
             f"pin one as `[[checkpoint.py:6@{commits[2][:7]}]]` does.\n\n```python\n"
             f"x = a[[checkpoint.py:6@{commits[2][:7]}]]\n```\n\n"
-            f"    y = a[[checkpoint.py:6@{commits[2][:7]}]]\n")
+            f"    y = a[[checkpoint.py:6@{commits[2][:7]}]]\n\n"
+            f"Mail [[checkpoint.py:6|a@{commits[2][:7]}]] or [[checkpoint.py:6 \"step > 0\"|x@deadbeef]].\n")
     project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=commits[1], base=commits[0]))
     sources(project, acme__widgets=repo)
     fetched = cli("fetch")
