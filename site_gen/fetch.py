@@ -23,6 +23,7 @@ from .names import FENCE, SHA, WRAPPED, closes, layout, path_written, unread
 from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
+PINNED = re.compile(r"@[0-9a-fA-F]{7}")  # what a reference pinned to a commit holds
 CLAIM_AT = re.compile(r"^at\s*:\s*([0-9a-fA-F]{7,40})$")  # a claim counted at a SHA
 
 
@@ -70,6 +71,8 @@ def _commits_cited(body: str, html: bool = False) -> Iterator[tuple[int, str]]:
             fence = None
         elif fence is not None and fence[1] == "claim" and (at := CLAIM_AT.match(text.strip())):
             yield number, at[1].lower()
+    if not PINNED.search(body):
+        return  # no '@sha' anywhere: nothing to read the page for (1-2 ms a page)
     from .blocks.refs import REF  # the reference's grammar: only for a fetch
 
     kept = unread(body, layout(body, html))
