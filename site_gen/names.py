@@ -73,7 +73,10 @@ def layout(body: str, html: bool = False) -> Layout:
     code: set[int] = set()
     inline: list[tuple[int, int]] = []
     rows: range | None = None  # the lines of the table whose header is being read
-    for token in _blocks(html).parse(body if body.endswith("\n") else body + "\n"):
+    # (lines as `body.split("\n")` counts them: a lone CR, which markdown-it ends a line
+    # at, is none; the content's readers make every line end LF before this)
+    text = body.replace("\r", " ")
+    for token in _blocks(html).parse(text if text.endswith("\n") else text + "\n"):
         if token.type == "th_open" and rows is not None:  # a column of its header
             tables.update((line, tables.get(line, 0) + 1) for line in rows)
         elif token.type == "thead_close":

@@ -22,6 +22,7 @@ from site_gen.content import Page, Summary, split_front_matter
 from site_gen.context import PageContext
 from site_gen.errors import ContentError
 from site_gen.markdown import render_body
+from site_gen.names import layout, unread
 from site_gen.statuses import DEFAULT_STATUSES
 from site_gen.yamlfile import load_yaml
 
@@ -252,3 +253,13 @@ def test_repin_reads_every_reference_the_build_reads_and_no_other(body: str, htm
                                        .replace(">", " ").split())) for item in items)
     built, errors = _build_reads(body, html)
     assert errors or read == built
+
+
+@SETTINGS
+@given(st.lists(PAGE_WORDS | st.text(max_size=4), max_size=60).map("".join), st.booleans())
+def test_unread_keeps_every_offset(body: str, html: bool) -> None:
+    """repin writes at offsets read from `names.unread`: it changes brackets to spaces and
+    nothing else, whatever the text."""
+    kept = unread(body, layout(body, html))
+    assert len(kept) == len(body)
+    assert all(a == b or (a in "[]" and b == " ") for a, b in zip(body, kept, strict=True))
