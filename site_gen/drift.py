@@ -798,26 +798,31 @@ def _merged(git_dir: Path, base: str, old: str, new: str) -> tuple[str, str] | N
 
 def _rebased(git_dir: Path, base: str, old: str, new: str) -> tuple[str, str] | None:
     """Where the PR's commits from `base` to `old` stand again at `new`, rebased onto a
-    newer commit of the base branch: known only when every one of them is found, by what a
+    newer commit of the base branch: known only when its first commit is found, by what a
     rebase keeps of a commit (its author, the time it was written, its subject; its patch
-    changes with the code around it), one after the other among the first commits of
-    `new`'s line (new ones may follow them), on a commit that descends from `base`."""
+    changes with the code around it), and the others found stand with it, in their order,
+    one after the other among the first commits of `new`'s line (new ones may follow
+    them), on a commit that descends from `base`. Commits left out are ones the rebase
+    squashed into those before them (which keep the first one's author, time and subject)
+    or dropped."""
     if not (_ancestor(git_dir, base, old) and _ancestor(git_dir, base, new)):
         return None
     ours = _authored(git_dir, f"{base}..{old}", f"--max-count={REACH * 4 + 1}")
     if not ours or len(set(ours.values())) != len(ours) or len(ours) > REACH * 4:
         return None  # none, or two alike, or too many: not certain
     theirs = _authored(git_dir, f"{base}..{new}", f"--max-count={len(ours) + REACH}")
-    wanted = set(ours.values())
-    at = [i for i, written in enumerate(theirs.values()) if written in wanted]
-    if len(at) != len(wanted) or at != list(range(at[0], at[0] + len(at))) \
-            or at[-1] + 1 >= len(theirs):
-        return None  # not every one, not one after the other, or nothing under them
+    order = list(ours.values())  # newest first: the PR's first commit last
+    found = [(i, written) for i, written in enumerate(theirs.values()) if written in ours.values()]
+    at, kept = [i for i, _ in found], [written for _, written in found]
+    if not found or kept[-1] != order[-1] or at != list(range(at[0], at[0] + len(at))) \
+            or kept != [written for written in order if written in kept] or at[-1] + 1 >= len(theirs):
+        return None  # not its first commit, not one after the other in order, nothing under
     onto = list(theirs)[at[-1] + 1]
     if onto == base:
         return None  # rebased where it was: the base stands
+    now = "" if len(kept) == len(ours) else f", squashed or dropped to {len(kept)},"
     return onto, (f"the PR was rebased {{commits}} further along the base branch (its "
-                  f"{len(ours)} commit{'' if len(ours) == 1 else 's'} now on {onto[:7]})")
+                  f"{len(ours)} commit{'' if len(ours) == 1 else 's'}{now} now on {onto[:7]})")
 
 
 def _authored(git_dir: Path, span: str, *limit: str) -> dict[str, tuple[str, ...]]:

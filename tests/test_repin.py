@@ -753,11 +753,12 @@ def test_the_notice_counts_the_commits_made_on_top_of_the_pinned_head(
     assert "1 commit later:" in html, html
 
 
-def _rebased(tmp_path: Path, squash: bool = False) -> tuple[Path, str, str, str]:
+def _rebased(tmp_path: Path, how: str = "") -> tuple[Path, str, str, str]:
     """A PR of two commits on its base, then rebased onto main's newer commit (where its
     first commit meets main's edit: the patch changes), with a new commit of its own on
-    top (`squash`: its two commits made one in the rebase): the base, the PR's first head,
-    main's commit; the PR's ref points at the new head."""
+    top (`how`: "squash", its two commits made one in the rebase, keeping the first one's
+    author, time and subject, as git's squash does; "drop first", only its second kept):
+    the base, the PR's first head, main's commit; the PR's ref points at the new head."""
     repo = tmp_path / "code"
     base = commit(repo, {"src/widgets/core.py": CORE, "src/widgets/checkpoint.py": CHECKPOINT},
                   "base")
@@ -771,9 +772,13 @@ def _rebased(tmp_path: Path, squash: bool = False) -> tuple[Path, str, str, str]
     git(repo, "checkout", "-q", "feature")
     git(repo, "rebase", "-q", "main")
     assert "# between" in git(repo, "show", "HEAD~1")  # the first commit's patch changed
-    if squash:
+    if how == "squash":
         git(repo, "reset", "-q", "--soft", "HEAD~2")
         git(repo, "commit", "-q", "-m", "the PR, 1")
+    elif how == "drop first":
+        second = git(repo, "rev-parse", "HEAD")
+        git(repo, "reset", "-q", "--hard", "HEAD~2")
+        git(repo, "cherry-pick", second)
     commit(repo, {"src/widgets/checkpoint.py": CHECKPOINT + "# saved\n# twice\n"}, "the PR, 3")
     git(repo, "update-ref", "refs/pull/12/head", git(repo, "rev-parse", "HEAD"))
     return repo, base, head, on_main
@@ -798,11 +803,28 @@ def test_a_pr_rebased_onto_its_base_branch_moves_the_base_with_it(
     assert_own_change_shown(project, cli, repo)
 
 
-def test_a_rebase_whose_commits_are_not_all_found_leaves_the_base(
+def test_a_rebase_that_squashed_the_prs_commits_moves_the_base_too(
         project: Project, cli: CLI, tmp_path: Path) -> None:
-    """The PR's commits squashed in the rebase: where they begin is not certain, so the
-    base stays (set it by hand)."""
-    repo, base, head, _ = _rebased(tmp_path, squash=True)
+    """The PR's two commits squashed into one in the rebase (it keeps the first one's
+    author, time and subject): its first commit is found, so where the PR now starts is.
+    Before, the base stayed unless every commit was found."""
+    repo, base, head, on_main = _rebased(tmp_path, "squash")
+    project.write("content/acme/widgets/12/pr.yml",
+                  PR_YML.format(head=head).replace("state: open", f"state: open\nbase: {base}"))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("\n\n", 1)[0] + "\n\n"
+                  "```pr-diff\n[[core.py]]\n```\n")
+    run = repin(cli, repo)
+    assert (f"pr.yml:6: base {base[:7]} → {on_main[:7]}: the PR was rebased 1 commit further "
+            f"along the base branch (its 2 commits, squashed or dropped to 1, now on "
+            f"{on_main[:7]})") in run.out, run.out
+    assert_own_change_shown(project, cli, repo)
+
+
+def test_a_rebase_without_the_prs_first_commit_leaves_the_base(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """The PR's first commit dropped in the rebase: where the PR begins is not certain, so
+    the base stays (set it by hand)."""
+    repo, base, head, _ = _rebased(tmp_path, "drop first")
     project.write("content/acme/widgets/12/pr.yml",
                   PR_YML.format(head=head).replace("state: open", f"state: open\nbase: {base}"))
     project.write("content/acme/widgets/12/cache-bug.md", PAGE)
