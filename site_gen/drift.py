@@ -700,7 +700,12 @@ def _quote(item: Item, text: tuple[str, ...], new_lines: list[str]) -> str | Non
         whole = line.strip()
         ends = [i for i in range(20, 69) if whole[i] in " (.,;"] if len(whole) > 72 else []
         start = whole[:ends[-1]].rstrip() if ends else whole
-        quotes.extend(q for q in dict.fromkeys((start, whole)) if q and not holds_quote(held, q))
+        # no backtick: one could pair with a stray backtick earlier in the paragraph into a
+        # code span that takes the reference (the build would show it as code, no link);
+        # of a line with one, a part between them
+        parts = [part.strip() for part in whole.split("`")] if "`" in whole else []
+        quotes.extend(q for q in dict.fromkeys((start, whole, *parts))
+                      if q and "`" not in q and not holds_quote(held, q))
     # one that tells the lines apart (not a `break;` or a `}`) when there is one
     return next((q for q in quotes if len(q) >= QUOTE_TELLS), quotes[0] if quotes else "")
 

@@ -303,6 +303,24 @@ def test_the_quote_is_a_line_that_tells_the_lines_apart(
             'currency=None, rounding=None, log=None)"]]') in page_text(project)
 
 
+def test_a_quote_repin_adds_holds_no_backtick(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A quote of `name = `user.name`` pairs with a stray backtick earlier in the paragraph
+    into a code span that takes the reference: the build then showed it as code, no link
+    and no error. The quote is of a line without one, or of a part of a line between
+    them."""
+    old = CORE.replace("name = user.name", "name = `user.name`")
+    repo, _, _ = moved("A stray ` here; the key [[core.py:12-13]], and [[core.py:12]].\n",
+                       {"src/widgets/core.py": CORE.replace("return hash(name)", "return 0")
+                        .replace("name = user.name", "name = `user.first`")},
+                       old={"src/widgets/core.py": old, "src/widgets/checkpoint.py": CHECKPOINT})
+    repinned_keeping_the_page(cli, repo, project)
+    assert ('A stray ` here; the key [[core.py:12-13 "return hash(name)"]], and '
+            '[[core.py:12 "user.name"]].') in page_text(project)
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.err.count("the quote") == 2 and "2 error(s)" in built.err, built.err
+
+
 def test_a_line_whose_old_text_is_part_of_the_new_gets_no_quote_and_says_so(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """A quote matches as part of the lines: `return 1` is part of `return 10`, so no quote
