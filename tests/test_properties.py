@@ -6,9 +6,10 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from site_gen import drift
@@ -263,3 +264,28 @@ def test_unread_keeps_every_offset(body: str, html: bool) -> None:
     kept = unread(body, layout(body, html))
     assert len(kept) == len(body)
     assert all(a == b or (a in "[]" and b == " ") for a, b in zip(body, kept, strict=True))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(PAGE_WORDS, max_size=50).map("".join), st.randoms(use_true_random=False))
+def test_what_repin_writes_leaves_every_reference_readable(body: str, rng: Any) -> None:
+    """repin rewrites a page in place (a moved reference's numbers, a changed one's quote):
+    read again, the page has the same references, the moved at their new lines, the
+    quoted with their quote, wherever they stand (a table's row, a block quote, wrapped).
+    (Of a page the build builds: in one it stops at, `[[a "x[[core.py:3]]`, a quote can
+    join what was apart.)"""
+    assume(not _build_reads(body, False)[1])
+    page = Page(PATH, "p", "t", "q", 1, DEFAULT_STATUSES["open"], None, Summary("", "", ""),
+                body, 1, "k")
+    items = [i for i in drift.items_of(DRIFT_PR, page, body, ("src/core.py",))
+             if i.kind == "reference"]
+    placed = [drift.Placed(i, drift.MOVED, i.file, (i.start or 0) + 2, (i.end or 0) + 2)
+              if i.quoted or rng.random() < 0.5 else
+              drift.Placed(i, drift.CHANGED, i.file, i.start, i.end,
+                           quote=rng.choice(["a | b", 'x "y" \\ z', "step > 0"]))
+              for i in items]
+    text = drift.rewrite(body, placed, drift.Drift("a", "b", 1))
+    again = [i for i in drift.items_of(DRIFT_PR, dataclasses.replace(page, body=text), text,
+                                       ("src/core.py",)) if i.kind == "reference"]
+    assert [(i.start, i.end, i.quoted) for i in again] == [
+        (p.start, p.end, True if p.quote else p.item.quoted) for p in placed]
