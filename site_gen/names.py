@@ -60,7 +60,7 @@ class Layout:
     is a reference."""
 
     tables: Mapping[int, int] = field(default_factory=dict)  # a table's rows: its columns
-    code: frozenset[int] = frozenset()  # an indented code block's lines, an HTML block's
+    code: frozenset[int] = frozenset()  # the lines of code blocks (but the site's) and HTML blocks
     inline: tuple[tuple[int, int], ...] = ()  # each paragraph's and heading's lines [a, b)
 
 
@@ -85,8 +85,9 @@ def layout(body: str, html: bool = False) -> Layout:
             continue
         elif token.type == "table_open":
             rows = range(*token.map)
-        elif token.type in ("code_block", "html_block"):
-            code.update(range(*token.map))
+        elif token.type in ("code_block", "html_block") or (
+                token.type == "fence" and (token.info.split() or [""])[0] not in READ_FENCES):
+            code.update(range(*token.map))  # (a fenced block nested in a list or a quote too)
         elif token.type in ("paragraph_open", "heading_open"):
             inline.append((token.map[0], token.map[1]))
     return Layout(tables, frozenset(code), tuple(inline))
