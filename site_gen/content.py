@@ -833,6 +833,8 @@ def _read_page(config: Config, path: Path, pr_key: str,
     elif not isinstance(updated, dt.date) or isinstance(updated, dt.datetime):
         f.fail("updated", f"'updated' must be a date like 2026-01-31, found {describe(updated)}")
     summary = _summary(data, path, problems)
+    if status is not None and summary.status:
+        _badge_twice(data, summary.status, status, config, path, problems)
     draft = data.get("draft", False)
     if not isinstance(draft, bool):
         f.fail("draft", f"'draft' must be true or false, found {describe(draft)}")
@@ -850,6 +852,20 @@ def _read_page(config: Config, path: Path, pr_key: str,
 
 def _any_page_status(config: Config) -> Status:
     return next(s for s in config.statuses.values() if "page" in s.uses)
+
+
+LEADING_BADGE = re.compile(r"^\s*:badge\[([^\]]*)\]")
+
+
+def _badge_twice(data: Mapping, text: str, status: Status, config: Config, path: Path,
+                 problems: Problems) -> None:
+    """The summary's status cell shows the page's badge before its text: a text that begins
+    with that badge would show it twice."""
+    m = LEADING_BADGE.match(text)
+    if m and config.statuses.get(m[1].strip()) == status:
+        problems.warn(f"the summary's status begins with ':badge[{m[1].strip()}]', the badge of "
+                      "the page's status, which the card shows before it; leave it out",
+                      path, data["summary"].line_of("status"))
 
 
 def _summary(data: Mapping, path: Path, problems: Problems) -> Summary:

@@ -85,6 +85,24 @@ def test_summary_card_draws_only_what_is_given(series_site: Project, cli: CLI) -
     assert '<dl class="summary">' not in bare
 
 
+def test_a_summary_status_that_repeats_the_pages_badge_is_a_warning(
+        series_site: Project, cli: CLI) -> None:
+    """The card shows the page's badge before the status text: `:badge[unresolved]` at its
+    start showed it twice. Another badge there is the author's to give."""
+    series_site.write("content/acme/widgets/12/cache-bug.md", page_md(
+        "Why the cache never hits", "the cache bug", "unresolved", 1, "2026-01-05",
+        "summary:\n  before: No cache.\n  status: ':badge[unresolved] Still open.'\n"))
+    series_site.write("content/acme/widgets/12/lock.md", page_md(
+        "Is the lock held?", "the lock question", "fixed", 2, "2026-01-07",
+        "summary:\n  status: ':badge[unresolved] before, now fixed.'\n"))
+    built = cli("build")
+    assert built.code == 0 and built.err.count("the summary's status") == 1, built.err
+    line = 1 + page_md("T", "q", "open", 1, "2026-01-05", "summary:\n").splitlines().index(
+        "summary:") + 2
+    assert (f"cache-bug.md:{line}: the summary's status begins with ':badge[unresolved]', the badge "
+            "of the page's status, which the card shows before it; leave it out") in built.err
+
+
 def test_home_groups_prs_by_repository(series_site: Project, cli: CLI) -> None:
     assert cli("build").code == 0
     home = html_of(series_site, "index.html")
