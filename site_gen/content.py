@@ -661,8 +661,10 @@ class _Fields:
         missing."""
         for key in sorted(set(self.data) - known, key=self.data.line_of):
             missing = known - set(self.data) - self.misspelt
-            like = meant(key, missing) or next(  # 'title:fix: ...': no space after its colon
-                (k for k in sorted(missing) if str(key).startswith(f"{k}:")), None)
+            like = meant(key, missing) or next(  # 'title:fix: ...' (no space after its colon),
+                (k for k in sorted(missing)  # 'title"Fix' (a quote cut), 'er' (of 'order')
+                 if re.match(rf"{re.escape(k)}\W", str(key)) or (len(str(key)) > 1 and str(key) in k)),
+                None)
             hint = f"did you mean '{like}'? " if like else ""
             self.fail(key, f"unknown field '{key}' in {self.what}; {hint}expected one of: "
                            f"{', '.join(sorted(known))}")

@@ -123,6 +123,13 @@ CASES: list[tuple[str, dict[str, object], list[str]]] = [
     ("pr-colon-without-space", {R: GOOD_R.replace("title: T", "title:fix: T")},
      [f"{R}:3: unknown field 'title:fix' in pr.yml; did you mean 'title'? expected one of: "
       "base, code_unavailable, files, head, history, number, repo, state, title"]),
+    # a field's name cut short, or run into its value, stands for the field not given
+    ("pr-quote-cut", {R: GOOD_R.replace("title: T", 'title"EIP7702Utils: x')},
+     [f"{R}:3: unknown field 'title\"EIP7702Utils' in pr.yml; did you mean 'title'? expected one of: "
+      "base, code_unavailable, files, head, history, number, repo, state, title"]),
+    ("fm-name-cut", {P: BLOCK_FM.format("er: 1\nupdated: 2026-01-05")},
+     [f"{P}:5: unknown field 'er' in front matter; did you mean 'order'? expected one of: draft, "
+      "order, question, status, summary, title, updated"]),
     ("pr-wrong-folder", {R: GOOD_R.replace("number: 12", "number: 13")},
      [f"{R}:1: acme/widgets#13 belongs in the folder 'acme/widgets/13', found 'acme/widgets/12'"]),
     ("pr-no-pages", {P: "<delete>"},
