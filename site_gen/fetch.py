@@ -144,6 +144,7 @@ def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
             also = [reader.commit(pr.base) if pr.base else None,
                     reader.commit(fill(config.code_host.pull_ref, number=pr.number))]
             for page in pr.pages:
+                kept: str | None = None  # the page as the build reads it: once one is met
                 for m in WRAPPED.finditer(page.body):
                     ref = REF.match(m[1])
                     if ref is None:
@@ -154,6 +155,9 @@ def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
                         sub = at and holding(reader, at, path_written(ref["path"]),
                                                 config.code_host, pr.repo)
                         if sub and sub.repo and sub.commit not in found.get(sub.repo, {}):
+                            kept = kept or unread(page.body, layout(page.body, config.raw_html))
+                            if not kept.startswith("[[", m.start()):
+                                break  # in code: no reference, as the build reads it
                             line = page.body_line + page.body.count("\n", 0, m.start())
                             found.setdefault(sub.repo, {})[sub.commit] = Pin(
                                 sub.commit, pr.number, page.path, line)

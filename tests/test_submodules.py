@@ -128,6 +128,20 @@ def test_fetch_brings_the_submodule_commits_the_pages_cite(
     assert built.code == 0, built.err
 
 
+def test_fetch_brings_no_submodule_commit_for_what_code_holds(
+        project: Project, cli: CLI, code: tuple[Path, Path, str, str], tmp_path: Path) -> None:
+    """A submodule's file written in a code span, to show the syntax, is no reference to the
+    build: fetch brought the submodule's commit for it all the same."""
+    repo, sub, head, _ = code
+    upstream = bare(repo, tmp_path / "rl.git")
+    page(project, head, "Write `[[3rdparty/Megatron/megatron/ckpt.py:2]]` to cite it.\n")
+    project.write("mkdocs.yml", (project.root / "mkdocs.yml").read_text() + "site_gen:\n  sources:\n"
+                  f"    acme/rl: {upstream.as_uri()}\n    acme/megatron: {sub.as_uri()}\n")
+    fetched = cli("fetch")
+    assert fetched.code == 0, fetched.err
+    assert "acme/megatron" not in fetched.out, fetched.out
+
+
 def test_a_claim_names_no_file_of_a_submodule(project: Project, cli: CLI,
                                               code: tuple[Path, Path, str, str]) -> None:
     repo, _, head, pinned = code
