@@ -40,7 +40,7 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
-from .names import FENCE, GITLINK, READ_FENCES, WRAPPED, closes, layout, path_written, unread
+from .names import FENCE, GITLINK, READ_FENCES, closes, layout, path_written, references, unread
 from .submodules import holding, reader_of
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
@@ -243,10 +243,9 @@ def _wrapped(lines: list[str], index: int, end: int) -> str:
 def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
                 known: tuple[str, ...], links: frozenset[str], source: bool,
                 at: str, in_table: bool) -> Iterator[Item]:
-    for m in WRAPPED.finditer(raw):
-        if "\n" in raw[:m.start()]:
+    for start, end, inner in references(raw):
+        if "\n" in raw[:start]:
             continue  # the next line's, read with it
-        inner = m[1]
         ref = REF.match(inner)
         if ref is None or inner.strip().startswith("claim:") or \
                 (ref["commit"] or "head").lower() != at:
@@ -259,12 +258,12 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
             folder = found[0] if len(found) == 1 else None
         if full is None and folder is None:
             continue  # the build reports it
-        begins = offset + m.start(1) + ref.start("target")
+        begins = offset + start + 2 + ref.start("target")
         common = {"page": page.path, "line": index + 1, "start_offset": begins,
-                  "end_offset": offset + m.start(1) + ref.end("target"), "file": full or folder,
+                  "end_offset": offset + start + 2 + ref.end("target"), "file": full or folder,
                   "written_path": ref["path"], "quoted": ref["quote"] is not None
-                  or (source and bool(raw[m.end():].strip())),  # a source's code is its quote
-                  "quote_at": offset + m.start(1) + ref.end("commit" if ref["commit"] else "target"),
+                  or (source and bool(raw[end:].strip())),  # a source's code is its quote
+                  "quote_at": offset + start + 2 + ref.end("commit" if ref["commit"] else "target"),
                   "at": at, "in_table": in_table}
         if folder is not None:  # it stands while the new head has it
             yield Item("folder", **common)  # type: ignore[arg-type]

@@ -19,7 +19,7 @@ from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .errors import ContentError, display_path
 from .git_reader import SourceReader
-from .names import FENCE, SHA, WRAPPED, closes, layout, path_written, unread
+from .names import FENCE, SHA, closes, layout, path_written, references, unread
 from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
@@ -76,10 +76,10 @@ def _commits_cited(body: str, html: bool = False) -> Iterator[tuple[int, str]]:
     from .blocks.refs import REF  # the reference's grammar: only for a fetch
 
     kept = unread(body, layout(body, html))
-    for m in WRAPPED.finditer(kept):  # a reference may run over lines, as prose wraps
-        ref = REF.match(m[1])  # its commit, not an '@' its quote or label holds
+    for start, _, inner in references(kept):  # over lines too, as prose wraps
+        ref = REF.match(inner)  # its commit, not an '@' its quote or label holds
         if ref and ref["commit"] and SHA.match(ref["commit"].lower()):
-            yield kept.count("\n", 0, m.start()), ref["commit"].lower()
+            yield kept.count("\n", 0, start), ref["commit"].lower()
 
 
 @dataclass
@@ -145,8 +145,8 @@ def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
                     reader.commit(fill(config.code_host.pull_ref, number=pr.number))]
             for page in pr.pages:
                 kept: str | None = None  # the page as the build reads it: once one is met
-                for m in WRAPPED.finditer(page.body):
-                    ref = REF.match(m[1])
+                for start, _, inner in references(page.body):
+                    ref = REF.match(inner)
                     if ref is None:
                         continue
                     pinned = {None: pr.head, "base": pr.base}.get(ref["commit"], ref["commit"])
@@ -156,9 +156,9 @@ def submodule_pins(config: Config, site: Site) -> dict[str, list[Pin]]:
                                                 config.code_host, pr.repo)
                         if sub and sub.repo and sub.commit not in found.get(sub.repo, {}):
                             kept = kept or unread(page.body, layout(page.body, config.raw_html))
-                            if not kept.startswith("[[", m.start()):
+                            if not kept.startswith("[[", start):
                                 break  # in code: no reference, as the build reads it
-                            line = page.body_line + page.body.count("\n", 0, m.start())
+                            line = page.body_line + page.body.count("\n", 0, start)
                             found.setdefault(sub.repo, {})[sub.commit] = Pin(
                                 sub.commit, pr.number, page.path, line)
     finally:

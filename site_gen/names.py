@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -23,7 +23,6 @@ SHA = re.compile(r"^[0-9a-f]{7,40}$")
 # outside it.
 REFERENCE = r'(?:\[[^\[\]"\n]*+\]|[^\[\]"\n]|\[(?!\[)|\](?!\])|(?<=\s)"(?:[^"\\\n]|\\.)*+"|")*+'
 BRACKETED = re.compile(rf"\[\[({REFERENCE})\]\]")
-WRAPPED = re.compile(rf"\[\[({REFERENCE}(?:\n{REFERENCE})*+)\]\]")  # over line breaks, as prose wraps
 # A file path inside a repository: no control characters, no '.' or '..' segment, not absolute.
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 REPO_PATH = re.compile(r"^(?!/)(?!.*(?:^|/)\.{1,2}(?:/|$))[^\x00-\x1f\x7f]+$")
@@ -39,6 +38,36 @@ def path_written(text: str) -> str:
     `app/%5Bslug%5D` pasted from the host's address bar): the one way a reference's path
     holds a space, a colon or a quote mark, which its syntax cannot."""
     return unquote(text) if "%" in text else text
+def references(text: str) -> Iterator[tuple[int, int, str]]:
+    """Each reference of `text` (a page's markdown) as the build finds one: where its `[[`
+    and its end stand, and what its brackets hold. On one line, up to the first `]]` outside
+    its quote; over line breaks (prose wraps), up to the first `]]`. An escaped `\\[[` opens
+    none."""
+    at = 0
+    while (start := text.find("[[", at)) >= 0:
+        slashes = 0
+        while slashes < start and text[start - slashes - 1] == "\\":
+            slashes += 1
+        if slashes % 2:
+            at = start + 1  # `\[`: a bracket, not a reference's
+            continue
+        found = reference_at(text, start)
+        if found is None:
+            return  # never closed: the build says so
+        yield start, found[0], found[1]
+        at = found[0]
+
+
+def reference_at(text: str, start: int) -> tuple[int, str] | None:
+    """The reference whose `[[` stands at `start`: where it ends and what its brackets hold
+    (see `references`); None when no `]]` closes it."""
+    whole = BRACKETED.match(text, start)
+    if whole:
+        return whole.end(), whole[1]
+    end = text.find("]]", start + 2)
+    return (end + 2, text[start + 2:end]) if end >= 0 else None
+
+
 # A fenced block's opening line in a page's markdown (its mark and info word), as the
 # pages are read line by line without a parser (repin's items, fetch's pins).
 # (A backtick fence's info holds no backtick: "```a```b" is a paragraph with a code span.)
@@ -156,9 +185,9 @@ def _unread_spans(text: str) -> str:
     at = 0
     while (tick := text.find("`", at)) >= 0:
         opened = text.find("[[", at, tick)
-        if opened >= 0:  # a reference before it, whole or not (then the build stops there)
-            whole = WRAPPED.match(text, opened)
-            at = whole.end() if whole else opened + 2
+        if opened >= 0:  # a reference before it (one never closed: the build stops there)
+            found = reference_at(text, opened)
+            at = found[0] if found else opened + 2
             continue
         run = TICKS.match(text, tick)
         assert run is not None

@@ -242,6 +242,8 @@ def _build_reads(body: str, html: bool) -> tuple[list[tuple[int, str]], set[int]
 @example("```a```b [[core.py:3]]\n", False)
 @example("- item\n\n    ```python\n    x = [[core.py:3]]\n    ```\n\n[[core.py:4]]\n", False)
 @example("> ```python\n> x = [[core.py:3]]\n> ```\n\n[[core.py:4]]\n", False)
+@example('[[core.py:10 "x| a |\n|---|\n| [[core.py= 1"]]', False)  # a quote over lines
+@example("An escaped \\[[core.py:3]] is none; \\\\[[core.py:4]] is one.\n", False)
 def test_repin_reads_every_reference_the_build_reads_and_no_other(body: str, html: bool) -> None:
     """What repin, the drift notice and fetch take for a page's references (`drift.items_of`,
     `names.unread`) is what the build reads as one, wherever the markdown puts it: a
