@@ -38,6 +38,8 @@ def path_written(text: str) -> str:
     `app/%5Bslug%5D` pasted from the host's address bar): the one way a reference's path
     holds a space, a colon or a quote mark, which its syntax cannot."""
     return unquote(text) if "%" in text else text
+
+
 def references(text: str) -> Iterator[tuple[int, int, str]]:
     """Each reference of `text` (a page's markdown) as the build finds one: where its `[[`
     and its end stand, and what its brackets hold. On one line, up to the first `]]` outside
@@ -66,8 +68,6 @@ def reference_at(text: str, start: int) -> tuple[int, str] | None:
         return whole.end(), whole[1]
     end = text.find("]]", start + 2)
     return (end + 2, text[start + 2:end]) if end >= 0 else None
-
-
 # A fenced block's opening line in a page's markdown (its mark and info word), as the
 # pages are read line by line without a parser (repin's items, fetch's pins).
 # (A backtick fence's info holds no backtick: "```a```b" is a paragraph with a code span.)
