@@ -40,7 +40,17 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
-from .names import FENCE, GITLINK, READ_FENCES, closes, layout, path_written, references, unread
+from .names import (
+    FENCE,
+    GITLINK,
+    READ_FENCES,
+    as_quote,
+    closes,
+    layout,
+    path_written,
+    references,
+    unread,
+)
 from .submodules import holding, reader_of
 
 SAME, MOVED, CHANGED, GONE = "same", "moved", "changed", "gone"
@@ -870,7 +880,7 @@ def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
     for p in placed:
         item = p.item
         if p.quote:  # changed or gone, its numbers kept: its old text quoted
-            quote = p.quote.replace("\\", "\\\\").replace('"', '\\"')
+            quote = as_quote(p.quote)
             if item.in_table:  # else its bar would end the cell (GFM)
                 quote = quote.replace("|", "\\|")
             edits.append((item.quote_at, item.quote_at, f' "{quote}"'))

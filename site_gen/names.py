@@ -60,14 +60,25 @@ def references(text: str) -> Iterator[tuple[int, int, str]]:
         at = found[0]
 
 
-def reference_at(text: str, start: int) -> tuple[int, str] | None:
+def reference_at(text: str, start: int, close: int | None = None) -> tuple[int, str] | None:
     """The reference whose `[[` stands at `start`: where it ends and what its brackets hold
-    (see `references`); None when no `]]` closes it."""
-    whole = BRACKETED.match(text, start)
-    if whole:
-        return whole.end(), whole[1]
-    end = text.find("]]", start + 2)
-    return (end + 2, text[start + 2:end]) if end >= 0 else None
+    (see `references`); None when no `]]` closes it. `close`: where the first `]]` after
+    it stands, when the caller knows (the build's rule searches once for many)."""
+    end = text.find("]]", start + 2) if close is None else close
+    if end < 0:
+        return None
+    if text.find('"', start + 2, end) >= 0 or text.find("[", start + 2, end) >= 0:
+        # a quote may hold `]]`, and a symbol `[]` before one (`Vec::operator[]]]`): its own
+        whole = BRACKETED.match(text, start)
+        if whole:
+            return whole.end(), whole[1]
+    return end + 2, text[start + 2:end]  # (over a line break, or malformed: told there)
+
+
+def as_quote(text: str) -> str:
+    """`text` as a reference's quote writes it, between its quote marks: `"` and `\\`
+    escaped."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 # A fenced block's opening line in a page's markdown (its mark and info word), as the
 # pages are read line by line without a parser (repin's items, fetch's pins).
 # (A backtick fence's info holds no backtick: "```a```b" is a paragraph with a code span.)
@@ -182,11 +193,12 @@ def _unread_spans(text: str) -> str:
     """`text` (a paragraph, a cell, a line) with the brackets of its code spans unread, as
     CommonMark reads them (a run of backticks up to the next run of as many), left to
     right as the build does: a reference met first holds its backticks (`[[f.py:3 "a`b"]]`)."""
-    at = 0
+    at, closed = 0, True  # closed: a `[[` may still open a reference (a `]]` follows)
     while (tick := text.find("`", at)) >= 0:
-        opened = text.find("[[", at, tick)
-        if opened >= 0:  # a reference before it (one never closed: the build stops there)
+        opened = text.find("[[", at, tick) if closed else -1
+        if opened >= 0:  # a reference before it
             found = reference_at(text, opened)
+            closed = found is not None  # else no `]]` after it: none opens (the build stops)
             at = found[0] if found else opened + 2
             continue
         run = TICKS.match(text, tick)

@@ -16,7 +16,7 @@ from .definitions import Definition, chosen, enclosing
 from .errors import ContentError, SiteGenError
 from .fetch import local_clone
 from .git_reader import SourceReader
-from .names import REPO, SHA
+from .names import REPO, SHA, as_quote
 from .slugs import slugify
 from .yamlfile import load_yaml
 
@@ -132,7 +132,7 @@ class Example:
         else:
             hunk_symbol = f" · {self.symbol}" if self.symbol else ""
         return {"cite": self.cite or self.path, "line": self.line, "path": self.path,
-                "quote": quote, "quote_ref": quote.replace("\\", "\\\\").replace('"', '\\"'),
+                "quote": quote, "quote_ref": as_quote(quote),
                 "old": self.text if self.text is not None else "old_line = 1",
                 "hunk_symbol": hunk_symbol, "count": self.count,
                 "symbol_ref": self.any_symbol or "⟨function⟩"}

@@ -16,6 +16,7 @@ import re
 from collections import defaultdict
 
 from ..context import PageContext
+from ..definitions import lines_text
 from .hunks import DiffLine, Hunk, Proposal, Section
 
 
@@ -185,8 +186,7 @@ def _made(lines: list[str] | None, section: Section) -> str | None:
     at, reach = section.new_start, len(section.lines)  # as far as lines above may move it
     for start in sorted(range(max(1, at - reach), at + reach + 1), key=lambda n: abs(n - at)):
         if lines[start - 1:start - 1 + len(proposed)] == proposed:
-            end = start + len(proposed) - 1
-            return f"L{start}" if start == end else f"L{start}-L{end}"
+            return lines_text(start, start + len(proposed) - 1)
     return None
 
 

@@ -33,7 +33,7 @@ from ..context import PageContext, context_of
 from ..definitions import chosen, nearest_names
 from ..errors import UNCHECKED
 from ..highlight import highlighted_lines
-from ..names import BRACKETED, REPO_PATH, SHA, SYMLINK, path_written
+from ..names import REPO_PATH, SHA, SYMLINK, path_written, reference_at
 from ..submodules import Submodule, holding, reader_of
 from . import block_renderer, find_after, line_offset
 
@@ -507,18 +507,15 @@ def only_at_base(ctx: PageContext, path: str, commit: str) -> bool:
 def _ref_rule(state: StateInline, silent: bool) -> bool:
     if not state.src.startswith("[[", state.pos):
         return False
-    end = find_after(state, "]]", state.pos + 2)  # over soft line breaks too
-    if end < 0:
+    # the rule repin, the drift notice and fetch read pages by (names.references)
+    found = reference_at(state.src, state.pos, find_after(state, "]]", state.pos + 2))
+    if found is None:
         return not silent and _unclosed(state)
-    if state.src.find('"', state.pos + 2, end) >= 0 or state.src.find("[", state.pos + 2, end) >= 0:
-        # a quote may hold `]]`, and a symbol `[]` before one (`Vec::operator[]]]`): its own
-        whole = BRACKETED.match(state.src, state.pos)
-        end = whole.end(1) if whole else end  # else malformed: told where it ends
     if not silent:
         token = state.push("code_ref", "", 0)
-        token.content = state.src[state.pos + 2:end].replace("\n", " ")
+        token.content = found[1].replace("\n", " ")  # over soft line breaks too
         token.meta = {"offset": line_offset(state, state.pos)}
-    state.pos = end + 2
+    state.pos = found[0]
     return True
 
 
