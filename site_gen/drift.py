@@ -41,11 +41,9 @@ from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
 from .names import (
-    FENCE,
     GITLINK,
-    READ_FENCES,
+    Fence,
     as_quote,
-    closes,
     layout,
     path_written,
     references,
@@ -82,6 +80,7 @@ class Item:
     quote_at: int = 0  # where a quote would go in its markdown (after its `@base`)
     at: str = "head"  # the commit it is pinned to: the PR's "head", or its "base"
     in_table: bool = False  # in a table's row, where a quote written into it escapes `|`
+    columns: tuple[int, ...] = ()  # a hunk: the marks before each line after its file line
 
 
 @dataclass(frozen=True)
@@ -200,35 +199,31 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
     shape = layout(body, html)
     read = [""] * first + unread(body, shape).split("\n")  # what code holds, blanked
     ends = {first + n: first + b for a, b in shape.inline for n in range(a, b)}  # paragraphs'
-    fence: tuple[str, str, int] | None = None  # (mark, info, index of its first line)
+    fences = [fence._replace(line=first + fence.line) for fence in shape.fences]  # file lines
+    within = {number: (fence, column) for fence in fences
+              for number, column, _ in fence.held(lines)}
+    edges = {fence.line for fence in fences} | {  # their opening and closing lines
+        fence.line + len(fence.columns) + 1 for fence in fences if fence.closed}
+    blocks = [item for fence in fences  # read whole
+              if fence.info in ("proposal", "claim") and fence.closed and at == "head"
+              for item in _block_items(pr, page, lines, offsets, fence, known, links)]
     for index in range(first, len(lines)):
-        raw = lines[index].rstrip("\n")
-        if index - first in shape.code:
-            continue  # an indented code block or an HTML block: no references
-        m = FENCE.match(raw)
-        if fence is None and m:
-            fence = (m["mark"], m["info"], index)
-            continue
-        if fence is not None and closes(raw, fence[0]):
-            if fence[1] in ("proposal", "claim") and at == "head":
-                found.extend(_block_items(pr, page, lines, offsets, fence, index, known, links))
-            fence = None
-            continue
-        if fence is not None and fence[1] not in READ_FENCES:
-            continue  # code: its brackets are not references
-        if fence is not None and fence[1] in ("proposal", "claim"):
-            continue  # read whole when the block ends
-        source = fence is not None and fence[1] == "flow" and SOURCE.match(raw) is not None
+        fence, column = within.get(index, (None, 0))
+        if index - first in shape.code or index in edges or \
+                (fence is not None and fence.info in ("proposal", "claim")):
+            continue  # code, or a block read whole
+        raw = lines[index].rstrip("\n")[column:]
+        source = fence is not None and fence.info == "flow" and SOURCE.match(raw) is not None
         found.extend(_references(pr, page, _wrapped(read, index, ends.get(index, index + 1))
                                  if fence is None else read[index],
                                  index, offsets[index], known, links, source, at,
                                  index - first in shape.tables))
-        if fence is not None and fence[1] == "excerpt":
+        if fence is not None and fence.info == "excerpt":
             h = HIGHLIGHT_LINE.match(raw)
-            if h and found and found[-1].line >= fence[2] + 1:
-                start = offsets[index] + len(h[1])
+            if h and found and found[-1].line >= fence.line + 1:
+                start = offsets[index] + column + len(h[1])
                 found[-1] = dataclasses.replace(found[-1], highlight=(start, start + len(h[2])))
-    return found
+    return sorted([*found, *blocks], key=lambda item: item.start_offset)
 
 
 QUOTED = re.compile(r"^ {0,3}>[> \t]*")  # a line of a block quote: its marks
@@ -288,14 +283,14 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
 
 
 def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[int],
-                 fence: tuple[str, str, int], close: int, known: tuple[str, ...],
-                 links: frozenset[str]) -> list[Item]:
-    body = [line.rstrip("\n") for line in lines[fence[2] + 1:close]]
-    if fence[1] == "claim":
+                 fence: Fence, known: tuple[str, ...], links: frozenset[str]) -> list[Item]:
+    held = list(fence.held(lines))
+    body = [text for _, _, text in held]
+    if fence.info == "claim":
         if read_fields(body).values.get("at", "head") != "head":
             return []  # counted at the base or a SHA: the head moving changes nothing
-        return [Item("claim", page.path, fence[2] + 1, offsets[fence[2]], offsets[fence[2]],
-                     claim=tuple(body))]
+        return [Item("claim", page.path, fence.line + 1, offsets[fence.line],
+                     offsets[fence.line], claim=tuple(body))]
     found: list[Item] = []
     for i, raw in enumerate(body):
         m = FILE.match(raw)
@@ -316,17 +311,16 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                 if row[:1] in marks or row == "":
                     side.append(row[1:])
         kept = [s for s in sections if any(t.strip() for t in s[0])]
-        index = fence[2] + 1 + i
-        end = close  # a hunk's markdown runs to the next file line or the fence's end
-        for j in range(i + 1, len(body)):
-            if FILE.match(body[j]):
-                end = fence[2] + 1 + j
-                break
-        found.append(Item("hunk", page.path, index + 1, offsets[index], offsets[end],
-                          full, m["path"], min((a for a, _ in spans), default=None),
+        # its markdown: from its file line to the next one or the fence's end
+        after = next((j for j in range(i + 1, len(body)) if FILE.match(body[j])), len(body))
+        index, column = held[i][:2]
+        found.append(Item("hunk", page.path, index + 1, offsets[index] + column,
+                          offsets[index + after - i], full, m["path"],
+                          min((a for a, _ in spans), default=None),
                           max((b for _, b in spans), default=None), m["symbol"],
                           tuple(tuple(old) for old, _ in kept), spans=spans,
-                          proposed=tuple(tuple(new) for _, new in kept)))
+                          proposed=tuple(tuple(new) for _, new in kept),
+                          columns=tuple(c for _, c, _ in held[i + 1:after])))
     return found
 
 
@@ -907,8 +901,10 @@ def _rewritten(p: Placed, old: str, path: str) -> str:
         assert m is not None
         header = first[:m.start("path")] + path + _shifted(first[m.end("path"):], p.shift,
                                                             only_lines=True)
-        rows = [POSITION.sub(lambda h: _shifted(h[0], p.shift, hunk=True), row)
-                if POSITION.match(row) else row for row in rest.split("\n")]
+        rows = rest.split("\n")  # each after the marks of the blocks around it (a list, a quote)
+        columns = (*item.columns, *[0] * (len(rows) - len(item.columns)))
+        rows = [row[:c] + POSITION.sub(lambda h: _shifted(h[0], p.shift, hunk=True), row[c:])
+                if POSITION.match(row[c:]) else row for row, c in zip(rows, columns, strict=False)]
         return header + (sep + "\n".join(rows) if sep else "")
     suffix = old[len(item.written_path):]
     if item.kind == "reference":

@@ -19,12 +19,13 @@ from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .errors import ContentError, display_path
 from .git_reader import SourceReader
-from .names import FENCE, SHA, closes, layout, path_written, references, unread
+from .names import SHA, layout, path_written, references, unread
 from .submodules import holding
 
 FETCH_DEPTH = 200  # how far back a PR's head ref is fetched to find an abbreviated SHA
 PINNED = re.compile(r"@[0-9a-fA-F]{7}")  # what a reference pinned to a commit holds
 CLAIM_AT = re.compile(r"^at\s*:\s*([0-9a-fA-F]{7,40})$")  # a claim counted at a SHA
+AT = re.compile(r"\bat\s*:")  # what a page with such a claim holds
 
 
 @dataclass(frozen=True)
@@ -63,19 +64,20 @@ def _commits_cited(body: str, html: bool = False) -> Iterator[tuple[int, str]]:
     and a claim block's `at: SHA`; as the build reads them, not what code holds (an
     ordinary fenced or indented block, a code span), which reads the same but is no
     reference (`names.unread`)."""
-    fence: tuple[str, str] | None = None  # the open block's mark and info word
-    for number, text in enumerate(body.split("\n")):
-        if fence is None and (m := FENCE.match(text)):
-            fence = (m["mark"], m["info"])
-        elif fence is not None and closes(text, fence[0]):
-            fence = None
-        elif fence is not None and fence[1] == "claim" and (at := CLAIM_AT.match(text.strip())):
-            yield number, at[1].lower()
-    if not PINNED.search(body):
-        return  # no '@sha' anywhere: nothing to read the page for (1-2 ms a page)
+    pinned = PINNED.search(body)
+    if not pinned and not AT.search(body):
+        return  # no '@sha', no claim 'at:' anywhere: nothing to read the page for (1-2 ms a page)
+    shape = layout(body, html)
+    lines = body.split("\n")
+    for fence in shape.fences:
+        for number, _, text in fence.held(lines) if fence.info == "claim" else ():
+            if at := CLAIM_AT.match(text.strip()):
+                yield number, at[1].lower()
+    if not pinned:
+        return
     from .blocks.refs import REF  # the reference's grammar: only for a fetch
 
-    kept = unread(body, layout(body, html))
+    kept = unread(body, shape)
     for start, _, inner in references(kept):  # over lines too, as prose wraps
         ref = REF.match(inner)  # its commit, not an '@' its quote or label holds
         if ref and ref["commit"] and SHA.match(ref["commit"].lower()):

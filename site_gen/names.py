@@ -9,11 +9,12 @@ import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 SHA = re.compile(r"^[0-9a-f]{7,40}$")
 # What the brackets of a code reference hold, on one line: up to the first `]]` outside
@@ -79,19 +80,26 @@ def as_quote(text: str) -> str:
     """`text` as a reference's quote writes it, between its quote marks: `"` and `\\`
     escaped."""
     return text.replace("\\", "\\\\").replace('"', '\\"')
-# A fenced block's opening line in a page's markdown (its mark and info word), as the
-# pages are read line by line without a parser (repin's items, fetch's pins).
-# (A backtick fence's info holds no backtick: "```a```b" is a paragraph with a code span.)
-FENCE = re.compile(r"^(?P<indent> {0,3})(?P<mark>`{3,}(?![^\n]*`)|~{3,})\s*(?P<info>[^`\s]*)")
-
-
-def closes(line: str, mark: str) -> bool:
-    """Whether `line` closes a fenced block opened with `mark` (as many marks or more)."""
-    text = line.strip()
-    return text.startswith(mark) and set(text) == {mark[0]}
 # The fenced blocks whose `[[...]]` are references (in any other, code: not read).
 READ_FENCES = ("flow", "proposal", "excerpt", "pr-diff", "claim")
 TICKS = re.compile(r"`+")
+
+
+class Fence(NamedTuple):
+    """One of the site's fenced blocks (a `READ_FENCES` one) on a page, where the build
+    finds it: at the top level, or in a list, a block quote or a `:::` block, whose marks
+    and indentation stand before each of its lines."""
+
+    info: str  # what it is: "proposal", "claim", ...
+    line: int  # its opening line (0-based, in the body)
+    columns: tuple[int, ...]  # before each line it holds, how many characters are marks
+    closed: bool  # a closing line ends it (else it runs to its container's end)
+
+    def held(self, lines: list[str]) -> Iterator[tuple[int, int, str]]:
+        """Each line it holds in `lines` (the body's, or the file's when `line` counts
+        the file's): its index, where its text starts, its text (the marks left out)."""
+        for number, column in enumerate(self.columns, self.line + 1):
+            yield number, column, lines[number][column:].rstrip("\n")
 
 
 @dataclass(frozen=True)
@@ -102,16 +110,19 @@ class Layout:
     tables: Mapping[int, int] = field(default_factory=dict)  # a table's rows: its columns
     code: frozenset[int] = frozenset()  # the lines of code blocks (but the site's) and HTML blocks
     inline: tuple[tuple[int, int], ...] = ()  # each paragraph's and heading's lines [a, b)
+    fences: tuple[Fence, ...] = ()  # the site's fenced blocks, in the page's order
 
 
 def layout(body: str, html: bool = False) -> Layout:
     """The `Layout` of `body`, read by CommonMark with GFM's tables (and with `html`, the
     setting `raw_html`, its HTML blocks, where no reference is read)."""
-    if "[[" not in body:
-        return Layout()  # no reference to read
+    if "[[" not in body and "```" not in body and "~~~" not in body:
+        return Layout()  # no reference to read, no block
     tables: dict[int, int] = {}
     code: set[int] = set()
     inline: list[tuple[int, int]] = []
+    fences: list[Fence] = []
+    lines = body.split("\n")
     rows: range | None = None  # the lines of the table whose header is being read
     # (lines as `body.split("\n")` counts them: a lone CR, which markdown-it ends a line
     # at, is none; the content's readers make every line end LF before this)
@@ -125,12 +136,27 @@ def layout(body: str, html: bool = False) -> Layout:
             continue
         elif token.type == "table_open":
             rows = range(*token.map)
-        elif token.type in ("code_block", "html_block") or (
-                token.type == "fence" and (token.info.split() or [""])[0] not in READ_FENCES):
+        elif token.type == "fence" and token.info.strip() in READ_FENCES:  # as the build
+            # takes them (blocks.fence_parser): ```` ```flow x ```` is code
+            fences.append(_fence(token, lines))
+        elif token.type in ("code_block", "html_block", "fence"):
             code.update(range(*token.map))  # (a fenced block nested in a list or a quote too)
         elif token.type in ("paragraph_open", "heading_open"):
             inline.append((token.map[0], token.map[1]))
-    return Layout(tables, frozenset(code), tuple(inline))
+    return Layout(tables, frozenset(code), tuple(inline), tuple(fences))
+
+
+def _fence(token: Token, lines: list[str]) -> Fence:
+    """The `Fence` of a fence `token` of `lines`: where each line it holds starts, the
+    marks of the blocks around it (and the fence's own indentation) being what markdown-it
+    left out of its content (a line whose tab it read as spaces: as many characters as
+    its content is shorter)."""
+    assert token.map is not None
+    held = token.content.split("\n")[:-1]
+    columns = tuple(max(0, len(lines[token.map[0] + 1 + k]) - len(text))
+                    for k, text in enumerate(held))
+    return Fence(token.info.strip(), token.map[0], columns,
+                 token.map[1] - token.map[0] > len(held) + 1)
 
 
 # The `::: name` blocks the build reads (blocks/callout.py): their bodies are markdown.
@@ -158,15 +184,8 @@ def unread(body: str, shape: Layout | None = None) -> str:
     CommonMark's and GFM's do. `shape`: its `layout`, when it is known."""
     lines = body.split("\n")
     shape = layout(body) if shape is None else shape
-    fence: tuple[str, str] | None = None  # the open block's mark and info word
-    for number, text in enumerate(lines):
-        m = FENCE.match(text) if fence is None and number not in shape.code else None
-        if m:
-            fence = (m["mark"], m["info"])
-        elif fence is not None and closes(text, fence[0]):
-            fence = None
-        elif number in shape.code or (fence is not None and fence[1] not in READ_FENCES):
-            lines[number] = text.translate(NO_BRACKETS)
+    for number in shape.code:
+        lines[number] = lines[number].translate(NO_BRACKETS)
     joined = {number for a, b in shape.inline for number in range(a, b)}
     runs = [(number, number + 1) for number in range(len(lines)) if number not in joined]
     for a, b in sorted([*shape.inline, *runs]):

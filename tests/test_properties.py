@@ -15,14 +15,16 @@ from hypothesis import strategies as st
 from site_gen import drift
 from site_gen.blocks import callout
 from site_gen.blocks import refs as refs_module
+from site_gen.blocks.claim import Claim
 from site_gen.blocks.flow import parse_flow
+from site_gen.blocks.hunks import Proposal
 from site_gen.blocks.proposal import parse_proposal
 from site_gen.blocks.refs import REF, CodeRef, resolve
 from site_gen.config import default_config
 from site_gen.content import Page, Summary, split_front_matter
-from site_gen.context import PageContext
+from site_gen.context import ENV_KEY, PageContext
 from site_gen.errors import ContentError
-from site_gen.markdown import render_body
+from site_gen.markdown import _markdown_for, render_body
 from site_gen.names import layout, unread
 from site_gen.statuses import DEFAULT_STATUSES
 from site_gen.yamlfile import load_yaml
@@ -294,3 +296,78 @@ def test_what_repin_writes_leaves_every_reference_readable(body: str, rng: Any) 
                                        ("src/core.py",)) if i.kind == "reference"]
     assert [(i.start, i.end, i.quoted) for i in again] == [
         (p.start, p.end, True if p.quote else p.item.quoted) for p in placed]
+
+
+# The site's own blocks where a page may put them: at the top level, in a list, a block
+# quote, a `:::` block, or indented past a list's text into code. (The marks before the
+# opening line, and before each line after it.)
+BLOCK_PLACES = st.sampled_from([
+    ("", ""), ("> ", "> "), ("- ", "  "), ("1. ", "   "), ("> - ", ">   "), ("> > ", "> > "),
+    ("- a\n\n    ", "    "), ("    ", "    "), ("\t", "\t"), ("::: review blocking\n", "")])
+HUNKS = st.lists(st.sampled_from([
+    ["file: core.py L3 · name", "@@ -3,1 +3,1 @@", "-x = 1", "+x = 2"],
+    ["file: core.py L5-L6", "@@ -5,2 +5,2 @@", " y", "-x = 1", "+x = 2"],
+    ["file: core.py", " ```", "-x = 1", "+> z"], ["file: core.py L3", "-x = 1", "", "+x = 2"]]),
+    min_size=1, max_size=2).map(lambda hunks: [line for hunk in hunks for line in hunk])
+CLAIM_LINES = st.sampled_from([[], ["in: core.py"], ["at: head"], [""]]).map(
+    lambda more: ["says: s", "text: x = 1", "count: 1", *more])
+CODE_LINES = st.lists(st.sampled_from(["file: core.py L3 · name", "@@ -3,1 +3,1 @@", "-x = 1",
+                                       "says: s", "[[core.py:3]]", "", "> "]), max_size=4)
+
+
+@st.composite
+def pages_of_blocks(draw: st.DrawFn) -> str:
+    """A page of proposals and claims (and code that looks like them), each somewhere."""
+    parts = []
+    for _ in range(draw(st.integers(1, 4))):
+        first, rest = draw(BLOCK_PLACES)
+        mark = draw(st.sampled_from(["```", "~~~", "````"]))
+        info = draw(st.sampled_from(["proposal", "claim", "python", "proposal x"]))
+        lines = draw({"proposal": HUNKS, "claim": CLAIM_LINES}.get(info, CODE_LINES))
+        held = [rest + line for line in lines]
+        close = [rest + mark] if draw(st.integers(0, 15)) else []  # now and then unclosed
+        end = [":::"] if first.startswith(":::") else []
+        parts.append("\n".join([first + mark + info, *held, *close, *end]))
+    separators = draw(st.lists(st.sampled_from(["\n\n", "\n", "\n\nText.\n\n"]),
+                               min_size=len(parts), max_size=len(parts)))
+    return "".join(itertools.chain.from_iterable(zip(parts, separators, strict=True)))
+
+
+def _blocks_built(body: str) -> tuple[list[tuple[str, int, tuple[tuple[int, int], ...]]], bool]:
+    """The proposals' hunks and the claims the build reads in `body` (kind, line, each
+    hunk's file line ranges and sections' old starts), and whether it stops at an error."""
+    context = PageContext(default_config(), PATH, DRIFT_PR, 1, None)
+    found = []
+    for token in _markdown_for(context.config).parse(body, {ENV_KEY: context}):
+        model = token.meta.get("model") if token.type.endswith("_block") else None
+        if isinstance(model, Claim):
+            found.append(("claim", model.line, ()))
+        for hunk in model.hunks if isinstance(model, Proposal) else ():
+            found.append(("hunk", hunk.line, (*hunk.ranges,
+                                              *((s.old_start or 0, 0) for s in hunk.sections))))
+    return found, bool(context.problems.errors)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pages_of_blocks())
+@example("- a\n\n  ```proposal\n  file: core.py L3 · name\n  @@ -3,1 +3,1 @@\n  -x = 1\n"
+         "  +x = 2\n  ```\n\n> ```claim\n> says: s\n> text: x = 1\n> count: 1\n> ```\n")
+def test_repin_reads_the_blocks_the_build_reads_and_moves_them_in_place(body: str) -> None:
+    """The proposals and claims repin places at a new head are those the build checks,
+    wherever they stand (a list's item, a block quote, a `:::` block; not code), each
+    claim read without the marks before its lines; and a hunk repin moves is moved in
+    place, its file line and `@@` positions, whatever marks stand before them."""
+    built, stopped = _blocks_built(body)
+    assume(not stopped)
+    page = Page(PATH, "p", "t", "q", 1, DEFAULT_STATUSES["open"], None, Summary("", "", ""),
+                body, 1, "k")
+    items = [i for i in drift.items_of(DRIFT_PR, page, body, ("src/core.py",))
+             if i.kind in ("hunk", "claim")]
+    assert [(i.kind, i.line) for i in items] == [(kind, line) for kind, line, _ in built]
+    for item in (i for i in items if i.kind == "claim"):
+        assert all(not line.startswith((">", " ")) or not line.strip() for line in item.claim)
+    moved = [drift.Placed(i, drift.MOVED, i.file, (i.start or 0) + 2, (i.end or 0) + 2, shift=2)
+             for i in items if i.kind == "hunk"]
+    again, _ = _blocks_built(drift.rewrite(body, moved, drift.Drift("a", "b", 1)))
+    assert again == [(kind, line, tuple((a + 2 if a else 0, b + 2 if b else 0) for a, b in spans)
+                      if kind == "hunk" else spans) for kind, line, spans in built]

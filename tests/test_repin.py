@@ -569,6 +569,20 @@ def test_a_hunk_moves_with_its_lines_and_its_position(
     assert built.code == 0, built.err
 
 
+def test_a_hunk_in_a_block_quote_moves_in_place(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A proposal the build reads in a block quote (or a list's item) is placed and moved
+    as one at the top level: its lines rewritten after their marks."""
+    quoted = "Before the fix:\n\n" + "".join(f"> {line}\n" for line in HUNK.splitlines())
+    repo, _, _ = moved(quoted, {"src/widgets/core.py": "import os\n" + CORE})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    assert "moved: src/widgets/core.py L12-L13 · make_key now at L13-L14" in run.out
+    assert "> file: core.py L13-L14 · make_key\n> @@ -13,2 +13,2 @@\n" in page_text(project)
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+
+
 def test_a_hunk_in_sections_moves_with_its_lines(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """An elision (' ...') between a hunk's sections is part of neither side."""
@@ -675,6 +689,19 @@ def test_a_claim_whose_count_changes_is_changed(
             "src/widgets/core.py:17, src/widgets/core.py:21\n"
             "    was: holds, 2 counted\n"
             "    now: does not hold: counted 3, not 2: src/widgets/core.py:13, ") in run.out
+
+
+def test_a_claim_in_a_list_is_counted_without_its_indentation(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A claim in a list's item: its lines stand indented; read as the build reads them (it
+    was read with its indentation, so found no pattern, and said 'same' of a claim that no
+    longer held)."""
+    listed = "- The claim:\n\n" + "".join(f"  {line}\n" for line in CLAIM.splitlines())
+    repo, _, _ = moved(listed, {"src/widgets/core.py": CORE + "\n\ndef more():\n    return 3\n"})
+    run = repin(cli, repo)
+    assert run.code == 1
+    assert ("changed: claim 'every function returns': it held at the old head (2 counted) "
+            "and does not at the new: counted 3, not 2") in run.out
 
 
 def test_a_claim_that_still_holds_but_counts_otherwise_says_so(

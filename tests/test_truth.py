@@ -115,13 +115,18 @@ def test_fetch_brings_only_the_pinned_commits(project: Project, cli: CLI,
             f'{commits[1]}" title="commit {commits[1]}"><code>{commits[1][:7]}</code></a>') in html
 
 
+@pytest.mark.parametrize("first, rest", [("", ""), ("- ", "  "), ("> ", "> ")],
+                         ids=["top level", "in a list", "in a block quote"])
 def test_fetch_brings_the_commit_a_claim_is_counted_at(project: Project, cli: CLI,
-                                                       code: tuple[Path, list[str]]) -> None:
-    """`at: SHA` pins a commit as `[[file:line@SHA]]` does: fetched, then counted there."""
+                                                       code: tuple[Path, list[str]],
+                                                       first: str, rest: str) -> None:
+    """`at: SHA` pins a commit as `[[file:line@SHA]]` does: fetched, then counted there,
+    wherever the build reads the claim."""
     repo, commits = code
     later = commits[2][:10]  # the commit no reference pins, abbreviated as an author would
-    pr_page(project, code, body=PAGE + "\n```claim\nsays: a comment came later\ncount: 1\n"
-                                       f"text: # later\nat: {later}\n```\n")
+    claim = ["says: a comment came later", "count: 1", "text: # later", f"at: {later}", "```"]
+    pr_page(project, code, body=PAGE + f"\n{first}```claim\n"
+                                       + "".join(f"{rest}{line}\n" for line in claim))
     sources(project, acme__widgets=repo)
     fetched = cli("fetch")
     assert (fetched.code, fetched.err) == (0, ""), fetched.err
