@@ -187,6 +187,7 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
                changed_files(code, head.lower(), None)) if code else []
     example = (find_example(code, head.lower(), sorted(changed, key=is_test_or_example),
                             languages=config.languages, base=base)
+               or _example_beside(code, head.lower(), config.languages)
                if code and changed else None)
     files = "".join(f"  - {_yaml_text(path)}\n" for path in changed) if changed else NO_FILES
     pr = folder / "pr.yml"
@@ -265,9 +266,28 @@ def _example_of(folder: Path, code: Path | None, languages: dict[str, str]) -> E
         found = find_example(code, head, [f for f in sorted(files, key=is_test_or_example) if f in changed]
                              + files, files,
                              languages, base or None)
+        found = found or _example_beside(code, head, languages)
         if found is not None:
             return found
     return Example(files[0], STAND_IN.line, None, shortest_tail(files[0], files))
+
+
+BESIDE = 50  # how many of the head's other files `_example_beside` looks in
+
+
+def _example_beside(code: Path, head: str, languages: dict[str, str]) -> Example | None:
+    """An example line from the head's other files, when no file the PR changes has one
+    (it changes an image, or only deletes): the examples then build, citing code the PR
+    leaves as it is, instead of a stand-in the build reports. The files nearest the top
+    of the tree first, tests and examples last."""
+    reader = SourceReader(code)
+    try:
+        commit = reader.commit(head)
+        tree = reader.tree(commit) if commit else ()
+    finally:
+        reader.close()
+    near = sorted(tree, key=lambda path: (is_test_or_example(path), path.count("/"), path))
+    return find_example(code, head, near[:BESIDE], languages=languages) if near else None
 
 
 def changed_files(code: Path, head: str, base: str | None) -> list[str]:
@@ -337,6 +357,8 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
         first: Example | None = None
         compared = _compared(code, commit, base)  # what the PR changes: once for every file
         for path in dict.fromkeys(candidates):
+            if reader.is_binary(commit, path):
+                continue  # an image, a font: no line to cite (its bytes read as text would)
             lines = reader.lines(commit, path) or []
             changed = changed_lines(code, compared, path)
             quotable = sorted(((number, text) for number, text in enumerate(lines, 1)

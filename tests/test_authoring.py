@@ -288,6 +288,56 @@ def test_new_quotes_a_line_with_quote_marks_and_lists_the_files_it_changes(
     assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
 
 
+LOGO = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR logo\nsecond row of bytes\n"
+
+
+def test_new_on_a_pr_that_changes_an_image_cites_code_beside_it(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """A PR that changes only an image: `new` quoted its bytes as a line of code (a page of
+    errors and unreadable quotes). It cites no binary file: another file of the head, the
+    nearest the top of the tree, so the examples build; and a PR that changes an image
+    and code cites the code, wherever the image sorts."""
+    repo = tmp_path / "code"
+    base = commit(repo, {"src/app.py": "def run(port):\n    return serve(port)\n",
+                         "tests/test_app.py": "def test_run():\n    assert run(80)\n",
+                         "assets/logo.png": b"\x89PNG\r\n\x00old\n"}, "base")
+    commit(repo, {"assets/logo.png": LOGO}, "a new logo")
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--base", base[:7],
+               "--question", "one").code == 0
+    facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
+    assert facts["files"] == ["assets/logo.png"]
+    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    assert '[[app.py:1 "def run(port):"]]' in page and "PNG" not in page
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "two").code == 0
+    assert "[[app.py:1 " in (project.root / "content/acme/gears/9/two.md").read_text()
+    commit(repo, {"assets/logo.png": LOGO + b"more\n", "src/app.py": "def run(port):\n"
+                  "    return serve(port or 80)\n"}, "the logo and the port")
+    assert cli("new", "acme/gears#10", "--checkout", str(repo), "--question", "one").code == 0
+    page = (project.root / "content/acme/gears/10/one.md").read_text()
+    assert '[[app.py:2 "return serve(port or 80)"]]' in page
+
+
+def test_a_line_of_a_binary_file_is_an_error(project: Project, cli: CLI, tmp_path: Path) -> None:
+    """An image has no lines: a reference to its lines linked nothing and a quote of it was
+    checked against its bytes (shown in the error); the file itself is cited whole."""
+    repo = tmp_path / "code"
+    head = commit(repo, {"assets/logo.png": LOGO})
+    project.write("content/acme/gears/9/pr.yml", f"repo: acme/gears\nnumber: 9\ntitle: T\n"
+                  f"head: {head}\nstate: open\nfiles:\n  - assets/logo.png\n")
+    project.write("content/acme/gears/9/one.md", "---\ntitle: T\nquestion: one\norder: 1\n"
+                  "status: open\nupdated: 2026-12-04\n---\n\nThe logo, [[logo.png]], is new; "
+                  '[[logo.png:2]] and\n[[logo.png:1 "PNG"]] are not lines.\n')
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert built.code == 1
+    assert built.err.splitlines()[:2] == [
+        f"content/acme/gears/9/one.md:{n}: '{ref}' cites lines of assets/logo.png, a binary file at "
+        f"commit {head[:7]} (an image, an archive: it has no lines to link or quote); expected "
+        "the file whole, without lines or a quote"
+        for n, ref in ((9, "[[logo.png:2]]"), (10, '[[logo.png:1 "PNG"]]'))]
+
+
 def test_new_cites_the_code_a_pr_changes_before_its_tests(
         project: Project, cli: CLI, tmp_path: Path) -> None:
     """retrofit: RetrofitTest.java sorts before Retrofit.java, and the examples cited a
