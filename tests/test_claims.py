@@ -1443,6 +1443,11 @@ class Cache:
     ("count: all\ntext: self._items\ninside: with self._lock: $$$B",
      ["5: 'inside:' needs a 'pattern:': a 'text:' is matched line by line, not read as code; "
       "count with 'pattern:', or say the text with 'where:'"]),
+    # quoted as YAML would quote it (the hiredis trial page did): the quotes are code
+    ("count: 1\npattern: self._items[$K] = $V\ninside: \"with self._lock: $$$B\"",
+     ["3: the claim 'x' does not hold at {head}: counted 0 standing inside '\"with self._lock: "
+      "$$$B\"' (of 2 matches), not 1; the quotes are part of the inside: write 'inside: with "
+      "self._lock: $$$B'"]),
 ])
 def test_a_claim_counts_what_stands_inside_code_a_pattern_matches(
         tmp_path: Path, fields: str, expected: list[str]) -> None:

@@ -248,12 +248,23 @@ def _count(ctx: PageContext, claim: Claim) -> None:
                              changed is not None and path not in changed)
                    for path, m in found]
     problem = _contradiction(claim)
-    field, quoted = ("text", claim.text) if claim.text else ("pattern", claim.pattern or "")
-    if problem and not claim.sites and len(quoted) > 1 and quoted[0] == quoted[-1] in "\"'":
-        problem += f"; the quotes are part of the {field}: write '{field}: {quoted[1:-1]}'"
     if problem:
+        problem += _quoted(claim)
         ctx.error(f"the claim '{claim.says}' does not hold at {full[:7]}: {problem}",
                   claim.lines["count"])
+
+
+def _quoted(claim: Claim) -> str:
+    """A word for a claim that does not hold when a field that matched nothing is written
+    in quote marks, as YAML would quote it: a claim's lines are not YAML, so they are part
+    of what it matches ('' if none is)."""
+    fields = [("text", claim.text), ("pattern", claim.pattern)] if not claim.sites else \
+        [("inside", claim.inside), ("where", claim.where)] if not any(
+            site.counted for site in claim.sites) else []
+    for key, value in fields:
+        if value and len(value) > 1 and value[0] == value[-1] in "\"'":
+            return f"; the quotes are part of the {key}: write '{key}: {value[1:-1]}'"
+    return ""
 
 
 def _found(ctx: PageContext, claim: Claim, commit: str,
