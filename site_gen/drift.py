@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .blocks.claim import Claim, parse_claim, read_fields
+from .blocks.hunks import made_at
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
 from .code_index import index_of
@@ -618,9 +619,8 @@ class HeadMove:
         approx = self._approximate(item.file, new_path, at, at + len(section) - 1)
         now = tuple(new_lines[approx[0] - 1:approx[1]]) if approx else ()
         start, end = approx or (None, None)
-        taken = _taken(new_lines, proposed, approx, len(section)) if now else None
-        if taken is not None:
-            made = (taken, taken + len(proposed) - 1)
+        made = _taken(new_lines, section, proposed, approx) if now else None
+        if made is not None:
             return Placed(item, CHANGED, new_path, start, end, section, now,
                           "the hunk no longer applies: the new head has the lines it proposes "
                           f"({lines_text(*made)}): the PR may have made this change", made=made)
@@ -673,15 +673,22 @@ class HeadMove:
                       detail=_moved_how(item, new_path, start, end), shift=shift)
 
 
-def _taken(lines: list[str], proposed: tuple[str, ...], approx: tuple[int, int] | None,
-           old: int) -> int | None:
-    """Where the new side a hunk proposes (`proposed`) stands in `lines`, the new head's,
-    at or around `approx` (where its old side of `old` lines went), or None."""
-    if approx is None or not any(line.strip() for line in proposed):
+def _taken(lines: list[str], section: tuple[str, ...], proposed: tuple[str, ...],
+           approx: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Where `lines`, the new head's, hold what a hunk's section proposes (its old side
+    `section` made `proposed`), at or around `approx` (where its old side went), or None
+    (see hunks.made_at)."""
+    if approx is None:
         return None
-    reach = len(proposed) + old
-    return next((at for at in _places(lines, proposed)
-                 if approx[0] - reach <= at <= approx[1] + reach), None)
+    added: list[str] = []
+    removed: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, section, proposed,
+                                                       autojunk=False).get_opcodes():
+        if tag != "equal":
+            removed.extend(section[i1:i2])
+            added.extend(proposed[j1:j2])
+    return made_at(lines, proposed, added, removed, approx[0],
+                   approx[1] - approx[0] + len(proposed) + len(section))
 
 
 QUOTE_TELLS = 12  # characters: a line as short as `break;` or `}` quoted only when no other is

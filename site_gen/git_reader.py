@@ -262,8 +262,8 @@ class SourceReader:
             return None, f"'{path}' of {what} does not exist at commit {full[:7]}"
         if (start is not None or quote) and self.is_binary(full, path):
             return None, (f"{what} cites lines of {path}, a binary file at commit {full[:7]} "
-                          "(an image, an archive: it has no lines to link or quote); expected "
-                          "the file whole, without lines or a quote")
+                          "(an image, an archive: it has no lines to link, quote or show); "
+                          "expected a reference to the file whole, without lines or a quote")
         if start is not None and end is not None and end > len(lines):
             count = f"{len(lines)} line" + ("" if len(lines) == 1 else "s")
             return None, (f"{what} points past the end of {path}, which has {count} at commit "

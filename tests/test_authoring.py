@@ -320,22 +320,25 @@ def test_new_on_a_pr_that_changes_an_image_cites_code_beside_it(
 
 
 def test_a_line_of_a_binary_file_is_an_error(project: Project, cli: CLI, tmp_path: Path) -> None:
-    """An image has no lines: a reference to its lines linked nothing and a quote of it was
-    checked against its bytes (shown in the error); the file itself is cited whole."""
+    """An image has no lines: a reference to its lines linked nothing, a quote of it was
+    checked against its bytes (shown in the error), an excerpt of them showed 'binary
+    file, not shown'; the file itself is cited whole."""
     repo = tmp_path / "code"
     head = commit(repo, {"assets/logo.png": LOGO})
     project.write("content/acme/gears/9/pr.yml", f"repo: acme/gears\nnumber: 9\ntitle: T\n"
                   f"head: {head}\nstate: open\nfiles:\n  - assets/logo.png\n")
     project.write("content/acme/gears/9/one.md", "---\ntitle: T\nquestion: one\norder: 1\n"
                   "status: open\nupdated: 2026-12-04\n---\n\nThe logo, [[logo.png]], is new; "
-                  '[[logo.png:2]] and\n[[logo.png:1 "PNG"]] are not lines.\n')
+                  '[[logo.png:2]] and\n[[logo.png:1 "PNG"]] are not lines.\n\n'
+                  "```excerpt\n[[logo.png:1-2]]\n```\n")
     built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
     assert built.code == 1
     assert built.err.splitlines()[:2] == [
         f"content/acme/gears/9/one.md:{n}: '{ref}' cites lines of assets/logo.png, a binary file at "
-        f"commit {head[:7]} (an image, an archive: it has no lines to link or quote); expected "
-        "the file whole, without lines or a quote"
+        f"commit {head[:7]} (an image, an archive: it has no lines to link, quote or show); "
+        "expected a reference to the file whole, without lines or a quote"
         for n, ref in ((9, "[[logo.png:2]]"), (10, '[[logo.png:1 "PNG"]]'))]
+    assert "'[[logo.png:1-2]]' cites lines of assets/logo.png" in built.err  # nor shown
 
 
 def test_new_cites_the_code_a_pr_changes_before_its_tests(

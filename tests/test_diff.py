@@ -356,3 +356,40 @@ def test_sections_of_indented_code_are_parted_by_their_gap() -> None:
     assert errors == []
     assert html.count('<tr class="diff-elision">') == 1
     assert "8 lines not shown" in html  # 12 to 19
+
+
+SET_NAME = ["static int set_name(SSL_CTX *ctx, const char *name) {",
+            "    if (name[0] == '\\0')", "        return 0;", "",
+            "    /* a name is only enforced when the peer is verified */",
+            "    if (!(SSL_CTX_get_verify_mode(ctx) & SSL_VERIFY_PEER))", "        return 0;", "",
+            "    X509_VERIFY_PARAM *param = SSL_CTX_get0_param(ctx);", "}"]
+CHECK_NEW = ["static int set_name(SSL_CTX *ctx, const char *name) {",
+             "    if (!(SSL_CTX_get_verify_mode(ctx) & SSL_VERIFY_PEER))", "        return 0;", "",
+             "    X509_VERIFY_PARAM *param = SSL_CTX_get0_param(ctx);"]
+CHECK_ADDED = CHECK_NEW[1:4]
+
+
+@pytest.mark.parametrize(("lines", "new", "added", "removed", "expected"), [
+    # the new side whole, near where the hunk puts it
+    (["a", "x = 2", "b"], ["x = 2", "b"], ["x = 2"], ["x = 1"], (2, 3)),
+    # hiredis: taken with a comment over it and another check before it
+    (SET_NAME, CHECK_NEW, CHECK_ADDED, [], (6, 7)),
+    # the added lines stand near, but beside neither line of the hunk around them
+    ([*SET_NAME[:8], "    call();", *SET_NAME[8:]], CHECK_NEW, CHECK_ADDED, [], None),
+    # too little to tell apart from other code
+    (["f() {", "    // why", "    return 0;", "    g();"], ["f() {", "    return 0;", "    g();"],
+     ["    return 0;"], [], None),
+    # what the hunk takes out still stands by them
+    ([*SET_NAME[:8], "    X509_VERIFY_PARAM *old = 0;", *SET_NAME[8:]], CHECK_NEW, CHECK_ADDED,
+     ["    X509_VERIFY_PARAM *old = 0;"], None),
+    # in two places, beside the line after them both times: which one is not known
+    ([SET_NAME[0], *SET_NAME[4:9], *SET_NAME[4:]], CHECK_NEW, CHECK_ADDED, [], None),
+])
+def test_where_a_proposed_change_is_made(lines: list[str], new: list[str], added: list[str],
+                                         removed: list[str], expected: tuple[int, int] | None
+                                         ) -> None:
+    """A proposal the PR took, as a PR takes one: whole, or with lines of its own around
+    it; never one whose lines only happen to stand near."""
+    from site_gen.blocks.hunks import made_at
+
+    assert made_at(lines, new, added, removed, 1, len(new)) == expected

@@ -635,6 +635,40 @@ def test_a_hunk_the_pr_then_made_says_so(
             "may have made the change.") in " ".join(notice.split())
 
 
+CHECK = """\
+```proposal
+file: core.py L11-L12 · make_key
+@@ -11,2 +11,3 @@
+ def make_key(user):
++    assert user.id is not None, "a user without an id"
+     name = user.name
+```
+"""
+
+
+def test_a_hunk_the_pr_made_with_lines_of_its_own_says_so(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """hiredis: the PR took a proposed check, with a comment over it and another check
+    before it, so the hunk's new side no longer stands whole anywhere: it was told 'its
+    old side was edited'. The lines it adds, together, beside the hunk's next line, are
+    the change made; repin, the notice and the build each say so."""
+    repo, old, new = moved(CHECK, {"src/widgets/core.py": CORE.replace(
+        "    name = user.name\n", "    # every key needs the id, as the review asked\n"
+        "    assert user.id is not None, \"a user without an id\"\n    name = user.name\n")})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert ("changed: src/widgets/core.py L11-L12 · make_key: the hunk no longer applies: the "
+            "new head has the lines it proposes (L13): the PR may have made this change") in out
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.err.startswith(
+        f"content/acme/widgets/12/cache-bug.md:11: the proposed change is made at {new[:7]}: "
+        "L13 of src/widgets/core.py read as this hunk proposes"), built.err
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=old))  # as written
+    html = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}").code == 0 and \
+        (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert html and "Its new head has the lines this page proposes (<code>src/widgets/core.py " \
+                    "L13</code>)" in html
+
+
 def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """make_key renamed user_key, its lines as they were. Before, the symbol reference was

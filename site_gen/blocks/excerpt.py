@@ -50,7 +50,6 @@ class Excerpt:
     marked: set[int] = field(default_factory=set)
     lines: list[str] | None = None  # the cited lines, when the code is there
     file: list[str] | None = None  # the whole file (which tells its language)
-    binary: bool = False  # the file is binary: not shown
 
 
 def _ref_of(ctx: PageContext, lines: list[str], first: int, block: str) -> tuple[str, int] | None:
@@ -106,9 +105,6 @@ def _read(ctx: PageContext, excerpt: Excerpt, ref: CodeRef, end: int) -> None:
     if ctx.source is None:
         ctx.warn(f"the excerpt of {ref.path} {ref.lines_text} cannot be shown: {MISSING} "
                  "(run 'site-gen fetch')", excerpt.line)
-        return
-    if ctx.source.is_binary(ref.commit, ref.path):
-        excerpt.binary = True
         return
     excerpt.file = lines = ctx.source.lines(ref.commit, ref.path)
     excerpt.lines = lines[(ref.start or 1) - 1:end] if lines is not None else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -154,3 +155,61 @@ def _context_after(section: Section, lines: list[str] | None) -> list[str]:
     if lines is None or not section.lines or section.lines[-1].kind == " ":
         return []
     return lines[section.old_end:section.old_end + 3]
+
+
+# How far from where a hunk puts them its added lines may stand, when other lines came
+# with them (a comment over them, a check the PR put before them), and how many characters
+# they must hold to be told apart from other code (`}` or `return 0;` stand anywhere).
+ADDED_SLACK = 30
+ADDED_TELLS = 12
+
+
+def made_at(lines: Sequence[str], new: Sequence[str], added: Sequence[str],
+            removed: Sequence[str], near: int, reach: int) -> tuple[int, int] | None:
+    """Where the file `lines` holds what a hunk proposes (its new side `new`, of which it
+    adds `added` and takes out `removed`), around line `near`, as (first, last); None when
+    it does not. Its whole new side within `reach` lines; else, as a PR takes a proposal
+    with lines of its own around it (a comment over it, a check before it), the run of
+    lines it adds, one after the other (blank lines aside) in one place within `reach` +
+    ADDED_SLACK lines, beside the line of the hunk next to them (before or after), none of
+    the lines it takes out still near."""
+    if not lines or not any(line.strip() for line in new):
+        return None
+    for start in sorted(range(max(1, near - reach), near + reach + 1), key=lambda n: abs(n - near)):
+        if list(lines[start - 1:start - 1 + len(new)]) == list(new):
+            return start, start + len(new) - 1
+    run = _added_run(new, added)
+    if run is None:
+        return None
+    told, before, after = run
+    written = [(n, line.rstrip()) for n, line in enumerate(lines, 1) if line.strip()]
+    found = [i for i in range(len(written) - len(told) + 1)
+             if abs(written[i][0] - near) <= reach + ADDED_SLACK
+             and [line for _, line in written[i:i + len(told)]] == told
+             and ((before is not None and i > 0 and written[i - 1][1] == before)
+                  or (after is not None and i + len(told) < len(written)
+                      and written[i + len(told)][1] == after))]
+    if len(found) != 1:
+        return None
+    first, last = written[found[0]][0], written[found[0] + len(told) - 1][0]
+    around = {line.rstrip() for line in lines[max(0, first - 1 - reach):last + reach]}
+    if any(line.rstrip() in around for line in removed if line.strip()):
+        return None
+    return first, last
+
+
+def _added_run(new: Sequence[str], added: Sequence[str]
+               ) -> tuple[list[str], str | None, str | None] | None:
+    """The lines a hunk adds when they are one run of its new side `new` that tells (at
+    least ADDED_TELLS characters), blank lines aside, with the lines of `new` just before
+    and after it; None otherwise."""
+    told = [line.rstrip() for line in added if line.strip()]
+    if sum(len(line.strip()) for line in told) < ADDED_TELLS:
+        return None
+    kept = [line.rstrip() for line in new if line.strip()]
+    at = next((k for k in range(len(kept) - len(told) + 1) if kept[k:k + len(told)] == told), None)
+    if at is None:  # runs apart, context between them: each is too little to tell
+        return None
+    before = kept[at - 1] if at > 0 else None
+    after = kept[at + len(told)] if at + len(told) < len(kept) else None
+    return told, before, after

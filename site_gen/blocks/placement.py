@@ -17,7 +17,7 @@ from collections import defaultdict
 
 from ..context import PageContext
 from ..definitions import lines_text
-from .hunks import DiffLine, Hunk, Proposal, Section
+from .hunks import DiffLine, Hunk, Proposal, Section, made_at
 
 
 def place(ctx: PageContext, proposal: Proposal) -> None:
@@ -177,17 +177,15 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
 
 
 def _made(lines: list[str] | None, section: Section) -> str | None:
-    """Where the file `lines` holds what `section` proposes (its context and added lines,
-    near where it would put them), as 'L755-L759'; None when it does not."""
-    proposed = [dl.text for dl in section.lines if dl.kind in " +"]
-    if not lines or section.new_start is None or not any(dl.kind in "+-" for dl in section.lines) \
-            or not any(text.strip() for text in proposed):
+    """Where the file `lines` holds what `section` proposes, near where it would put it
+    (see hunks.made_at), as 'L755-L759'; None when it does not."""
+    if not lines or section.new_start is None or not any(dl.kind in "+-" for dl in section.lines):
         return None
-    at, reach = section.new_start, len(section.lines)  # as far as lines above may move it
-    for start in sorted(range(max(1, at - reach), at + reach + 1), key=lambda n: abs(n - at)):
-        if lines[start - 1:start - 1 + len(proposed)] == proposed:
-            return lines_text(start, start + len(proposed) - 1)
-    return None
+    made = made_at(lines, [dl.text for dl in section.lines if dl.kind in " +"],
+                   [dl.text for dl in section.lines if dl.kind == "+"],
+                   [dl.text for dl in section.lines if dl.kind == "-"],
+                   section.new_start, len(section.lines))  # as far as lines above may move it
+    return lines_text(*made) if made else None
 
 
 def _difference(actual: str | None, wanted: str) -> str:
