@@ -525,6 +525,13 @@ class HeadMove:
         index = index_of(self.reader, self.old, path, languages=self.config.languages)
         return enclosing(index.definitions, start, end) if index else None
 
+    def _holds(self, symbol: str | None, path: str, span: tuple[int, int]) -> bool:
+        """Whether the definition `symbol` names (a hunk's) holds `span` of `path` at the new
+        head; True when there is no symbol, or no grammar to tell."""
+        index = index_of(self.reader, self.new, path, languages=self.config.languages) \
+            if symbol and "⟨" not in symbol else None
+        return index is None or holds(index.definitions, str(symbol), [span])
+
     def _definition(self, path: str, name: str) -> Definition | None:
         index = index_of(self.reader, self.new, path, languages=self.config.languages)
         found = chosen(index.definitions, name) if index else []
@@ -595,7 +602,8 @@ class HeadMove:
             found = None if at is None else self._find(item.file, new_path, at, section,
                                                        new_lines, old_lines)
             if at is None or found is None:
-                return self._unapplied(item, new_path, section, at, new_lines, proposed)
+                return self._unapplied(item, new_path, section, at, (old_lines, new_lines),
+                                       proposed)
             shifts.add(found - at)
         if len(shifts) > 1:
             return Placed(item, CHANGED, new_path,
@@ -609,17 +617,21 @@ class HeadMove:
         return self._moved(item, new_path, start, end, (), (), shift)
 
     def _unapplied(self, item: Item, new_path: str, section: tuple[str, ...], at: int | None,
-                   new_lines: list[str], proposed: tuple[str, ...]) -> Placed:
+                   heads: tuple[list[str], list[str]], proposed: tuple[str, ...]) -> Placed:
         """A hunk whose old side (`section`, at old line `at`) does not stand at the new head:
         what took its place there, and its first line that is not there as it was; or that
         the lines it proposes stand there (the PR made the change)."""
         if at is None:
             return Placed(item, CHANGED, new_path, old_text=section, detail=(
                 "the hunk no longer applies: its old side is not at the old head either"))
+        old_lines, new_lines = heads
         approx = self._approximate(item.file, new_path, at, at + len(section) - 1)
         now = tuple(new_lines[approx[0] - 1:approx[1]]) if approx else ()
         start, end = approx or (None, None)
         made = _taken(new_lines, section, proposed, approx) if now else None
+        if made is not None and (_taken(old_lines, section, proposed, (at, at)) is not None
+                                 or not self._holds(item.symbol, new_path, made)):
+            made = None  # they stood there at the old head too, or another function holds them
         if made is not None:
             return Placed(item, CHANGED, new_path, start, end, section, now,
                           "the hunk no longer applies: the new head has the lines it proposes "

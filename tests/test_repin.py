@@ -669,6 +669,25 @@ def test_a_hunk_the_pr_made_with_lines_of_its_own_says_so(
                     "L13</code>)" in html
 
 
+def test_lines_a_hunk_adds_that_stood_near_before_are_not_the_change_made(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """The check a hunk adds to make_key stands, at the old head already, in the function
+    after it; the PR then edits make_key another way. That check is not the change made:
+    repin reads the old head; the build, at the new head, the function the hunk names."""
+    other = "\n\ndef other_key(user):\n    assert user.id is not None, \"a user without an id\"\n" \
+            "    name = user.name\n    return name\n"
+    old = {"src/widgets/core.py": CORE + other, "src/widgets/checkpoint.py": CHECKPOINT}
+    repo, _, new = moved(CHECK, {"src/widgets/core.py": CORE.replace(
+        "    name = user.name\n", "    name = user.name.lower()\n") + other}, old)
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert "changed: src/widgets/core.py L11-L12 · make_key: the hunk no longer applies: its " \
+           "old side was edited" in out, out
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")  # at the new head
+    assert built.err.startswith(f"content/acme/widgets/12/cache-bug.md:14: the proposed change "
+                                f"does not apply at {new[:7]}: line 12 of src/widgets/core.py "
+                                "reads 'name = user.name.lower()'"), built.err
+
+
 def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """make_key renamed user_key, its lines as they were. Before, the symbol reference was

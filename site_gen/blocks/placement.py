@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from ..code_index import index_of
 from ..context import PageContext
-from ..definitions import lines_text
+from ..definitions import holds, lines_text
 from .hunks import DiffLine, Hunk, Proposal, Section, made_at
 
 
@@ -158,7 +159,7 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
             old = [dl for dl in section.lines if dl.old is not None]
             found = ctx.source.compare(ref.commit, ref.path, [(dl.old or 0, dl.text) for dl in old])
             checked = checked or found is not None
-            made = _made(ctx.source.lines(ref.commit, ref.path), section) if found else None
+            made = _made(ctx, hunk, section) if found else None
             if made is not None:  # one error for the section, not one per line
                 wrong += 1
                 ctx.error(f"the proposed change is made at {ref.commit[:7]}: {made} of {ref.path} "
@@ -176,16 +177,25 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
     return "" if checked else None
 
 
-def _made(lines: list[str] | None, section: Section) -> str | None:
-    """Where the file `lines` holds what `section` proposes, near where it would put it
-    (see hunks.made_at), as 'L755-L759'; None when it does not."""
+def _made(ctx: PageContext, hunk: Hunk, section: Section) -> str | None:
+    """Where the hunk's file holds what `section` proposes, near where it would put it
+    (see hunks.made_at) and in the definition its header names, as 'L755-L759'; None
+    when it does not."""
+    ref = hunk.file_ref
+    assert ctx.source is not None and ref is not None
+    lines = ctx.source.lines(ref.commit, ref.path)
     if not lines or section.new_start is None or not any(dl.kind in "+-" for dl in section.lines):
         return None
     made = made_at(lines, [dl.text for dl in section.lines if dl.kind in " +"],
                    [dl.text for dl in section.lines if dl.kind == "+"],
                    [dl.text for dl in section.lines if dl.kind == "-"],
                    section.new_start, len(section.lines))  # as far as lines above may move it
-    return lines_text(*made) if made else None
+    symbol = (hunk.symbol or "").strip()
+    index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages) \
+        if made and symbol and "⟨" not in symbol else None
+    if made is None or index is not None and not holds(index.definitions, symbol, [made]):
+        return None  # (lines like them in another function are not the change)
+    return lines_text(*made)
 
 
 def _difference(actual: str | None, wanted: str) -> str:
