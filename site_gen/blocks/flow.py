@@ -54,6 +54,12 @@ class Row:
     shared: Step | None = None
     cells: dict[str, Step] = field(default_factory=dict)
 
+    @property
+    def differs(self) -> bool:
+        """Its lanes' steps read differently (a step written per lane that reads the same in
+        each, a note beside one of them, is not marked as differing between runs)."""
+        return len({step.text.strip() for step in self.cells.values()}) > 1
+
 
 @dataclass
 class Outcome:
