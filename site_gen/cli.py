@@ -280,7 +280,7 @@ def _drifted(site: RenderedSite) -> bool:
             for item in placed:
                 if item.state in (CHANGED, GONE):
                     print(describe(page, item), file=sys.stderr)
-        print(f"{pr.repo}#{pr.number} is now at {drift.new[:7]}: {summary(drift.counts())}; "
+        print(f"{pr.repo}#{pr.number} is now at {drift.new[:7]}: {summary(drift.counts(), drift.cited())}; "
               f"run 'site-gen repin {pr.repo}#{pr.number}' and rewrite what changed",
               file=sys.stderr)
     return broken

@@ -114,7 +114,7 @@ def _drift(config: Config, reader: SourceReader, where: Path, pr: PullRequest,
         return None
     drift = measure(config, reader, where, pr, full, current, commits)
     log.info("%s#%d has moved on: written for %s, the PR is now at %s; %s", pr.repo,
-             pr.number, full[:7], current[:7], summary(drift.counts()))
+             pr.number, full[:7], current[:7], summary(drift.counts(), drift.cited()))
     return drift
 
 

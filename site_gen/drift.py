@@ -156,6 +156,14 @@ class Drift:
         them: a tail of pr.yml's files, or else of the head's tree."""
         return paths_named(self.files, self.tree, written)
 
+    def cited(self, page: Path | None = None) -> str:
+        """What the pages (or `page`) cite, kind by kind: '8 references, 1 hunk, 2 claims'
+        ('0 references' when nothing)."""
+        items = self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
+        kinds = [(name, sum(1 for p in items if p.item.kind in of)) for name, of in CITED]
+        return ", ".join(f"{n} {name}{'s' if n != 1 else ''}" for name, n in kinds
+                         if n or name == "reference" and not items)
+
     def counts(self, page: Path | None = None) -> dict[str, int]:
         items = self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
         return {state: sum(1 for p in items if p.state == state) for state in STATES}
@@ -172,13 +180,16 @@ class Drift:
         return bool(counts[CHANGED] or counts[GONE])
 
 
-def summary(counts: dict[str, int], what: str = "references") -> str:
-    """'41 references: 33 same, 6 moved, 1 changed, 1 gone' (states with none left out;
-    '1 reference: 1 same')."""
-    total = sum(counts.values())
+def summary(counts: dict[str, int], cited: str) -> str:
+    """'41 references, 2 claims: 33 same, 6 moved, 2 changed, 2 gone' (`cited`, see
+    Drift.cited; states with none left out)."""
     parts = [f"{counts[s]} {s}" for s in STATES if counts.get(s)]
-    what = what.replace("references", "reference", 1) if total == 1 else what
-    return f"{total} {what}: " + (", ".join(parts) if parts else "none")
+    return f"{cited}: " + (", ".join(parts) if parts else "none")
+
+
+# What a page cites, by the kinds of Item, as a report counts them.
+CITED = (("reference", ("reference", "symbol", "file", "folder")), ("hunk", ("hunk",)),
+         ("claim", ("claim",)))
 
 
 # -- finding what a page cites ---------------------------------------------------------

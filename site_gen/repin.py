@@ -64,17 +64,17 @@ class Repinned:
             out.append(f"{display_path(self.pr.path)}:{self.pr.line_of('base')}: base "
                        f"{base.drift.old[:7]} → {base.drift.new[:7]}: {base.how}, where the "
                        "PR's own change now starts; "
-                       + self._summary(base.drift, "references @base"))
+                       + self._summary(base.drift, " @base"))
         return out
 
     def _items(self, drift: Drift) -> list[str]:
         return [describe(page, p) + self._quoted(p) for page, placed in drift.placed.items()
                 for p in placed if p.state != "same"]
 
-    def _summary(self, drift: Drift, what: str = "references") -> str:
+    def _summary(self, drift: Drift, at: str = "") -> str:
         counts = drift.counts()
         rewritten = " (rewritten)" if counts[MOVED] and self.written else ""
-        return summary(counts, what).replace(f"{counts[MOVED]} moved",
+        return summary(counts, drift.cited() + at).replace(f"{counts[MOVED]} moved",
                                              f"{counts[MOVED]} moved{rewritten}")
 
     def _quoted(self, p: Placed) -> str:

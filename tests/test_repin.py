@@ -667,6 +667,7 @@ def test_a_hunk_the_pr_made_with_lines_of_its_own_says_so(
         (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
     assert html and "Its new head has the lines this page proposes (<code>src/widgets/core.py " \
                     "L13</code>)" in html
+    assert "later: of its 1 hunk, 1 changed." in html  # not "of its 1 reference"
 
 
 def test_lines_a_hunk_adds_that_stood_near_before_are_not_the_change_made(
@@ -702,7 +703,7 @@ def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
     assert "was: def make_key(user):\n    now: def user_key(user):\n" in out
     assert ("changed: src/widgets/core.py L12-L13 · make_key: the hunk names make_key, which "
             "holds none of its lines at the new head; user_key (L11-L13) holds them") in out
-    assert "2 references: 2 changed" in out
+    assert "1 reference, 1 hunk: 2 changed" in out
 
 
 @pytest.mark.parametrize("new", [
@@ -775,7 +776,7 @@ def test_a_claim_that_counts_the_same_is_same(
     repo, _, _ = moved(CLAIM, {"src/widgets/core.py": "# a comment\n" + CORE})
     run = repin(cli, repo)
     assert run.code == 0, run.out
-    assert "1 reference: 1 same" in run.out
+    assert "1 claim: 1 same" in run.out
 
 
 def _merged_main(tmp_path: Path, main: dict[str, str]) -> tuple[Path, str, str, str]:
