@@ -157,12 +157,13 @@ class Drift:
         return paths_named(self.files, self.tree, written)
 
     def cited(self, page: Path | None = None) -> str:
-        """What the pages (or `page`) cite, kind by kind: '8 references, 1 hunk, 2 claims'
-        ('0 references' when nothing)."""
+        """What the pages (or `page`) cite, kind by kind: '8 references, 1 hunk and 2
+        claims' ('0 references' when nothing)."""
         items = self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
         kinds = [(name, sum(1 for p in items if p.item.kind in of)) for name, of in CITED]
-        return ", ".join(f"{n} {name}{'s' if n != 1 else ''}" for name, n in kinds
-                         if n or name == "reference" and not items)
+        named = [f"{n} {name}{'s' if n != 1 else ''}" for name, n in kinds
+                 if n or name == "reference" and not items]
+        return " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
 
     def counts(self, page: Path | None = None) -> dict[str, int]:
         items = self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
@@ -181,7 +182,7 @@ class Drift:
 
 
 def summary(counts: dict[str, int], cited: str) -> str:
-    """'41 references, 2 claims: 33 same, 6 moved, 2 changed, 2 gone' (`cited`, see
+    """'41 references and 2 claims: 33 same, 6 moved, 2 changed, 2 gone' (`cited`, see
     Drift.cited; states with none left out)."""
     parts = [f"{counts[s]} {s}" for s in STATES if counts.get(s)]
     return f"{cited}: " + (", ".join(parts) if parts else "none")
@@ -356,14 +357,16 @@ def changed_part(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[int, int, 
 
 
 def _edit_where(old: tuple[int, tuple[str, ...]], new: tuple[int, tuple[str, ...]]) -> str:
-    """'L29-L30 at the old head, L30-L31 at the new': the lines that changed between
-    `old` and `new`, each (first line, text)."""
+    """'L29-L30 at the old head, L30-L31 at the new' ('L13 added at the new head', 'L29
+    removed from the old head'): the lines that changed between `old` and `new`, each
+    (first line, text)."""
     i1, i2, j1, j2 = changed_part(old[1], new[1])
-
-    def lines(first: int, a: int, b: int) -> str:
-        return "nothing" if a == b else lines_text(first + a, first + b - 1)
-
-    return f"{lines(old[0], i1, i2)} at the old head, {lines(new[0], j1, j2)} at the new"
+    if i1 == i2:
+        return f"{lines_text(new[0] + j1, new[0] + j2 - 1)} added at the new head"
+    if j1 == j2:
+        return f"{lines_text(old[0] + i1, old[0] + i2 - 1)} removed from the old head"
+    return (f"{lines_text(old[0] + i1, old[0] + i2 - 1)} at the old head, "
+            f"{lines_text(new[0] + j1, new[0] + j2 - 1)} at the new")
 
 
 def _full_path(name: str, files: tuple[str, ...], known: tuple[str, ...],

@@ -498,7 +498,7 @@ def test_a_symbol_is_reported_by_the_lines_that_changed_in_it(
     grown = CORE.replace("    return hash(name)", "    name = name.lower()\n    return hash(name)")
     repo, _, _ = moved("By name [[core.py::make_key]].\n", {"src/widgets/core.py": grown})
     run = repin(cli, repo)
-    assert ("make_key was edited: nothing at the old head, L13 at the new\n"
+    assert ("make_key was edited: L13 added at the new head\n"
             "    was: (nothing)\n    now: name = name.lower()\n") in run.out
 
 
@@ -667,7 +667,7 @@ def test_a_hunk_the_pr_made_with_lines_of_its_own_says_so(
         (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
     assert html and "Its new head has the lines this page proposes (<code>src/widgets/core.py " \
                     "L13</code>)" in html
-    assert "later: of its 1 hunk, 1 changed." in html  # not "of its 1 reference"
+    assert "later. Of its 1 hunk: 1 changed." in html  # not "of its 1 reference"
 
 
 def test_lines_a_hunk_adds_that_stood_near_before_are_not_the_change_made(
@@ -703,7 +703,7 @@ def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
     assert "was: def make_key(user):\n    now: def user_key(user):\n" in out
     assert ("changed: src/widgets/core.py L12-L13 · make_key: the hunk names make_key, which "
             "holds none of its lines at the new head; user_key (L11-L13) holds them") in out
-    assert "1 reference, 1 hunk: 2 changed" in out
+    assert "1 reference and 1 hunk: 2 changed" in out
 
 
 @pytest.mark.parametrize("new", [
@@ -849,7 +849,7 @@ def test_the_notice_counts_the_commits_made_on_top_of_the_pinned_head(
     built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
     assert built.code == 0, built.err
     html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
-    assert "1 commit later:" in html, html
+    assert "1 commit later." in html, html
 
 
 def _rebased(tmp_path: Path, how: str = "") -> tuple[Path, str, str, str]:
@@ -1036,8 +1036,8 @@ def test_a_page_of_a_pr_that_moved_says_so_and_check_drift_fails(
     notice = re.search(r'<p class="code-check drift".*?</p>', html, re.S)
     assert notice is not None
     text = re.sub(r"<[^>]+>", "", notice[0])
-    assert f"Written for {old[:7]}. The PR is now at {new[:7]}, 1 commit later: of its 3 " \
-           "references, 2 moved, 1 changed. What moved." == " ".join(text.split()).lstrip("↻ ")
+    assert f"Written for {old[:7]}. The PR is now at {new[:7]}, 1 commit later. Of its 3 " \
+           "references: 2 moved, 1 changed. What moved." == " ".join(text.split()).lstrip("↻ ")
     assert 'href="../#drift"' in notice[0]
     landing = (project.site / "acme/widgets/12/index.html").read_text()
     assert 'id="drift"' in landing and "the cited lines were edited" in landing
