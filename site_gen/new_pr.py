@@ -292,11 +292,14 @@ def _example_beside(code: Path, head: str, languages: dict[str, str]) -> Example
 
 def changed_files(code: Path, head: str, base: str | None) -> list[str]:
     """The files the PR changes, as far as the code tells: base...head when the base is
-    known, else what the head commit itself changes; [] when the commits are not here."""
-    done = subprocess.run(["git", "-C", str(code), "diff", "--name-only", "--no-renames",
-                           "--diff-filter=AMR", *_compared(code, head, base), "--"],
+    known, else what the head commit itself changes; [] when the commits are not here.
+    A file it removes too (a page cites it `@base`, a pr-diff shows it removed); a file it
+    renames by its new name."""
+    done = subprocess.run(["git", "-C", str(code), "diff", "--name-status", "--find-renames",
+                           "--diff-filter=AMRD", *_compared(code, head, base), "--"],
                           capture_output=True, text=True, check=False)
-    return [p for p in done.stdout.splitlines() if p] if done.returncode == 0 else []
+    rows = [line.split("\t") for line in done.stdout.splitlines() if "\t" in line]
+    return sorted({row[-1] for row in rows}) if done.returncode == 0 else []
 
 
 def _compared(code: Path, head: str, base: str | None) -> list[str]:

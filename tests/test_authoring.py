@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .conftest import Project, Run, commit, front
+from .conftest import Project, Run, commit, front, git
 
 CLI = Callable[..., Run]
 ROOT = Path(__file__).resolve().parent.parent
@@ -317,6 +317,28 @@ def test_new_on_a_pr_that_changes_an_image_cites_code_beside_it(
     assert cli("new", "acme/gears#10", "--checkout", str(repo), "--question", "one").code == 0
     page = (project.root / "content/acme/gears/10/one.md").read_text()
     assert '[[app.py:2 "return serve(port or 80)"]]' in page
+
+
+def test_new_on_a_pr_that_removes_a_file_lists_it_and_cites_code_beside_it(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """A PR that only deletes: `files:` was the stand-in `path/to/module.py` and the page's
+    examples cited it (seven errors). It lists the file removed (a page cites it `@base`);
+    a file renamed by its new name alone; the examples cite a file the head has."""
+    repo = tmp_path / "code"
+    base = commit(repo, {"src/old.py": "def old():\n    return 1\n",
+                         "src/app.py": "def run(port):\n    return serve(port)\n",
+                         "docs/guide.md": "How to run it, step by step.\n"}, "base")
+    git(repo, "rm", "-q", "src/old.py")
+    git(repo, "mv", "docs/guide.md", "docs/howto.md")
+    git(repo, "commit", "-q", "-m", "drop old.py, rename the guide")
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--base", base[:7],
+               "--question", "one").code == 0
+    facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
+    assert facts["files"] == ["docs/howto.md", "src/old.py"]
+    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    assert "module.py" not in page and "old.py" not in page
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
 
 
 def test_a_line_of_a_binary_file_is_an_error(project: Project, cli: CLI, tmp_path: Path) -> None:
