@@ -46,6 +46,7 @@ from .names import (
     Fence,
     as_quote,
     layout,
+    path_writing,
     path_written,
     references,
     unread,
@@ -917,7 +918,7 @@ def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
         kept = p.file is None or p.file == item.file or \
             drift.named(path_written(item.written_path)) == [p.file]
         edits.append((item.start_offset, item.end_offset,
-                      _rewritten(p, old, item.written_path if kept else str(p.file))))
+                      _rewritten(p, old, item.written_path if kept else path_writing(str(p.file)))))
         if item.highlight is not None and p.shift:
             a, b = item.highlight
             edits.append((a, b, _shifted(text[a:b], p.shift)))

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -39,6 +39,19 @@ def path_written(text: str) -> str:
     `app/%5Bslug%5D` pasted from the host's address bar): the one way a reference's path
     holds a space, a colon or a quote mark, which its syntax cannot."""
     return unquote(text) if "%" in text else text
+
+
+# What a path written on a page cannot hold as it is (see path_writing).
+UNWRITABLE = frozenset(':"|\\%·[]')
+
+
+def path_writing(path: str) -> str:
+    """`path` as a reference, a proposal's `file:` line and a claim's `in:` write it: each
+    character their syntax cannot hold (a space, `:`, `"`, `|`, `\\`, `%`, `·`, a bracket,
+    an `@` that does not begin a segment) escaped as a URL escapes it, which
+    `path_written` reads back (`Alamofire%205.0%20Migration%20Guide.md`)."""
+    return "".join(quote(c, safe="") if c in UNWRITABLE or c.isspace()
+                   or c == "@" and n and path[n - 1] != "/" else c for n, c in enumerate(path))
 
 
 def references(text: str) -> Iterator[tuple[int, int, str]]:

@@ -16,7 +16,7 @@ from .definitions import Definition, chosen, enclosing
 from .errors import ContentError, SiteGenError
 from .fetch import local_clone
 from .git_reader import SourceReader
-from .names import REPO, SHA, as_quote
+from .names import REPO, SHA, as_quote, path_writing
 from .slugs import slugify
 from .yamlfile import load_yaml
 
@@ -60,7 +60,7 @@ id: example
 says: ⟨What the code shows, in a sentence.⟩
 count: {count}
 text: {quote}
-in: {path}
+in: {in}
 ```
 
 ## ⟨Two runs, side by side⟩
@@ -131,7 +131,8 @@ class Example:
             hunk_symbol = " · ⟨the function it changes⟩"
         else:
             hunk_symbol = f" · {self.symbol}" if self.symbol else ""
-        return {"cite": self.cite or self.path, "line": self.line, "path": self.path,
+        return {"cite": path_writing(self.cite or self.path), "line": self.line,
+                "path": self.path, "in": path_writing(self.path),
                 "quote": quote, "quote_ref": as_quote(quote),
                 "old": self.text if self.text is not None else "old_line = 1",
                 "hunk_symbol": hunk_symbol, "count": self.count,

@@ -341,6 +341,22 @@ def test_new_on_a_pr_that_removes_a_file_lists_it_and_cites_code_beside_it(
     assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
 
 
+def test_new_escapes_a_path_a_reference_cannot_hold(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """Alamofire's `Alamofire 5.0 Migration Guide.md`: `new` wrote its name with its spaces
+    into every example (a reference's path ends at a space): three errors."""
+    repo = tmp_path / "code"
+    base = commit(repo, {"docs/Migration Guide.md": "Version 5 is the latest release.\n"}, "b")
+    commit(repo, {"docs/Migration Guide.md": "Version 6 is the latest release.\n"}, "6")
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--base", base[:7],
+               "--question", "one").code == 0
+    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    assert '[[Migration%20Guide.md:1 "Version 6 is the latest release."]]' in page
+    assert "in: docs/Migration%20Guide.md\n" in page and "`docs/Migration Guide.md`" in page
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
+
+
 def test_a_line_of_a_binary_file_is_an_error(project: Project, cli: CLI, tmp_path: Path) -> None:
     """An image has no lines: a reference to its lines linked nothing, a quote of it was
     checked against its bytes (shown in the error), an excerpt of them showed 'binary

@@ -25,7 +25,7 @@ from site_gen.content import Page, Summary, split_front_matter
 from site_gen.context import ENV_KEY, PageContext
 from site_gen.errors import ContentError
 from site_gen.markdown import _markdown_for, render_body
-from site_gen.names import layout, unread
+from site_gen.names import layout, path_writing, path_written, unread
 from site_gen.statuses import DEFAULT_STATUSES
 from site_gen.yamlfile import load_yaml
 
@@ -371,3 +371,16 @@ def test_repin_reads_the_blocks_the_build_reads_and_moves_them_in_place(body: st
     again, _ = _blocks_built(drift.rewrite(body, moved, drift.Drift("a", "b", 1)))
     assert again == [(kind, line, tuple((a + 2 if a else 0, b + 2 if b else 0) for a, b in spans)
                       if kind == "hunk" else spans) for kind, line, spans in built]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(["a", "/", " ", ":", "@", '"', "|", "\\", "%", "%20", "·", "[",
+                                 "]", "é", "\t", ".py", "x y", "#"]) | st.text(max_size=3),
+                min_size=1, max_size=12).map("".join), st.integers(1, 999))
+def test_a_path_written_by_site_gen_is_read_back_whole(path: str, line: int) -> None:
+    """What `new` and `repin` write for a file (`names.path_writing`) a reference reads as
+    that path, whatever its name holds."""
+    assume("\n" not in path and "\r" not in path and path.strip() and "/" not in path[:1])
+    written = path_writing(path)
+    ref = REF.match(f"{written}:{line}")
+    assert ref is not None and path_written(ref["path"]) == path and ref["start"] == str(line)

@@ -411,6 +411,23 @@ def test_a_path_that_no_longer_names_the_renamed_file_is_written_whole(
     assert "[[src/widgets/saving/checkpoint.py:2]]" in page_text(project)
 
 
+def test_a_path_written_whole_escapes_what_a_reference_cannot_hold(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Moved into a folder whose name holds a space: written whole, the path was written
+    with its space, which ends a reference's path (the page then failed to build)."""
+    repo, _, _ = moved("Saved in [[widgets/checkpoint.py:2]].\n\n```proposal\nfile: "
+                       "widgets/checkpoint.py L2 · save\n@@ -2,1 +2,1 @@\n-    return 0\n"
+                       "+    return 1\n```\n",
+                       {"src/widgets/checkpoint.py": None,
+                        "src/widgets/old saves/checkpoint.py": CHECKPOINT})
+    assert repin(cli, repo).code == 0
+    text = page_text(project)
+    assert "[[src/widgets/old%20saves/checkpoint.py:2]]" in text
+    assert "file: src/widgets/old%20saves/checkpoint.py L2 · save" in text
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+
+
 def test_a_file_no_page_cites_is_renamed_in_pr_yml_too(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """Before, only the files the pages cite were renamed: pr.yml kept the old path of
