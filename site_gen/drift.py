@@ -647,8 +647,9 @@ class HeadMove:
         if made is not None and (_taken(old_lines, section, proposed, (at, at)) is not None
                                  or not self._holds(item.symbol, new_path, made)):
             made = None  # they stood there at the old head too, or another function holds them
-        if made is not None:
-            return Placed(item, CHANGED, new_path, start, end, section, now,
+        if made is not None:  # shown beside its old side: the lines it made
+            return Placed(item, CHANGED, new_path, start, end, section,
+                          tuple(new_lines[made[0] - 1:made[1]]),
                           "the hunk no longer applies: the new head has the lines it proposes "
                           f"({lines_text(*made)}): the PR may have made this change", made=made)
         first = next((line for line in section if line not in now and line.strip()), None)

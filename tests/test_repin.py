@@ -674,7 +674,9 @@ def test_a_hunk_the_pr_made_with_lines_of_its_own_says_so(
         "    assert user.id is not None, \"a user without an id\"\n    name = user.name\n")})
     out = repinned_keeping_the_page(cli, repo, project)
     assert ("changed: src/widgets/core.py L11-L12 · make_key: the hunk no longer applies: the "
-            "new head has the lines it proposes (L13): the PR may have made this change") in out
+            "new head has the lines it proposes (L13): the PR may have made this change\n"
+            "    was: def make_key(user): ⏎ name = user.name\n"  # its old side, and what made it
+            "    now: assert user.id is not None, \"a user without an id\"\n") in out
     built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
     assert built.err.startswith(
         f"content/acme/widgets/12/cache-bug.md:11: the proposed change is made at {new[:7]}: "
