@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .blocks.claim import Claim, parse_claim, read_fields
-from .blocks.hunks import made_at
+from .blocks.hunks import made_at, made_beside
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
 from .code_index import index_of
@@ -83,6 +83,8 @@ class Item:
     at: str = "head"  # the commit it is pinned to: the PR's "head", or its "base"
     in_table: bool = False  # in a table's row, where a quote written into it escapes `|`
     columns: tuple[int, ...] = ()  # a hunk: the marks before each line after its file line
+    changes: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()  # a hunk: of each
+    # section, the lines it adds and those it takes out
 
 
 @dataclass(frozen=True)
@@ -314,15 +316,16 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         spans = tuple((int(a), int(b or a)) for a, b in RANGE.findall(m["lines"] or ""))
         if full is None:
             continue
-        sections: list[tuple[list[str], list[str]]] = [([], [])]  # old side, new side
+        # each section's old side, new side, the lines it takes out and those it adds
+        sections: list[tuple[list[str], ...]] = [([], [], [], [])]
         for row in body[i + 1:]:
             if FILE.match(row):
                 break
             if POSITION.match(row) or ELISION.match(row):
-                sections.append(([], []))
+                sections.append(([], [], [], []))
                 continue
-            for side, marks in zip(sections[-1], (" -", " +"), strict=True):
-                if row[:1] in marks or row == "":
+            for side, marks in zip(sections[-1], (" -", " +", "-", "+"), strict=True):
+                if row[:1] in marks or row == "" and " " in marks:
                     side.append(row[1:])
         kept = [s for s in sections if any(t.strip() for t in s[0])]
         # its markdown: from its file line to the next one or the fence's end
@@ -332,8 +335,9 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                           offsets[index + after - i], full, m["path"],
                           min((a for a, _ in spans), default=None),
                           max((b for _, b in spans), default=None), m["symbol"],
-                          tuple(tuple(old) for old, _ in kept), spans=spans,
-                          proposed=tuple(tuple(new) for _, new in kept),
+                          tuple(tuple(s[0]) for s in kept), spans=spans,
+                          proposed=tuple(tuple(s[1]) for s in kept),
+                          changes=tuple((tuple(s[3]), tuple(s[2])) for s in kept),
                           columns=tuple(c for _, c, _ in held[i + 1:after])))
     return found
 
@@ -612,13 +616,21 @@ class HeadMove:
               new_lines: list[str]) -> Placed:
         """A hunk moves when every section's old side stands, as it is, at the same offset."""
         shifts = set()
-        for section, proposed in zip(item.sections, item.proposed, strict=True):
+        for sides in zip(item.sections, item.proposed, item.changes, strict=True):
+            section = sides[0]
             at = _near(old_lines, section, item.start or 1)
             found = None if at is None else self._find(item.file, new_path, at, section,
                                                        new_lines, old_lines)
             if at is None or found is None:
-                return self._unapplied(item, new_path, section, at, (old_lines, new_lines),
-                                       proposed)
+                return self._unapplied(item, new_path, sides, at, (old_lines, new_lines))
+            made = _beside(new_lines, sides, found)
+            if made and _beside(old_lines, sides, at) is None and \
+                    self._holds(item.symbol, new_path, made):
+                return Placed(item, CHANGED, new_path, item.start, item.end, section,
+                              tuple(new_lines[made[0] - 1:made[1]]),
+                              f"the hunk still applies ({lines_text(found, found + len(section) - 1)}"
+                              f"), but the new head has the lines it proposes beside it "
+                              f"({lines_text(*made)}): the PR may have made this change", made=made)
             shifts.add(found - at)
         if len(shifts) > 1:
             return Placed(item, CHANGED, new_path,
@@ -631,11 +643,12 @@ class HeadMove:
             return Placed(item, CHANGED, new_path, start, end, detail=unnamed, shift=shift)
         return self._moved(item, new_path, start, end, (), (), shift)
 
-    def _unapplied(self, item: Item, new_path: str, section: tuple[str, ...], at: int | None,
-                   heads: tuple[list[str], list[str]], proposed: tuple[str, ...]) -> Placed:
+    def _unapplied(self, item: Item, new_path: str, sides: Sides, at: int | None,
+                   heads: tuple[list[str], list[str]]) -> Placed:
         """A hunk whose old side (`section`, at old line `at`) does not stand at the new head:
         what took its place there, and its first line that is not there as it was; or that
         the lines it proposes stand there (the PR made the change)."""
+        section = sides[0]
         if at is None:
             return Placed(item, CHANGED, new_path, old_text=section, detail=(
                 "the hunk no longer applies: its old side is not at the old head either"))
@@ -643,8 +656,8 @@ class HeadMove:
         approx = self._approximate(item.file, new_path, at, at + len(section) - 1)
         now = tuple(new_lines[approx[0] - 1:approx[1]]) if approx else ()
         start, end = approx or (None, None)
-        made = _taken(new_lines, section, proposed, approx) if now else None
-        if made is not None and (_taken(old_lines, section, proposed, (at, at)) is not None
+        made = _taken(new_lines, sides, approx) if now else None
+        if made is not None and (_taken(old_lines, sides, (at, at)) is not None
                                  or not self._holds(item.symbol, new_path, made)):
             made = None  # they stood there at the old head too, or another function holds them
         if made is not None:  # shown beside its old side: the lines it made
@@ -701,22 +714,26 @@ class HeadMove:
                       detail=_moved_how(item, new_path, start, end), shift=shift)
 
 
-def _taken(lines: list[str], section: tuple[str, ...], proposed: tuple[str, ...],
-           approx: tuple[int, int] | None) -> tuple[int, int] | None:
-    """Where `lines`, the new head's, hold what a hunk's section proposes (its old side
-    `section` made `proposed`), at or around `approx` (where its old side went), or None
-    (see hunks.made_at)."""
+# A hunk's section: its old side, its new side, and (the lines it adds, those it takes out).
+Sides = tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]]
+
+
+def _taken(lines: list[str], sides: Sides, approx: tuple[int, int] | None
+           ) -> tuple[int, int] | None:
+    """Where `lines`, the new head's, hold what a hunk's section proposes (its `sides`),
+    at or around `approx` (where its old side went), or None (see hunks.made_at)."""
     if approx is None:
         return None
-    added: list[str] = []
-    removed: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, section, proposed,
-                                                       autojunk=False).get_opcodes():
-        if tag != "equal":
-            removed.extend(section[i1:i2])
-            added.extend(proposed[j1:j2])
+    section, proposed, (added, removed) = sides
     return made_at(lines, proposed, added, removed, approx[0],
                    approx[1] - approx[0] + len(proposed) + len(section))
+
+
+def _beside(lines: list[str], sides: Sides, at: int) -> tuple[int, int] | None:
+    """Where `lines` hold the lines a hunk's section adds (its `sides`), touching its old
+    side, which stands at `at` (see hunks.made_beside), or None."""
+    section, proposed, (added, removed) = sides
+    return made_beside(lines, proposed, added, removed, at, at + len(section) - 1)
 
 
 QUOTE_TELLS = 12  # characters: a line as short as `break;` or `}` quoted only when no other is

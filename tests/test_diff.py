@@ -393,3 +393,24 @@ def test_where_a_proposed_change_is_made(lines: list[str], new: list[str], added
     from site_gen.blocks.hunks import made_at
 
     assert made_at(lines, new, added, removed, 1, len(new)) == expected
+
+
+MERGE = ["\t}", "", "\t// the other order", "\tif (typeof value === 'number' && isObject(old)) {",
+         "\t\tvalue = {...old, limit: value};", "\t}", "", "\tif (isObject(value)) {"]
+BRANCH = ["\t}", "", "\tif (typeof value === 'number' && isObject(old)) {",
+          "\t\tvalue = {...old, limit: value};", "\t}", "", "\tif (isObject(value)) {"]
+
+
+@pytest.mark.parametrize(("lines", "first", "expected"), [
+    (MERGE, 6, (4, 6)),  # ky: its old side ("}", "", "if") stands again after what it adds
+    ([*MERGE[:6], *[""] * 8, *MERGE[6:]], 14, None),  # what it adds stands apart from it
+    (MERGE[:2] + MERGE[6:], 1, None),  # not made: it applies where it was written
+])
+def test_a_hunk_that_still_applies_beside_what_it_adds(lines: list[str], first: int,
+                                                       expected: tuple[int, int] | None) -> None:
+    """A hunk whose context is generic applies again next to the lines it adds, once the
+    PR has taken it: those lines, touching where it applies, are the change made."""
+    from site_gen.blocks.hunks import made_beside
+
+    added = BRANCH[2:6]
+    assert made_beside(lines, BRANCH, added, [], first, first + 2) == expected

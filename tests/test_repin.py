@@ -689,6 +689,51 @@ def test_a_hunk_the_pr_made_with_lines_of_its_own_says_so(
     assert "later. Of its 1 hunk: 1 changed." in html  # not "of its 1 reference"
 
 
+NEW_FUNCTION = """\
+```proposal
+file: core.py L14-L16
+@@ -14,3 +14,7 @@
+\x20
+\x20
++def check_user(user):
++    return user.id is not None
++
++
+ def helper():
+```
+"""
+
+
+def test_a_hunk_that_still_applies_beside_the_lines_it_adds_was_made(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """ky: the hunk's context is generic (blank lines and the next definition's first
+    line); the PR added its function right there, so its old side stands again after
+    them. It was 'moved' (and the build applied it, to add the function twice); the lines
+    it adds touch where it applies: made, said by repin, the notice and the build."""
+    made = CORE.replace("def helper():", "def check_user(user):\n    return user.id is not None"
+                                         "\n\n\ndef helper():")
+    repo, old, new = moved(NEW_FUNCTION, {"src/widgets/core.py": made})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert ("changed: src/widgets/core.py L14-L16: the hunk still applies (L18-L20), but the new "
+            "head has the lines it proposes beside it (L16-L17): the PR may have made this "
+            "change") in out, out
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=old))  # as written
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert "Its new head has the lines this page proposes (<code>src/widgets/core.py " \
+           "L16-L17</code>)" in html
+    # at the new head, moved where its old side stands again (as repin moved it before)
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=new))
+    project.write("content/acme/widgets/12/cache-bug.md", page_text(project).replace(
+        "L14-L16\n@@ -14,3 +14,7 @@", "L18-L20\n@@ -18,3 +18,7 @@"))
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.err.startswith(
+        "content/acme/widgets/12/cache-bug.md:11: the lines this hunk adds already stand at "
+        f"L16-L17 of src/widgets/core.py at {new[:7]}, beside where it applies (L18-L20): "
+        "applied, it would add them again"), built.err
+
+
 def test_lines_a_hunk_adds_that_stood_near_before_are_not_the_change_made(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """The check a hunk adds to make_key stands, at the old head already, in the function

@@ -178,13 +178,22 @@ def made_at(lines: Sequence[str], new: Sequence[str], added: Sequence[str],
     for start in sorted(range(max(1, near - reach), near + reach + 1), key=lambda n: abs(n - near)):
         if list(lines[start - 1:start - 1 + len(new)]) == list(new):
             return start, start + len(new) - 1
+    return _added_at(lines, new, added, removed, near, reach)
+
+
+def _added_at(lines: Sequence[str], new: Sequence[str], added: Sequence[str],
+              removed: Sequence[str], near: int, reach: int) -> tuple[int, int] | None:
+    """Where `lines` hold the run of lines a hunk adds, as made_at tells it."""
     run = _added_run(new, added)
     if run is None:
         return None
     told, before, after = run
-    written = [(n, line.rstrip()) for n, line in enumerate(lines, 1) if line.strip()]
+    far = reach + ADDED_SLACK  # the lines read: those it may stand on, and a neighbour's
+    low, high = max(1, near - far - 1), near + far + len(added) + 1
+    written = [(n, line.rstrip()) for n, line in enumerate(lines[low - 1:high], low)
+               if line.strip()]
     found = [i for i in range(len(written) - len(told) + 1)
-             if abs(written[i][0] - near) <= reach + ADDED_SLACK
+             if abs(written[i][0] - near) <= far
              and [line for _, line in written[i:i + len(told)]] == told
              and ((before is not None and i > 0 and written[i - 1][1] == before)
                   or (after is not None and i + len(told) < len(written)
@@ -213,3 +222,14 @@ def _added_run(new: Sequence[str], added: Sequence[str]
     before = kept[at - 1] if at > 0 else None
     after = kept[at + len(told)] if at + len(told) < len(kept) else None
     return told, before, after
+
+
+def made_beside(lines: Sequence[str], new: Sequence[str], added: Sequence[str],
+                removed: Sequence[str], first: int, last: int) -> tuple[int, int] | None:
+    """Where the lines a hunk adds already stand in `lines`, touching its old side, which
+    still stands at `first`-`last` (its context is generic, a `}` or a blank line, and the
+    PR took the change right there: applied again, the hunk would add them twice), as
+    made_at tells them apart (its new side whole is no sign here: of a hunk that only
+    takes lines out, it is its context); None when they do not."""
+    made = _added_at(lines, new, added, removed, first, last - first + len(new))
+    return made if made is not None and made[1] >= first - 2 and made[0] <= last + 2 else None

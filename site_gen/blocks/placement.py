@@ -18,7 +18,7 @@ from collections import defaultdict
 from ..code_index import index_of
 from ..context import PageContext
 from ..definitions import holds, lines_text
-from .hunks import DiffLine, Hunk, Proposal, Section, made_at
+from .hunks import DiffLine, Hunk, Proposal, Section, made_at, made_beside
 
 
 def place(ctx: PageContext, proposal: Proposal) -> None:
@@ -159,7 +159,15 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
             old = [dl for dl in section.lines if dl.old is not None]
             found = ctx.source.compare(ref.commit, ref.path, [(dl.old or 0, dl.text) for dl in old])
             checked = checked or found is not None
-            made = _made(ctx, hunk, section) if found else None
+            made = _made(ctx, hunk, section, applies=not found) if found is not None else None
+            if made is not None and not found:
+                wrong += 1
+                ctx.error(f"the lines this hunk adds already stand at {made} of {ref.path} at "
+                          f"{ref.commit[:7]}, beside where it applies "
+                          f"({lines_text(section.old_start, section.old_end)}): applied, it would "
+                          "add them again; the page proposes what the commit has: rewrite it, "
+                          "or drop the proposal", section.line)
+                continue
             if made is not None:  # one error for the section, not one per line
                 wrong += 1
                 ctx.error(f"the proposed change is made at {ref.commit[:7]}: {made} of {ref.path} "
@@ -177,19 +185,24 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
     return "" if checked else None
 
 
-def _made(ctx: PageContext, hunk: Hunk, section: Section) -> str | None:
+def _made(ctx: PageContext, hunk: Hunk, section: Section, applies: bool = False) -> str | None:
     """Where the hunk's file holds what `section` proposes, near where it would put it
-    (see hunks.made_at) and in the definition its header names, as 'L755-L759'; None
-    when it does not."""
+    (see hunks.made_at; or, when it `applies`, touching it: hunks.made_beside) and in the
+    definition its header names, as 'L755-L759'; None when it does not."""
     ref = hunk.file_ref
     assert ctx.source is not None and ref is not None
     lines = ctx.source.lines(ref.commit, ref.path)
     if not lines or section.new_start is None or not any(dl.kind in "+-" for dl in section.lines):
         return None
-    made = made_at(lines, [dl.text for dl in section.lines if dl.kind in " +"],
-                   [dl.text for dl in section.lines if dl.kind == "+"],
-                   [dl.text for dl in section.lines if dl.kind == "-"],
-                   section.new_start, len(section.lines))  # as far as lines above may move it
+    sides = ([dl.text for dl in section.lines if dl.kind in " +"],
+             [dl.text for dl in section.lines if dl.kind == "+"],
+             [dl.text for dl in section.lines if dl.kind == "-"])
+    if not applies:  # near where it would put them, as far as lines above may move it
+        made = made_at(lines, *sides, section.new_start, len(section.lines))
+    elif section.old_start is not None and section.old_count is not None:
+        made = made_beside(lines, *sides, section.old_start, section.old_end)
+    else:
+        return None
     symbol = (hunk.symbol or "").strip()
     index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages) \
         if made and symbol and "⟨" not in symbol else None
