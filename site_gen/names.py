@@ -93,6 +93,8 @@ def as_quote(text: str) -> str:
     """`text` as a reference's quote writes it, between its quote marks: `"` and `\\`
     escaped."""
     return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 # The fenced blocks whose `[[...]]` are references (in any other, code: not read).
 READ_FENCES = ("flow", "proposal", "excerpt", "pr-diff", "claim")
 TICKS = re.compile(r"`+")
