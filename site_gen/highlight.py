@@ -14,6 +14,7 @@ import fnmatch
 import functools
 import hashlib
 import html
+import os
 import re
 import weakref
 from collections.abc import Iterator
@@ -299,9 +300,11 @@ def _tokens(lexer: Lexer, text: str) -> Iterator[tuple[int, _TokenType, str]]:
 
 
 def shared_indent(texts: list[str]) -> int:
-    """How many leading spaces every non-blank line of `texts` has: shown code starts at the
-    left edge, its own indentation kept."""
-    return min((len(t) - len(t.lstrip(" ")) for t in texts if t.strip()), default=0)
+    """How many characters of indentation every non-blank line of `texts` starts with
+    alike (spaces, or tabs: Go's, C's): shown code starts at the left edge, its own
+    indentation kept."""
+    indents = [t[:len(t) - len(t.lstrip(" \t"))] for t in texts if t.strip()]
+    return len(os.path.commonprefix(indents)) if indents else 0
 
 
 def highlighted_lines(path: str, texts: list[str], languages: dict[str, str],

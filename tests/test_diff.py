@@ -13,7 +13,7 @@ from markdown_it.utils import read_fixture_file
 from site_gen.blocks.proposal import _changed, parse_proposal
 from site_gen.config import default_config
 from site_gen.context import PageContext
-from site_gen.highlight import lexing_for
+from site_gen.highlight import lexing_for, shared_indent
 
 from .blockutil import render
 from .conftest import Project, Run, commit
@@ -414,3 +414,16 @@ def test_a_hunk_that_still_applies_beside_what_it_adds(lines: list[str], first: 
 
     added = BRANCH[2:6]
     assert made_beside(lines, BRANCH, added, [], first, first + 2) == expected
+
+
+def test_code_indented_with_tabs_starts_at_the_left_edge() -> None:
+    """The indentation every line of a hunk shares is left out: four tabs deep in ky's
+    merge loop it was kept (only spaces were counted), and a phone showed 16 columns of
+    blank before each line; a blank line shares any. Lines indented otherwise keep theirs."""
+    html, errors, _ = render("```proposal\ntitle: t\nfile: checkpoint.py L2\n@@ -1,2 +1,3 @@\n"
+                             " \t\t\t\t}\n \n+\t\t\t\tif (typeof value === 'number') {\n"
+                             "```\n")
+    assert errors == []
+    assert "\t\t\t\t}" not in html and "\t\t\t\t<" not in html
+    assert shared_indent(["\t\tif x {", "", "\t\t\treturn"]) == 2
+    assert shared_indent(["\tif x {", "    return"]) == 0  # a tab and spaces: nothing alike
