@@ -93,6 +93,7 @@ OWN_KINDS: dict[str, frozenset[str]] = {
     "solidity": frozenset({"error_declaration", "fallback_receive_definition"}),
     "dart": frozenset({"declaration", "mixin_declaration", "extension_declaration",
                        "extension_type_declaration", "type_alias"}),
+    "scala": frozenset({"val_definition", "var_definition"}),  # a member (see LOCALS)
 }
 # Definitions named by their keyword, as their language's documentation names them
 # (Swift's `A.deinit`, `A.subscript`; Kotlin's and Solidity's `A.constructor`; Swift's
@@ -304,7 +305,7 @@ def _only_used(node: Any, kind: str) -> bool:
     parent = node.parent()
     if parent is None:
         return False
-    return parent.kind() == LOCALS[kind] if kind in LOCALS else \
+    return parent.kind() in LOCALS[kind] if kind in LOCALS else \
         parent.kind() not in _DECLARING
 
 
@@ -380,11 +381,15 @@ WRAPPING = {"python": "decorated_definition", "cpp": "template_declaration"}
 # definition: a Kotlin property's getter and setter.
 TRAILING = {"kotlin": frozenset({"getter", "setter"})}
 # Kinds that define a name as a member of a type or of a file, and nothing where their
-# parent is of the kind given, in a body (see _only_used): Swift's and Kotlin's `let`, `val`
+# parent is of a kind given, in a body (see _only_used): Swift's and Kotlin's `let`, `val`
 # and `var` are properties there (`Repo.count`, its getter and setter inside it), local
-# variables among a body's statements; a Haskell `x = ...` defines x in a module, a class
-# or an instance, and is a local value in a `where` or a `let`.
-LOCALS = {"property_declaration": "statements", "bind": "local_binds"}
+# variables among a body's statements; so are Scala's `val` and `var` (os-lib's `lazy val
+# defaultPathSerializer = {...}`, a member of `object Path`), local in a block; a Haskell
+# `x = ...` defines x in a module, a class or an instance, and is a local value in a
+# `where` or a `let`.
+SCALA_BLOCKS = ("block", "indented_block", "case_clause")  # a body, a case's
+LOCALS = {"property_declaration": ("statements",), "bind": ("local_binds",),
+          "val_definition": SCALA_BLOCKS, "var_definition": SCALA_BLOCKS}
 # Kinds of node that may only use a name where they stand (see _only_used).
 _USED_WHERE_THEY_STAND = frozenset(LOCALS) | _SPECIFIERS | _CONSTANTS
 
@@ -440,6 +445,10 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
     if named is None and (declarator := node.field("declarator")) is not None \
             and (named := _declared(declarator, kind)) is None:  # C, C++
         return None  # a variable, a field
+    if named is None and kind in ("val_definition", "var_definition"):
+        named = node.field("pattern")  # Scala: `val size = ...`, not `val (a, b) = ...`
+        if named is not None and named.kind() != "identifier":
+            return None
     if named is None and kind == "impl_item":
         named = node.field("type")  # Rust: impl Type { ... }
     if named is None and kind == "function" and (infix := node.field("operator")) is not None:

@@ -779,6 +779,13 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
               "object / {\n  def unapply(p: Int) = None\n}\n",
      [("PermSet", 1, 4), ("PermSet.++", 2, 2), ("PermSet./", 3, 3), ("/", 5, 7),
       ("/.unapply", 6, 6)]),  # operators by their own names (os-lib's `os./`)
+    ("scala", "object Path {\n  @experimental val serializer = new Dyn(default)\n"
+              "  @experimental lazy val default: S = {\n    val base = Option(x)\n    base\n"
+              "  }\n  var count = 0\n  val (a, b) = (1, 2)\n  def f(): Int = {\n    val y = 1\n"
+              "    y match {\n      case 1 =>\n        val z = 2\n        z\n    }\n  }\n}\n",
+     [("Path", 1, 17), ("Path.serializer", 2, 2), ("Path.default", 3, 6), ("Path.count", 7, 7),
+      ("Path.f", 9, 16)]),  # os-lib's members; not a local val (a body's, a case's), nor a
+    # tuple's parts
     ("swift", "struct V {\n  static func == (l: V, r: V) -> Bool { true }\n  func f() {}\n}\n",
      [("V", 1, 4), ("V.==", 2, 2), ("V.f", 3, 3)]),
     ("dart", "class Repo {\n  User? find(int id) {\n    return null;\n  }\n}\nvoid main() {}\n",
