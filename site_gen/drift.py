@@ -159,17 +159,21 @@ class Drift:
         them: a tail of pr.yml's files, or else of the head's tree."""
         return paths_named(self.files, self.tree, written)
 
+    def _of(self, page: Path | None) -> list[Placed]:
+        """The items of `page`, or of every page."""
+        return self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
+
     def cited(self, page: Path | None = None) -> str:
         """What the pages (or `page`) cite, kind by kind: '8 references, 1 hunk and 2
         claims' ('0 references' when nothing)."""
-        items = self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
+        items = self._of(page)
         kinds = [(name, sum(1 for p in items if p.item.kind in of)) for name, of in CITED]
         named = [f"{n} {name}{'s' if n != 1 else ''}" for name, n in kinds
                  if n or name == "reference" and not items]
         return " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
 
     def counts(self, page: Path | None = None) -> dict[str, int]:
-        items = self.placed.get(page, []) if page else [p for ps in self.placed.values() for p in ps]
+        items = self._of(page)
         return {state: sum(1 for p in items if p.state == state) for state in STATES}
 
     def made(self, page: Path) -> list[str]:

@@ -257,13 +257,14 @@ class SourceReader:
                 return None, f"commit {commit} of {what} is ambiguous: it {ambiguous}; write more digits"
             return None, (f"commit {commit} of {what} is not in the code here; run 'site-gen "
                           "fetch' (it fetches every commit the pages pin)")
-        lines = self.lines(full, path)
-        if lines is None:
-            return None, f"'{path}' of {what} does not exist at commit {full[:7]}"
-        if (start is not None or quote) and self.is_binary(full, path):
+        if (start is not None or quote) and self.is_binary(full, path):  # (its bytes left
+            # undecoded: read as text only to be refused)
             return None, (f"{what} cites lines of {path}, a binary file at commit {full[:7]} "
                           "(an image, an archive: it has no lines to link, quote or show); "
                           "expected a reference to the file whole, without lines or a quote")
+        lines = self.lines(full, path)
+        if lines is None:
+            return None, f"'{path}' of {what} does not exist at commit {full[:7]}"
         if start is not None and end is not None and end > len(lines):
             count = f"{len(lines)} line" + ("" if len(lines) == 1 else "s")
             return None, (f"{what} points past the end of {path}, which has {count} at commit "

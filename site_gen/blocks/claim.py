@@ -258,9 +258,12 @@ def _quoted(claim: Claim) -> str:
     """A word for a claim that does not hold when a field that matched nothing is written
     in quote marks, as YAML would quote it: a claim's lines are not YAML, so they are part
     of what it matches ('' if none is)."""
-    fields = [("text", claim.text), ("pattern", claim.pattern)] if not claim.sites else \
-        [("inside", claim.inside), ("where", claim.where)] if not any(
-            site.counted for site in claim.sites) else []
+    if not claim.sites:  # what it matches matched nothing
+        fields = [("text", claim.text), ("pattern", claim.pattern)]
+    elif not any(site.counted for site in claim.sites):  # what it keeps kept nothing
+        fields = [("inside", claim.inside), ("where", claim.where)]
+    else:
+        return ""
     for key, value in fields:
         if value and len(value) > 1 and value[0] == value[-1] in "\"'":
             return f"; the quotes are part of the {key}: write '{key}: {value[1:-1]}'"
