@@ -19,10 +19,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from . import components
 from .definitions import Definition, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "42"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "43"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -33,10 +34,15 @@ LANGUAGES = {
     "scala": "scala", "php": "php", "lua": "lua", "sh": "bash", "bash": "bash",
     "hs": "haskell", "ex": "elixir", "exs": "elixir", "dart": "dart", "sol": "solidity",
     "nix": "nix", "tf": "hcl", "hcl": "hcl",
+    # Components: their script, in the language its `lang` says (see components).
+    **dict.fromkeys(components.ENDINGS, "typescript"),
 }
 # Languages whose code defines no names a page could cite (Nix: expressions all through).
 NO_DEFINITIONS = frozenset({"nix"})
-SYMBOL_LANGUAGES = sorted(set(LANGUAGES.values()) - NO_DEFINITIONS)  # for messages
+# What claims and the code index read, for messages.
+_SCRIPTS = f"and the script of {', '.join(f'.{e}' for e in sorted(components.ENDINGS))} components"
+READ = f"{', '.join(sorted(set(LANGUAGES.values())))}, {_SCRIPTS}"
+SYMBOL_LANGUAGES = f"{', '.join(sorted(set(LANGUAGES.values()) - NO_DEFINITIONS))}, {_SCRIPTS}"
 
 
 class ParseError(Exception):
@@ -80,9 +86,12 @@ def language_of(path: str, languages: dict[str, str] | None = None,
     """The ast-grep language of `path`, or None for a file no grammar reads: the language
     mkdocs.yml's `languages` (Pygments lexers by ending) gives it, else the one its code
     `lines` are written in when its ending is shared (a '.h' file: see filetypes), else
-    the one its ending says."""
+    the one its ending says; for a component, the language of its script (see
+    components), whatever lexer colours it."""
     lexer = configured(path, languages)
     own = ending(path)
+    if own in components.ENDINGS:
+        return components.code_of(path, lines)[0] if lines is not None else LANGUAGES[own]
     if lexer is None and lines is not None and own in LANGUAGES and shared_ending(path):
         lexer = written_in(path, "\n".join(lines))  # a '.h' file (not '.m': no grammar)
     if lexer is not None and (name := lexer.lower()) in (grammars := _grammars()):
@@ -101,10 +110,20 @@ def _grammars() -> dict[str, str | None]:
     found: dict[str, str | None] = {}
     for _module, _name, aliases, patterns, _types in LEXERS.values():
         endings = [p[2:].lower() for p in patterns if p.startswith("*.") and "*" not in p[2:]]
-        grammar = next((LANGUAGES[e] for e in endings if e in LANGUAGES), None)
+        grammar = next((LANGUAGES[e] for e in endings
+                        if e in LANGUAGES and e not in components.ENDINGS), None)
         for alias in aliases:
             found.setdefault(alias, grammar)
     return found
+
+
+def grammar_of(path: str, languages: dict[str, str] | None,
+               lines: list[str]) -> tuple[str | None, list[str]]:
+    """The ast-grep language of `path` (see language_of) and the `lines` its grammar reads:
+    a component's script alone, where it stands (see components), else all of them."""
+    if components.is_component(path):
+        return components.code_of(path, lines)
+    return language_of(path, languages, lines), lines
 
 
 def defines_names(language: str | None) -> bool:
@@ -713,10 +732,10 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
     lines = code.lines(commit, path)
     if lines is None:
         return None
-    language = language_of(path, languages, lines)
+    language, read = grammar_of(path, languages, lines)
     if language is None or not defines_names(language):
         return None
-    index = definitions(language, lines)
+    index = definitions(language, read)
     if kept is not None:
         kept.put(key, {"defs": [[d.name, d.start, d.end, d.declared, d.arity, d.singleton]
                                 for d in index.definitions],

@@ -129,7 +129,10 @@ def _lexer_name(path: str, store: Kept | None = None) -> str:
 # module files end in `.mod`, Modula-2's, and are shown as text, as no lexer reads them.
 NOT_AS_PYGMENTS_READS = {"go.mod": "text", "go.sum": "text", "go.work": "text",
                          "go.work.sum": "text"}
-LEXER_OF = "lexer of\n"  # the keys of the lexer names in the code store begin so
+# Endings no Pygments lexer claims, and the lexer that reads them best: a Svelte component
+# and an Astro page are HTML with scripts in them.
+UNCLAIMED = {".svelte": "html", ".astro": "html"}
+LEXER_OF = "lexer of 2\n"  # the keys of the lexer names in the code store begin so
 _NAMED: weakref.WeakKeyDictionary[Kept, dict[str, str]] = weakref.WeakKeyDictionary()
 
 
@@ -145,6 +148,8 @@ def _lexer_name_by_file(file_name: str) -> str:
     claims.update(alias for head, tail, pattern, alias in wild
                   if file_name.startswith(head) and file_name.endswith(tail)
                   and fnmatch.fnmatch(file_name, pattern))
+    if not claims and (dot := file_name.rfind(".")) > 0:
+        claims.update(filter(None, [UNCLAIMED.get(file_name[dot:].lower())]))
     return f"name:{claims.pop()}" if len(claims) == 1 else f"file:{file_name}"
 
 

@@ -76,8 +76,8 @@ LAYERS: dict[str, set[str]] = {
                "output", "search"},
     "page": {"markdown", "blocks", "context", "highlight", "lexer_index", "templates", "compiled", "slugs"},
     "code": {"git_reader", "code_index", "definitions", "submodules"},
-    "base": {"config", "code_host", "css", "filetypes", "statuses", "yamlfile", "names", "urls", "suggest",
-             "errors", "processes", "pygments_styles"},
+    "base": {"config", "code_host", "css", "filetypes", "components", "statuses", "yamlfile", "names",
+             "urls", "suggest", "errors", "processes", "pygments_styles"},
 }
 STAGES = LAYERS["stages"] | LAYERS["page"] | LAYERS["code"] | LAYERS["base"]
 ORDER = list(LAYERS)

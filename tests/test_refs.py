@@ -260,7 +260,9 @@ def test_a_symbol_in_a_file_no_grammar_reads_asks_for_its_lines(
     assert result.err.splitlines()[0] == (
         "content/acme/widgets/12/cache-bug.md:6: '[[README.md::Widgets]]' names a definition, "
         "but no grammar reads README.md, so it has none (definitions are found in: "
-        f"{', '.join(SYMBOL_LANGUAGES)}); expected its lines, as [[file:start-end]]")
+        f"{SYMBOL_LANGUAGES}); expected its lines, as [[file:start-end]]")
+    assert SYMBOL_LANGUAGES.endswith(", typescript, and the script of .astro, .svelte, .vue "
+                                     "components")
 
 
 def test_checkout_must_be_a_repository(project: Project, cli: CLI, tmp_path: Path) -> None:

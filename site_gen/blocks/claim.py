@@ -32,10 +32,11 @@ from markupsafe import Markup, escape
 
 from ..code_host import fill
 from ..code_index import (
-    LANGUAGES,
+    READ,
     VERSION,
     Match,
     ParseError,
+    grammar_of,
     language_of,
     literal_of,
     matches,
@@ -233,7 +234,7 @@ def _count(ctx: PageContext, claim: Claim) -> None:
             named = f"'in: {', '.join(claim.scopes)}'" if claim.scopes else "the tree"
             ctx.error(f"{named} holds no file a grammar reads at {full[:7]}, so the pattern "
                       "has nothing to count in; a pattern counts in code "
-                      f"({', '.join(sorted(set(LANGUAGES.values())))}): write 'text:' to "
+                      f"({READ}): write 'text:' to "
                       "count a literal in any file",
                       claim.lines.get("in", claim.lines["pattern"]))
             return
@@ -411,12 +412,12 @@ def _matches_in(ctx: PageContext, claim: Claim, commit: str, path: str) -> list[
     if claim.text is not None:
         return [Match(n, line, line) for n, line in enumerate(lines, 1) if claim.text in line]
     assert claim.pattern is not None
-    language = language_of(path, ctx.config.languages, lines)
+    language, code = grammar_of(path, ctx.config.languages, lines)
     literal = literal_of(claim.pattern)
-    if language is None or (literal and not any(literal in line for line in lines)):
+    if language is None or (literal and not any(literal in line for line in code)):
         return []  # no grammar reads it, or it cannot hold a match: not parsed at all
     try:
-        return matches(language, lines, claim.pattern, claim.inside)
+        return matches(language, code, claim.pattern, claim.inside)
     except ParseError as exc:
         ctx.error(f"{path} {exc}, so the claim cannot be counted there; narrow 'in:' or "
                   "count with 'text:'", claim.lines["pattern"])

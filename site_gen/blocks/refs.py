@@ -437,7 +437,7 @@ def code_definitions(ctx: PageContext, commit: str, path: str, what: str,
                   f"{_listed_wrong(ctx, path, commit)}", line)
     elif index is None:
         ctx.error(f"{what} names a definition, but no grammar reads {path}, so it has none "
-                  f"(definitions are found in: {', '.join(SYMBOL_LANGUAGES)}); expected its "
+                  f"(definitions are found in: {SYMBOL_LANGUAGES}); expected its "
                   "lines, as [[file:start-end]]", line)
     return index
 
