@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .blocks.claim import Claim, parse_claim, read_fields
-from .blocks.hunks import made_at, made_beside
+from .blocks.hunks import Row, made_at, made_beside
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
 from .code_index import index_of
@@ -83,8 +83,7 @@ class Item:
     at: str = "head"  # the commit it is pinned to: the PR's "head", or its "base"
     in_table: bool = False  # in a table's row, where a quote written into it escapes `|`
     columns: tuple[int, ...] = ()  # a hunk: the marks before each line after its file line
-    changes: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()  # a hunk: of each
-    # section, the lines it adds and those it takes out
+    rows: tuple[tuple[Row, ...], ...] = ()  # a hunk: each section's lines as written
 
 
 @dataclass(frozen=True)
@@ -320,18 +319,16 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         spans = tuple((int(a), int(b or a)) for a, b in RANGE.findall(m["lines"] or ""))
         if full is None:
             continue
-        # each section's old side, new side, the lines it takes out and those it adds
-        sections: list[tuple[list[str], ...]] = [([], [], [], [])]
+        # each section's lines, each with its mark (a blank line is context)
+        sections: list[list[Row]] = [[]]
         for row in body[i + 1:]:
             if FILE.match(row):
                 break
             if POSITION.match(row) or ELISION.match(row):
-                sections.append(([], [], [], []))
-                continue
-            for side, marks in zip(sections[-1], (" -", " +", "-", "+"), strict=True):
-                if row[:1] in marks or row == "" and " " in marks:
-                    side.append(row[1:])
-        kept = [s for s in sections if any(t.strip() for t in s[0])]
+                sections.append([])
+            elif row[:1] in " -+" or row == "":
+                sections[-1].append((row[:1] or " ", row[1:]))
+        kept = [s for s in sections if any(m in " -" and t.strip() for m, t in s)]
         # its markdown: from its file line to the next one or the fence's end
         after = next((j for j in range(i + 1, len(body)) if FILE.match(body[j])), len(body))
         index, column = held[i][:2]
@@ -339,9 +336,9 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                           offsets[index + after - i], full, m["path"],
                           min((a for a, _ in spans), default=None),
                           max((b for _, b in spans), default=None), m["symbol"],
-                          tuple(tuple(s[0]) for s in kept), spans=spans,
-                          proposed=tuple(tuple(s[1]) for s in kept),
-                          changes=tuple((tuple(s[3]), tuple(s[2])) for s in kept),
+                          tuple(tuple(t for m, t in s if m in " -") for s in kept), spans=spans,
+                          proposed=tuple(tuple(t for m, t in s if m in " +") for s in kept),
+                          rows=tuple(tuple(s) for s in kept),
                           columns=tuple(c for _, c, _ in held[i + 1:after])))
     return found
 
@@ -620,7 +617,7 @@ class HeadMove:
               new_lines: list[str]) -> Placed:
         """A hunk moves when every section's old side stands, as it is, at the same offset."""
         shifts = set()
-        for sides in zip(item.sections, item.proposed, item.changes, strict=True):
+        for sides in zip(item.sections, item.proposed, item.rows, strict=True):
             section = sides[0]
             at = _near(old_lines, section, item.start or 1)
             found = None if at is None else self._find(item.file, new_path, at, section,
@@ -718,8 +715,8 @@ class HeadMove:
                       detail=_moved_how(item, new_path, start, end), shift=shift)
 
 
-# A hunk's section: its old side, its new side, and (the lines it adds, those it takes out).
-Sides = tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]]
+# A hunk's section: its old side, its new side, and its lines as written.
+Sides = tuple[tuple[str, ...], tuple[str, ...], tuple[Row, ...]]
 
 
 def _taken(lines: list[str], sides: Sides, approx: tuple[int, int] | None
@@ -728,16 +725,14 @@ def _taken(lines: list[str], sides: Sides, approx: tuple[int, int] | None
     at or around `approx` (where its old side went), or None (see hunks.made_at)."""
     if approx is None:
         return None
-    section, proposed, (added, removed) = sides
-    return made_at(lines, proposed, added, removed, approx[0],
-                   approx[1] - approx[0] + len(proposed) + len(section))
+    section, proposed, rows = sides
+    return made_at(lines, rows, approx[0], approx[1] - approx[0] + len(proposed) + len(section))
 
 
 def _beside(lines: list[str], sides: Sides, at: int) -> tuple[int, int] | None:
     """Where `lines` hold the lines a hunk's section adds (its `sides`), touching its old
     side, which stands at `at` (see hunks.made_beside), or None."""
-    section, proposed, (added, removed) = sides
-    return made_beside(lines, proposed, added, removed, at, at + len(section) - 1)
+    return made_beside(lines, sides[2], at, at + len(sides[0]) - 1)
 
 
 QUOTE_TELLS = 12  # characters: a line as short as `break;` or `}` quoted only when no other is

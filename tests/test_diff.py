@@ -369,6 +369,50 @@ CHECK_NEW = ["static int set_name(SSL_CTX *ctx, const char *name) {",
 CHECK_ADDED = CHECK_NEW[1:4]
 
 
+def marked(new: list[str], added: list[str], removed: list[str]) -> list[tuple[str, str]]:
+    """A section's rows: `new`, whose run `added` is marked added, `removed` taken out
+    before it."""
+    at = next(k for k in range(len(new)) if new[k:k + len(added)] == added)
+    return [*((" ", t) for t in new[:at]), *(("-", t) for t in removed),
+            *(("+", t) for t in added), *((" ", t) for t in new[at + len(added):])]
+
+
+# vueuse's maxWait callback, a proposal that changes two lines apart (one of them to four),
+# taken with a comment over the four
+MAX_WAIT = ["        maxTimer = setTimeout(() => {", "          if (timer)",
+            "            _clearTimeout(timer)", "          maxTimer = undefined",
+            "          _pending.value = false", "          resolve(lastInvoker())",
+            "        }, maxDuration)"]
+SETTLE = ["          const settle = lastResolve", "          lastRejector = noop",
+          "          lastResolve = noop", "          settle(lastInvoker())"]
+MAX_WAIT_ROWS = [(" ", MAX_WAIT[0]), (" ", MAX_WAIT[1]), ("-", MAX_WAIT[2]),
+                 ("+", "            clearTimeout(timer)"), (" ", MAX_WAIT[3]), (" ", MAX_WAIT[4]),
+                 ("-", MAX_WAIT[5]), *(("+", t) for t in SETTLE), (" ", MAX_WAIT[6])]
+MAX_WAIT_TAKEN = ["    if (timer)", "      _clearTimeout(timer)", *[""] * 18, MAX_WAIT[0], MAX_WAIT[1],
+                  "            clearTimeout(timer)", MAX_WAIT[3], MAX_WAIT[4],
+                  "          // settle the latest caller, as flush() does", *SETTLE, MAX_WAIT[6]]
+
+
+@pytest.mark.parametrize(("lines", "rows", "expected"), [
+    (MAX_WAIT_TAKEN, MAX_WAIT_ROWS, (23, 30)),
+    # one of its changes not made: the line it takes out still stands
+    ([*MAX_WAIT_TAKEN[:22], MAX_WAIT[2], *MAX_WAIT_TAKEN[23:]], MAX_WAIT_ROWS, None),
+    # both made, but the other way round: not as it proposes
+    ([*MAX_WAIT_TAKEN[:22], *SETTLE, *MAX_WAIT_TAKEN[23:25], "            clearTimeout(timer)",
+      MAX_WAIT[6]], MAX_WAIT_ROWS, None),
+])
+def test_a_proposal_of_changes_apart_is_made_when_each_is(lines: list[str],
+                                                          rows: list[tuple[str, str]],
+                                                          expected: tuple[int, int] | None
+                                                          ) -> None:
+    """The runs of lines a hunk adds with context between them, each found beside its own
+    line of the hunk, in their order: a PR that took the vueuse page's proposal with a
+    comment of its own was "its old side was edited"."""
+    from site_gen.blocks.hunks import made_at
+
+    assert made_at(lines, rows, 22, len(rows)) == expected
+
+
 @pytest.mark.parametrize(("lines", "new", "added", "removed", "expected"), [
     # the new side whole, near where the hunk puts it
     (["a", "x = 2", "b"], ["x = 2", "b"], ["x = 2"], ["x = 1"], (2, 3)),
@@ -392,7 +436,7 @@ def test_where_a_proposed_change_is_made(lines: list[str], new: list[str], added
     it; never one whose lines only happen to stand near."""
     from site_gen.blocks.hunks import made_at
 
-    assert made_at(lines, new, added, removed, 1, len(new)) == expected
+    assert made_at(lines, marked(new, added, removed), 1, len(new)) == expected
 
 
 MERGE = ["\t}", "", "\t// the other order", "\tif (typeof value === 'number' && isObject(old)) {",
@@ -413,7 +457,7 @@ def test_a_hunk_that_still_applies_beside_what_it_adds(lines: list[str], first: 
     from site_gen.blocks.hunks import made_beside
 
     added = BRANCH[2:6]
-    assert made_beside(lines, BRANCH, added, [], first, first + 2) == expected
+    assert made_beside(lines, marked(BRANCH, added, []), first, first + 2) == expected
 
 
 def test_code_indented_with_tabs_starts_at_the_left_edge() -> None:

@@ -162,74 +162,79 @@ def _context_after(section: Section, lines: list[str] | None) -> list[str]:
 # they must hold to be told apart from other code (`}` or `return 0;` stand anywhere).
 ADDED_SLACK = 30
 ADDED_TELLS = 12
+Row = tuple[str, str]  # a line of a hunk's section: its mark (' ', '-' or '+') and text
 
 
-def made_at(lines: Sequence[str], new: Sequence[str], added: Sequence[str],
-            removed: Sequence[str], near: int, reach: int) -> tuple[int, int] | None:
-    """Where the file `lines` holds what a hunk proposes (its new side `new`, of which it
-    adds `added` and takes out `removed`), around line `near`, as (first, last); None when
-    it does not. Its whole new side within `reach` lines; else, as a PR takes a proposal
-    with lines of its own around it (a comment over it, a check before it), the run of
-    lines it adds, one after the other (blank lines aside) in one place within `reach` +
-    ADDED_SLACK lines, beside the line of the hunk next to them (before or after), none of
-    the lines it takes out still near."""
+def made_at(lines: Sequence[str], rows: Sequence[Row], near: int,
+            reach: int) -> tuple[int, int] | None:
+    """Where the file `lines` holds what a hunk's section proposes (its `rows`), around
+    line `near`, as (first, last); None when it does not. Its whole new side within
+    `reach` lines; else, as a PR takes a proposal with lines of its own around it (a
+    comment over it, a check before it, a line between two of its changes), each run of
+    lines it adds, one after the other (blank lines aside), found once, in their order,
+    within `reach` + ADDED_SLACK lines, beside the line of the hunk next to it (before or
+    after), together holding ADDED_TELLS characters; none of the lines it takes out still
+    by them."""
+    new = [text for mark, text in rows if mark in " +"]
     if not lines or not any(line.strip() for line in new):
         return None
     for start in sorted(range(max(1, near - reach), near + reach + 1), key=lambda n: abs(n - near)):
-        if list(lines[start - 1:start - 1 + len(new)]) == list(new):
+        if list(lines[start - 1:start - 1 + len(new)]) == new:
             return start, start + len(new) - 1
-    return _added_at(lines, new, added, removed, near, reach)
+    return _added_at(lines, rows, near, reach)
 
 
-def _added_at(lines: Sequence[str], new: Sequence[str], added: Sequence[str],
-              removed: Sequence[str], near: int, reach: int) -> tuple[int, int] | None:
-    """Where `lines` hold the run of lines a hunk adds, as made_at tells it."""
-    run = _added_run(new, added)
-    if run is None:
+def _added_at(lines: Sequence[str], rows: Sequence[Row], near: int,
+              reach: int) -> tuple[int, int] | None:
+    """Where `lines` hold the runs of lines a hunk's section adds, as made_at tells them."""
+    runs = _added_runs(rows)
+    if sum(len(line.strip()) for told, _, _ in runs for line in told) < ADDED_TELLS:
         return None
-    told, before, after = run
-    far = reach + ADDED_SLACK  # the lines read: those it may stand on, and a neighbour's
-    low, high = max(1, near - far - 1), near + far + len(added) + 1
+    far = reach + ADDED_SLACK  # the lines read: those they may stand on, and a neighbour's
+    low = max(1, near - far - 1)
+    high = near + far + sum(mark == "+" for mark, _ in rows) + 1
     written = [(n, line.rstrip()) for n, line in enumerate(lines[low - 1:high], low)
                if line.strip()]
-    found = [i for i in range(len(written) - len(told) + 1)
-             if abs(written[i][0] - near) <= far
-             and [line for _, line in written[i:i + len(told)]] == told
-             and ((before is not None and i > 0 and written[i - 1][1] == before)
-                  or (after is not None and i + len(told) < len(written)
-                      and written[i + len(told)][1] == after))]
-    if len(found) != 1:
+    spans: list[tuple[int, int]] = []  # where each run stands, as indices of `written`
+    at = 0  # the first of `written` the next run may stand on
+    for told, before, after in runs:
+        found = [i for i in range(at, len(written) - len(told) + 1)
+                 if abs(written[i][0] - near) <= far
+                 and [line for _, line in written[i:i + len(told)]] == told
+                 and ((before is not None and i > 0 and written[i - 1][1] == before)
+                      or (after is not None and i + len(told) < len(written)
+                          and written[i + len(told)][1] == after))]
+        if len(found) != 1:
+            return None
+        at = found[0] + len(told)
+        spans.append((found[0], at))
+    # by them: among them, or as many lines (blank ones aside) before or after as it takes out
+    removed = {text.rstrip() for mark, text in rows if mark == "-" and text.strip()}
+    by = written[max(0, spans[0][0] - len(removed)):spans[-1][1] + len(removed)]
+    if any(line in removed for _, line in by):
         return None
-    first, last = written[found[0]][0], written[found[0] + len(told) - 1][0]
-    around = {line.rstrip() for line in lines[max(0, first - 1 - reach):last + reach]}
-    if any(line.rstrip() in around for line in removed if line.strip()):
-        return None
-    return first, last
+    return written[spans[0][0]][0], written[spans[-1][1] - 1][0]
 
 
-def _added_run(new: Sequence[str], added: Sequence[str]
-               ) -> tuple[list[str], str | None, str | None] | None:
-    """The lines a hunk adds when they are one run of its new side `new` that tells (at
-    least ADDED_TELLS characters), blank lines aside, with the lines of `new` just before
-    and after it; None otherwise."""
-    told = [line.rstrip() for line in added if line.strip()]
-    if sum(len(line.strip()) for line in told) < ADDED_TELLS:
-        return None
-    kept = [line.rstrip() for line in new if line.strip()]
-    at = next((k for k in range(len(kept) - len(told) + 1) if kept[k:k + len(told)] == told), None)
-    if at is None:  # runs apart, context between them: each is too little to tell
-        return None
-    before = kept[at - 1] if at > 0 else None
-    after = kept[at + len(told)] if at + len(told) < len(kept) else None
-    return told, before, after
+def _added_runs(rows: Sequence[Row]) -> list[tuple[list[str], str | None, str | None]]:
+    """The runs of lines a section adds, blank lines aside, each with the lines of its new
+    side just before and after it (None at an end)."""
+    kept = [(mark, text.rstrip()) for mark, text in rows if mark in " +" and text.strip()]
+    starts = [k for k, (mark, _) in enumerate(kept) if mark == "+" and (k == 0 or kept[k - 1][0] != "+")]
+    runs = []
+    for start in starts:
+        end = next((k for k in range(start, len(kept)) if kept[k][0] != "+"), len(kept))
+        runs.append(([text for _, text in kept[start:end]], kept[start - 1][1] if start else None,
+                     kept[end][1] if end < len(kept) else None))
+    return runs
 
 
-def made_beside(lines: Sequence[str], new: Sequence[str], added: Sequence[str],
-                removed: Sequence[str], first: int, last: int) -> tuple[int, int] | None:
+def made_beside(lines: Sequence[str], rows: Sequence[Row], first: int,
+                last: int) -> tuple[int, int] | None:
     """Where the lines a hunk adds already stand in `lines`, touching its old side, which
     still stands at `first`-`last` (its context is generic, a `}` or a blank line, and the
     PR took the change right there: applied again, the hunk would add them twice), as
     made_at tells them apart (its new side whole is no sign here: of a hunk that only
     takes lines out, it is its context); None when they do not."""
-    made = _added_at(lines, new, added, removed, first, last - first + len(new))
+    made = _added_at(lines, rows, first, last - first + sum(mark in " +" for mark, _ in rows))
     return made if made is not None and made[1] >= first - 2 and made[0] <= last + 2 else None

@@ -194,13 +194,11 @@ def _made(ctx: PageContext, hunk: Hunk, section: Section, applies: bool = False)
     lines = ctx.source.lines(ref.commit, ref.path)
     if not lines or section.new_start is None or not any(dl.kind in "+-" for dl in section.lines):
         return None
-    sides = ([dl.text for dl in section.lines if dl.kind in " +"],
-             [dl.text for dl in section.lines if dl.kind == "+"],
-             [dl.text for dl in section.lines if dl.kind == "-"])
+    rows = [(dl.kind, dl.text) for dl in section.lines if dl.kind in " +-"]
     if not applies:  # near where it would put them, as far as lines above may move it
-        made = made_at(lines, *sides, section.new_start, len(section.lines))
+        made = made_at(lines, rows, section.new_start, len(section.lines))
     elif section.old_start is not None and section.old_count is not None:
-        made = made_beside(lines, *sides, section.old_start, section.old_end)
+        made = made_beside(lines, rows, section.old_start, section.old_end)
     else:
         return None
     symbol = (hunk.symbol or "").strip()
