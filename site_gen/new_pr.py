@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
 import subprocess
 import unicodedata
@@ -19,6 +20,8 @@ from .git_reader import SourceReader
 from .names import REPO, SHA, as_quote, path_writing
 from .slugs import slugify
 from .yamlfile import load_yaml
+
+log = logging.getLogger(__name__)
 
 TARGET = re.compile(r"^(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#(?P<number>[1-9][0-9]*)$")
 
@@ -111,6 +114,27 @@ def head_of(checkout: Path) -> str:
     return done.stdout.strip()
 
 
+def pinned(flag: str, given: str, code: Path | None) -> str:
+    """The commit SHA `given` for `flag`: as written, or, for a revision (`main~1`, a tag,
+    `HEAD`), the SHA of the commit it names in the clone `code` now, since the name would
+    drift and the commit does not."""
+    if SHA.match(given.lower()):
+        return given.lower()
+    done = subprocess.run(["git", "-C", str(code), "rev-parse", "--verify", "--quiet",
+                           "--end-of-options", f"{given}^{{commit}}"],
+                          capture_output=True, text=True, check=False) if code else None
+    if done is None:
+        raise SiteGenError(f"{flag} '{given}' is not a commit SHA, and no clone is here to "
+                           "read it in (--checkout, or site_gen.sources); expected 7 to 40 hex "
+                           "digits")
+    if done.returncode != 0:
+        raise SiteGenError(f"{flag} '{given}' names no commit of {code}; expected 7 to 40 hex "
+                           "digits, or a revision of it such as main~1")
+    sha = done.stdout.strip()
+    log.info("%s %s is commit %s", flag, given, sha[:10])
+    return sha
+
+
 @dataclass(frozen=True)
 class Example:
     """The line of code a new page's examples cite: a real line of the PR when its code is
@@ -160,13 +184,11 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
         if bad is not None:
             raise SiteGenError(f"{flag} contains the control character U+{ord(bad):04X}; "
                                "expected one line of plain text")
-    if base is not None and not SHA.match(base.lower()):
-        raise SiteGenError(f"--base '{base}' is not a commit SHA; expected 7 to 40 hex digits "
-                           "(a branch name would drift)")
     folder = config.docs_dir / m["repo"] / m["number"]
     # the code: the clone given, else the one `sources:` names (all of its history, so
     # what the PR changes can be told before a fetch), else what was fetched
     code = checkout or local_clone(config, m["repo"]) or git_dir(config, m["repo"])
+    base = pinned("--base", base, code) if base is not None else None
     if folder.exists():
         if base is not None:
             raise ContentError(f"{m['repo']}#{m['number']} already has a folder; site-gen new "
@@ -178,11 +200,8 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
             raise SiteGenError("the head commit is missing; give --head SHA, or --checkout "
                                "PATH to read it from a local clone")
         head = head_of(checkout)
-    if not SHA.match(head.lower()):
-        raise SiteGenError(f"--head '{head}' is not a commit SHA; expected 7 to 40 hex digits "
-                           "(a branch or tag name would drift)")
+    head = pinned("--head", head, code)
     question = question or "the first question"
-    base = base.lower() if base else None
     # from the base when the code has it, else what the head commit changes
     changed = (base and changed_files(code, head.lower(), base) or
                changed_files(code, head.lower(), None)) if code else []

@@ -23,7 +23,8 @@ from .drift import MOVED, Drift, Placed, base_moved, changed_part, commits_betwe
 from .errors import SiteGenError, display_path
 from .fetch import fetch_commit, fetch_head
 from .git_reader import SourceReader
-from .names import REPO, SHA
+from .names import REPO
+from .new_pr import pinned
 
 TARGET = re.compile(r"^(?P<repo>[^#\s]+)#(?P<number>\d{1,9})$")
 
@@ -185,8 +186,7 @@ def _write(done: Repinned) -> None:
 
 
 def _new_head(config: Config, pr: PullRequest, where: Path, head: str | None) -> str:
-    if head is not None and not SHA.match(head.lower()):
-        raise SiteGenError(f"'{head}' is not a commit SHA; expected 7 to 40 hex digits")
+    head = pinned("--head", head, where) if head is not None else None
     fetched = where == fetched_dir(config, pr.repo)
     if head is None:
         found = fetch_head(config, pr) if fetched else _local_head(config, where, pr)

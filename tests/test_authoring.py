@@ -79,8 +79,8 @@ def test_new_refuses_to_overwrite_and_bad_arguments(project: Project, cli: CLI) 
     assert cli("new", "acme/gears", "--head", "abcdef1").err == (
         "'acme/gears' is not a pull request; expected OWNER/REPO#NUMBER, like NVIDIA-NeMo/RL#4607\n")
     assert cli("new", "acme/gears#8", "--head", "main").err == (
-        "--head 'main' is not a commit SHA; expected 7 to 40 hex digits (a branch or tag name "
-        "would drift)\n")
+        "--head 'main' is not a commit SHA, and no clone is here to read it in (--checkout, or "
+        "site_gen.sources); expected 7 to 40 hex digits\n")
     assert cli("new", "acme/gears#8").err == (
         "the head commit is missing; give --head SHA, or --checkout PATH to read it from a "
         "local clone\n")
@@ -146,8 +146,29 @@ def test_new_with_a_base_lists_every_file_the_pr_changes(project: Project, cli: 
     again = cli("new", "acme/gears#9", "--base", base[:7], "--question", "three")
     assert again.code == 1 and "write its base in pr.yml: 'base: SHA'" in again.err
     assert cli("new", "acme/gears#11", "--head", "abcdef1", "--base", "main").err.endswith(
-        "--base 'main' is not a commit SHA; expected 7 to 40 hex digits (a branch name would "
-        "drift)\n")
+        "--base 'main' is not a commit SHA, and no clone is here to read it in (--checkout, or "
+        "site_gen.sources); expected 7 to 40 hex digits\n")
+
+
+def test_new_pins_a_revision_as_the_commit_it_names_now(project: Project, cli: CLI,
+                                                        tmp_path: Path) -> None:
+    """`--base main~2` (or a tag, `HEAD`) in a clone here is written as the SHA of the
+    commit it names: the name would drift, the commit does not. One the clone does not
+    have is an error that names the clone."""
+    repo = tmp_path / "code"
+    base = commit(repo, {"src/app.py": "def run(port):\n    return serve(port)\n"}, "base")
+    commit(repo, {"src/app.py": "def run(port):\n    return serve(port or 80)\n"}, "the PR")
+    head = commit(repo, {"src/cli.py": "def main():\n    run(8080)\n"}, "the PR, 2")
+    made = cli("new", "acme/gears#9", "--checkout", str(repo), "--head", "main",
+               "--base", "main~2")
+    assert made.code == 0, made.err
+    assert f"--base main~2 is commit {base[:10]}\n" in made.err
+    facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
+    assert (facts["head"], facts["base"]) == (head, base)
+    assert facts["files"] == ["src/app.py", "src/cli.py"]  # from the base, as with its SHA
+    assert cli("new", "acme/gears#10", "--checkout", str(repo), "--head", "v9").err == (
+        f"--head 'v9' names no commit of {repo}; expected 7 to 40 hex digits, or a revision of "
+        "it such as main~1\n")
 
 
 def test_new_cites_a_line_of_a_function_when_the_pr_changes_one(

@@ -1202,6 +1202,20 @@ def test_repin_to_a_short_sha_a_local_source_has_but_no_pull_ref_names(
         "commit abcdef0 of acme/widgets could not be fetched: no commit there has that SHA\n"))
 
 
+def test_repin_to_a_revision_of_the_clone_pins_the_commit_it_names(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """`--head main` (a branch the PR's author pushes to, a tag) is the commit it names in
+    the clone now, written as its SHA; a name the clone does not have, an error naming it."""
+    repo, _, new = moved("Named in [[core.py:12]].\n", {"src/widgets/core.py": "import os\n" + CORE})
+    run = repin(cli, repo, "--head", "main")
+    assert run.code == 0, run.out + run.err
+    assert f"head: {new}\n" in (project.root / "content/acme/widgets/12/pr.yml").read_text()
+    assert "[[core.py:13]]" in page_text(project)
+    assert repin(cli, repo, "--head", "no-such-branch").err == (
+        f"--head 'no-such-branch' names no commit of {repo}; expected 7 to 40 hex digits, or a "
+        "revision of it such as main~1\n")
+
+
 def test_excerpts_callouts_and_flow_sources_move_with_their_lines(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     body = ("```excerpt\n[[core.py:11-13]]\nhighlight: 12-13\n```\n\n"
