@@ -59,6 +59,10 @@ HIGHLIGHT_LINE = re.compile(r"^(\s*highlight\s*:\s*)(.*)$")
 SOURCE = re.compile(r"^\s*source\s*:")  # a flow's source line: `source: [[ref]] code`
 
 
+# A hunk's section: its old side, its new side, and its lines as written.
+Sides = tuple[tuple[str, ...], tuple[str, ...], tuple[Row, ...]]
+
+
 @dataclass(frozen=True)
 class Item:
     """One thing a page cites at the PR's head, and where its markdown says so."""
@@ -73,8 +77,6 @@ class Item:
     start: int | None = None
     end: int | None = None
     symbol: str | None = None
-    sections: tuple[tuple[str, ...], ...] = ()  # a hunk: the old side of each section
-    proposed: tuple[tuple[str, ...], ...] = ()  # a hunk: the new side of each of them
     spans: tuple[tuple[int, int], ...] = ()  # a hunk: the lines its file line names
     claim: tuple[str, ...] = ()  # a claim: its block's lines
     highlight: tuple[int, int] | None = None  # an excerpt's `highlight:` line (offsets)
@@ -84,6 +86,12 @@ class Item:
     in_table: bool = False  # in a table's row, where a quote written into it escapes `|`
     columns: tuple[int, ...] = ()  # a hunk: the marks before each line after its file line
     rows: tuple[tuple[Row, ...], ...] = ()  # a hunk: each section's lines as written
+
+    def sides(self) -> Iterator[Sides]:
+        """A hunk's sections, each as its old side, its new side and its lines as written."""
+        for rows in self.rows:
+            yield (tuple(text for mark, text in rows if mark in " -"),
+                   tuple(text for mark, text in rows if mark in " +"), rows)
 
 
 @dataclass(frozen=True)
@@ -335,9 +343,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         found.append(Item("hunk", page.path, index + 1, offsets[index] + column,
                           offsets[index + after - i], full, m["path"],
                           min((a for a, _ in spans), default=None),
-                          max((b for _, b in spans), default=None), m["symbol"],
-                          tuple(tuple(t for m, t in s if m in " -") for s in kept), spans=spans,
-                          proposed=tuple(tuple(t for m, t in s if m in " +") for s in kept),
+                          max((b for _, b in spans), default=None), m["symbol"], spans=spans,
                           rows=tuple(tuple(s) for s in kept),
                           columns=tuple(c for _, c, _ in held[i + 1:after])))
     return found
@@ -617,7 +623,7 @@ class HeadMove:
               new_lines: list[str]) -> Placed:
         """A hunk moves when every section's old side stands, as it is, at the same offset."""
         shifts = set()
-        for sides in zip(item.sections, item.proposed, item.rows, strict=True):
+        for sides in item.sides():
             section = sides[0]
             at = _near(old_lines, section, item.start or 1)
             found = None if at is None else self._find(item.file, new_path, at, section,
@@ -713,10 +719,6 @@ class HeadMove:
             (start - item.start) if start is not None and item.start is not None else 0)
         return Placed(item, MOVED, new_path, start, end, old, new,
                       detail=_moved_how(item, new_path, start, end), shift=shift)
-
-
-# A hunk's section: its old side, its new side, and its lines as written.
-Sides = tuple[tuple[str, ...], tuple[str, ...], tuple[Row, ...]]
 
 
 def _taken(lines: list[str], sides: Sides, approx: tuple[int, int] | None
