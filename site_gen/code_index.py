@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from . import components
-from .definitions import Definition, walk
+from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
 VERSION = "43"  # of what is kept of a file between builds: a new one parses everything again
@@ -707,6 +707,19 @@ def index_of(code: Code, commit: str, path: str, kept: Kept | None = None,
             answers.clear()
         answers[asked] = index
     return index
+
+
+def named_holds(code: Code, commit: str, path: str, symbol: str | None,
+                span: tuple[int, int], kept: Kept | None = None,
+                languages: dict[str, str] | None = None) -> bool:
+    """Whether the definition `symbol` names (a hunk's file line: `· save`) holds the lines
+    `span` of `path` at `commit` (see definitions.holds); True when it names none (or a
+    placeholder `⟨…⟩` of `new`) or no grammar reads the file."""
+    symbol = (symbol or "").strip()
+    if not symbol or "⟨" in symbol:
+        return True
+    index = index_of(code, commit, path, kept, languages)
+    return index is None or holds(index.definitions, symbol, [span])
 
 
 # index_of's answers in this process by commit, path and configured language, for each

@@ -35,7 +35,7 @@ from .blocks.claim import Claim, parse_claim, read_fields
 from .blocks.hunks import Row, made_at, made_beside
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
-from .code_index import index_of
+from .code_index import index_of, named_holds
 from .config import Config
 from .content import Page, PullRequest
 from .context import PageContext
@@ -554,9 +554,8 @@ class HeadMove:
     def _holds(self, symbol: str | None, path: str, span: tuple[int, int]) -> bool:
         """Whether the definition `symbol` names (a hunk's) holds `span` of `path` at the new
         head; True when there is no symbol, or no grammar to tell."""
-        index = index_of(self.reader, self.new, path, languages=self.config.languages) \
-            if symbol and "⟨" not in symbol else None
-        return index is None or holds(index.definitions, str(symbol), [span])
+        return named_holds(self.reader, self.new, path, symbol, span,
+                           languages=self.config.languages)
 
     def _definition(self, path: str, name: str) -> Definition | None:
         index = index_of(self.reader, self.new, path, languages=self.config.languages)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ..code_index import index_of
+from ..code_index import named_holds
 from ..context import PageContext
-from ..definitions import holds, lines_text
+from ..definitions import lines_text
 from .hunks import DiffLine, Hunk, Proposal, Section, made_at, made_beside
 
 
@@ -201,10 +201,8 @@ def _made(ctx: PageContext, hunk: Hunk, section: Section, applies: bool = False)
         made = made_beside(lines, rows, section.old_start, section.old_end)
     else:
         return None
-    symbol = (hunk.symbol or "").strip()
-    index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages) \
-        if made and symbol and "⟨" not in symbol else None
-    if made is None or index is not None and not holds(index.definitions, symbol, [made]):
+    if made is None or not named_holds(ctx.source, ref.commit, ref.path, hunk.symbol, made,
+                                       ctx.code_store, ctx.config.languages):
         return None  # (lines like them in another function are not the change)
     return lines_text(*made)
 
