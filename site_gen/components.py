@@ -1,8 +1,9 @@
 """The code of a component: Vue's and Svelte's single-file components and Astro's pages
 hold their code in `<script>` elements (Astro's also between the `---` lines that open
 the file), among markup that no grammar reads. The code index and claims read that code
-as the language its `lang` says (TypeScript, TSX or JavaScript) with everything else
-blanked, so that a definition's and a match's lines and columns are the file's own."""
+as the language its `lang` says (TypeScript, TSX or JavaScript; without one, JavaScript,
+but TypeScript in an Astro page) with everything else blanked, so that a definition's
+and a match's lines and columns are the file's own."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ _LANG = re.compile(r"""\blang\s*=\s*["']?([\w-]*)""", re.IGNORECASE)
 _TYPE = re.compile(r"""\btype\s*=\s*["']?([\w/+.-]*)""", re.IGNORECASE)
 _SRC = re.compile(r"\bsrc\s*=", re.IGNORECASE)
 # What a `lang` says, read as the grammars read it; another (`coffee`) is not read.
-_LANGS = {"": "javascript", "js": "javascript", "javascript": "javascript", "jsx": "jsx",
+_LANGS = {"js": "javascript", "javascript": "javascript", "jsx": "jsx",
           "ts": "typescript", "typescript": "typescript", "tsx": "tsx"}
 # A `type` that is code (a JSON-LD `<script type="application/ld+json">` is not).
 _CODE_TYPES = frozenset({"", "module", "text/javascript", "application/javascript",
@@ -39,7 +40,8 @@ def code_of(path: str, lines: list[str]) -> tuple[str, list[str]]:
     kept: list[tuple[int, int]] = []
     langs: set[str] = set()
     markup = 0  # where the markup starts: after an Astro page's front matter
-    if path.lower().endswith(".astro") and (front := _FRONT_MATTER.match(text)):
+    astro = path.lower().endswith(".astro")
+    if astro and (front := _FRONT_MATTER.match(text)):
         kept.append(front.span(1))
         langs.add("typescript")
         markup = front.end()
@@ -49,7 +51,9 @@ def code_of(path: str, lines: list[str]) -> tuple[str, list[str]]:
             continue  # a comment, or a script whose code is another file's
         kind = _TYPE.search(attributes)
         lang = _LANG.search(attributes)
-        said = _LANGS.get(lang.group(1).lower() if lang else "")
+        # Astro builds its scripts as TypeScript; Vue and Svelte need `lang="ts"` for that
+        said = _LANGS.get(lang.group(1).lower()) if lang else "typescript" if astro else \
+            "javascript"
         if said is not None and (kind is None or kind.group(1).lower() in _CODE_TYPES):
             kept.append(element.span(2))
             langs.add(said)

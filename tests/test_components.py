@@ -127,6 +127,10 @@ def test_an_astro_pages_front_matter_is_typescript() -> None:
     assert language == "typescript"
     assert code[1:5] == PAGE.splitlines()[1:5]
     assert not (code[0] + code[5] + code[6]).strip()  # its `---` lines and the markup
+    # Astro builds its scripts as TypeScript, with no `lang` (astro's own Inline.astro)
+    script = ["<script>", "  interface Props { name: string }", "</script>"]
+    assert code_of("src/components/Inline.astro", script)[0] == "typescript"
+    assert code_of("src/components/Inline.vue", script)[0] == "javascript"
     # the front matter of a Vue component is no code of it
     assert code_of("src/A.vue", ["---", "let x", "---"])[1] == ["   ", "     ", "   "]
 
