@@ -15,6 +15,7 @@ import contextlib
 import functools
 import re
 import weakref
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -23,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "43"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "44"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -482,8 +483,13 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     such a pattern ends, so Ruby's `raise $E, $M` matched `raise E, m, cause: c` and
     Elixir's and Bash's calls without parentheses matched more arguments than written.
     Those matches are the ones its `relaxed` matching (named nodes only, both sides
-    whole) finds too."""
-    found = list(root.find_all(pattern=query(language, pattern)))
+    whole) finds too. Nor does a match hold a keyword the pattern does not write, which
+    ast-grep skips as a token: `export function $F($$$A) { $$$B }` matched `export async
+    function` (TypeScript's `async` is one), `for (const $A of $B)` a `for await`."""
+    named, captures = _capturing(pattern)
+    found = list(root.find_all(pattern=query(language, named)))
+    said = (Counter(_WORD.findall(_METAVARIABLE.sub(" ", pattern))), _kinds(language, pattern))
+    found = [n for n in found if not _words_beyond(n, said, captures)]
     if found and open_ended(language, pattern):
         written = query(language, pattern)
         rule = dict(written) if isinstance(written, dict) else {"context": written}
@@ -495,6 +501,70 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     seen = {_span(n) for n in found}
     more = [n for n in root.find_all(pattern=also) if _span(n) not in seen]
     return sorted(found + more, key=lambda n: n.range().start.index) if more else found
+
+
+# A metavariable as a pattern writes it: `$X`, `$$$ARGS`; `$_`, `$_X` and a bare `$$$`
+# capture nothing.
+_METAVARIABLE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$[A-Z_][A-Z0-9_]*")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+@functools.lru_cache(maxsize=256)
+def _capturing(pattern: str) -> tuple[str, tuple[tuple[str, bool], ...]]:
+    """`pattern` with each metavariable that captures nothing given a name of its own,
+    which captures (what it matches is the same), and every metavariable's name, each
+    with whether it stands for any number of nodes."""
+    names: dict[str, bool] = {}
+
+    def named(m: re.Match[str]) -> str:
+        many = m[0].startswith("$$$")
+        name = m[0].lstrip("$")
+        if not name or name.startswith("_"):
+            name = f"SG_{len(names)}"
+        names[name] = many
+        return ("$$$" if many else "$") + name
+
+    return _METAVARIABLE.sub(named, pattern), tuple(names.items())
+
+
+@functools.lru_cache(maxsize=256)
+def _kinds(language: str, pattern: str) -> frozenset[str]:
+    """The kinds of the nodes `pattern` is read as (in a function's body, where `query`
+    reads it so), each metavariable read as a name."""
+    written = query(language, pattern)
+    code = written["context"] if isinstance(written, dict) else written
+    stack, kinds = [_root(language, code.replace("$", "_"))], set()
+    while stack:
+        node = stack.pop()
+        kinds.add(node.kind())
+        stack.extend(node.children())
+    return frozenset(kinds)
+
+
+def _words_beyond(node: Any, written: tuple[Counter[str], frozenset[str]],
+                  captures: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether `node`, a match, holds a keyword token (`async`) more times than the
+    pattern writes that word, outside what its metavariables matched, in a node of a kind
+    the pattern has (a Swift return type `-> any P` that the pattern leaves out is let
+    be, as ast-grep lets it be when it holds no keyword); `written`: the pattern's words,
+    and its nodes' kinds."""
+    words, kinds = written
+    spans = [_span(n) for name, many in captures
+             for n in (node.get_multiple_matches(name) if many else [node.get_match(name)])
+             if n is not None]
+    held: Counter[str] = Counter()
+    stack = [node]
+    while stack:
+        at = stack.pop()
+        for kid in at.children():
+            start, end = _span(kid)
+            if any(a <= start and end <= b for a, b in spans):
+                continue  # what a metavariable matched may hold any word
+            if kid.is_named() or kid.children():
+                stack.append(kid)
+            elif at.kind() in kinds and _WORD.fullmatch(kid.text()):
+                held[kid.text()] += 1
+    return bool(held - words)
 
 
 def _span(node: Any) -> tuple[int, int]:

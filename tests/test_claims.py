@@ -1196,6 +1196,30 @@ def test_a_pattern_that_ends_in_a_name_matches_no_longer_code(
     assert re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html) == [str(n) for n in lines]
 
 
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("src/fs.ts", "export async function removeDir(dir) {\n  await rm(dir)\n}\n"
+                  "export function name(dir) {\n  return dir\n}\nexport default function main() {}\n",
+     "export function $F($$$A) { $$$B }", [4]),
+    ("src/fs.ts", "export async function removeDir(dir) {\n  await rm(dir)\n}\n",
+     "export async function $F($$$) { $$$ }", [1]),  # written: counted, `await` and all
+    ("src/walk.js", "for await (const part of stream) {}\nfor (const part of parts) {}\n",
+     "for (const $A of $B) { $$$C }", [2]),
+    ("src/walk.js", "f(await x)\nawait f(1)\n", "f($_)", [1, 2]),  # a call: awaited or not
+    ("Tests/T.swift", "func testSync() {\n}\nfunc testAsync() async {\n}\n"
+                      "func adapter() -> (any Adapter)? {\n}\n", "func $F($$$A) { $$$B }", [1, 5]),
+])
+def test_a_pattern_matches_no_code_with_a_keyword_it_does_not_write(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """ast-grep skips a keyword that is a token of its grammar: `export function $F(...)`
+    counted astro's `export async function removeDir`, and `for (const $A of $B)` a `for
+    await`; a claim that no export is async was wrong. What a metavariable matches may
+    hold any, and a part the pattern leaves out whole (a Swift return type) is let be,
+    as before."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == []
+    assert re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html) == [str(n) for n in lines]
+
+
 APEX_FILE = ("#include \"group_norm.h\"\n\nGN_FWD_BWD_ONE_PASS_DEFINITION(10, 640)\n"
              "GN_FWD_BWD_ONE_PASS_DEFINITION(16, 1280)\n\nvoid launch(float* x) {\n"
              "  group_norm_fwd(x, 10);\n}\n")
