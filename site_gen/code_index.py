@@ -552,17 +552,26 @@ def _words_beyond(node: Any, written: tuple[Counter[str], frozenset[str]],
     spans = [_span(n) for name, many in captures
              for n in (node.get_multiple_matches(name) if many else [node.get_match(name)])
              if n is not None]
+    text, (begin, _) = node.text(), _span(node)
+    outside: Counter[str] = Counter()  # the words outside what the metavariables matched
+    at = 0
+    for start, end in sorted(spans):
+        outside.update(_WORD.findall(text, at, max(at, start - begin)))
+        at = max(at, end - begin)
+    outside.update(_WORD.findall(text, at))
+    if not outside - words:
+        return False  # no word the pattern does not write, so none of the keywords
     held: Counter[str] = Counter()
     stack = [node]
     while stack:
-        at = stack.pop()
-        for kid in at.children():
+        parent = stack.pop()
+        for kid in parent.children():
             start, end = _span(kid)
             if any(a <= start and end <= b for a, b in spans):
                 continue  # what a metavariable matched may hold any word
             if kid.is_named() or kid.children():
                 stack.append(kid)
-            elif at.kind() in kinds and _WORD.fullmatch(kid.text()):
+            elif parent.kind() in kinds and _WORD.fullmatch(kid.text()):
                 held[kid.text()] += 1
     return bool(held - words)
 
