@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "44"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "45"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -475,8 +475,8 @@ IN_AN_EXPRESSION = {"csharp": "class T {\n  void t() {\n    var y = x ?? %s;\n  
 
 
 def _found(root: Any, language: str, pattern: str) -> list[Any]:
-    """The nodes of `root` that `pattern` matches (see query), in the file's order: also
-    where the code it reads as stands as an expression of another kind (IN_AN_EXPRESSION).
+    """The nodes of `root` that `pattern` matches, read each way it reads (see
+    readings), in the file's order.
 
     A pattern that ends in a name or a value, not a closing token, matches only code that
     holds nothing more: ast-grep's default (`smart`) matching lets the code go on where
@@ -485,22 +485,81 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     Those matches are the ones its `relaxed` matching (named nodes only, both sides
     whole) finds too. Nor does a match hold a keyword the pattern does not write, which
     ast-grep skips as a token: `export function $F($$$A) { $$$B }` matched `export async
-    function` (TypeScript's `async` is one), `for (const $A of $B)` a `for await`."""
+    function` (TypeScript's `async` is one), `for (const $A of $B)` a `for await`.
+    Raises what ast-grep raises when no way reads the pattern."""
     named, captures = _capturing(pattern)
-    found = list(root.find_all(pattern=query(language, named)))
-    said = (Counter(_WORD.findall(_METAVARIABLE.sub(" ", pattern))), _kinds(language, pattern))
-    found = [n for n in found if not _words_beyond(n, said, captures)]
-    if found and open_ended(language, pattern):
-        written = query(language, pattern)
-        rule = dict(written) if isinstance(written, dict) else {"context": written}
-        whole = {_span(n) for n in root.find_all(pattern={**rule, "strictness": "relaxed"})}
-        found = [n for n in found if _span(n) in whole]
+    words = Counter(_WORD.findall(_METAVARIABLE.sub(" ", pattern)))
+    ended = open_ended(language, pattern)
+    found: dict[tuple[int, int], Any] = {}
+    failed: list[BaseException] = []
+    for reading in readings(language, named):
+        try:
+            nodes = list(root.find_all(pattern=reading))
+        except BaseException as exc:  # a Rust panic: ast-grep does not read it this way
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            failed.append(exc)
+            continue
+        rule = dict(reading) if isinstance(reading, dict) else {"context": reading}
+        said = (words, _kinds(language, rule["context"]))
+        nodes = [n for n in nodes if not _words_beyond(n, said, captures)]
+        if nodes and ended:
+            whole = {_span(n) for n in root.find_all(pattern={**rule, "strictness": "relaxed"})}
+            nodes = [n for n in nodes if _span(n) in whole]
+        found.update((_span(n), n) for n in nodes if _span(n) not in found)
+    if len(failed) == len(readings(language, named)):
+        raise failed[0]  # no way reads it
+    return [found[span] for span in sorted(found)]
+
+
+# A class's body in each language whose grammar reads a member there as another kind of
+# node than alone or in a function: C#'s and Dart's methods (alone, local functions), C#'s
+# properties, PHP's and TypeScript's methods (not read alone at all).
+IN_A_CLASS = {language: "class T {\n  %s\n}\n" for language in
+              ("csharp", "dart", "typescript", "tsx", "javascript", "java", "kotlin", "swift")}
+IN_A_CLASS |= {"php": "<?php\nclass T {\n  %s\n}\n", "cpp": "class T {\n  %s\n};\n"}
+# The kinds of a member read so: a grammar reads much in a class's body as some member
+# (C#'s a `catch (...) { }` as a constructor named catch), which is no reading of it.
+MEMBERS = frozenset({"method_declaration", "method_definition", "property_declaration"})
+
+
+@functools.lru_cache(maxsize=256)
+def readings(language: str, pattern: str) -> tuple[str | dict[str, str], ...]:
+    """The ways ast-grep is asked to read `pattern`: as `query` reads it; as it stands
+    alone, where `query` reads it in a function's body as another kind (Dart reads a
+    function there as a local one, alone as one of the file's); in a class's body, where
+    that reads it as a member (IN_A_CLASS, MEMBERS: a C# or Dart method, which counted
+    only local functions, a C# property, a PHP or TypeScript method, which ast-grep
+    could not read alone); where only an expression stands (see as_expression)."""
+    first = query(language, pattern)
+    written = pattern.strip()
+    alone = _kind_in(language, "%s", written)
+    kinds = {first["selector"] if isinstance(first, dict) else alone}
+    out: list[str | dict[str, str]] = [first]
+    if isinstance(first, dict) and alone is not None and alone not in kinds:
+        out.append(pattern)
+        kinds.add(alone)
+    body = IN_A_CLASS.get(language)
+    member = _kind_in(language, body, written) if body and written else None
+    if body and member in MEMBERS and member not in kinds:
+        out.append({"context": body % written, "selector": member})
     also = as_expression(language, pattern)
-    if also is None:
-        return found
-    seen = {_span(n) for n in found}
-    more = [n for n in root.find_all(pattern=also) if _span(n) not in seen]
-    return sorted(found + more, key=lambda n: n.range().start.index) if more else found
+    return (*out, also) if also is not None else tuple(out)
+
+
+def _kind_in(language: str, body: str, written: str) -> str | None:
+    """The kind of node `written` is read as where `body` has `%s` (see _kind_spanning),
+    or, when that reads nothing, with what each `$$$` metavariable stands for left out
+    (any number of nodes may be none: `void f() { $$$B }` is read as `void f() {  }`,
+    which C-like grammars read where `{ _B }` is no statement)."""
+    for code in (written, _MULTIPLE.sub("", written)):
+        kind = _kind_spanning(language, body % code, body.index("%s"), len(code))
+        if kind is not None:
+            return kind
+    return None
+
+
+_MULTIPLE = re.compile(r"\$\$\$[A-Z0-9_]*")
 
 
 # A metavariable as a pattern writes it: `$X`, `$$$ARGS`; `$_`, `$_X` and a bare `$$$`
@@ -528,11 +587,9 @@ def _capturing(pattern: str) -> tuple[str, tuple[tuple[str, bool], ...]]:
 
 
 @functools.lru_cache(maxsize=256)
-def _kinds(language: str, pattern: str) -> frozenset[str]:
-    """The kinds of the nodes `pattern` is read as (in a function's body, where `query`
-    reads it so), each metavariable read as a name."""
-    written = query(language, pattern)
-    code = written["context"] if isinstance(written, dict) else written
+def _kinds(language: str, code: str) -> frozenset[str]:
+    """The kinds of the nodes of `code`, a pattern as it is read (or the code around it
+    where it is read so: see readings), each metavariable read as a name."""
     stack, kinds = [_root(language, code.replace("$", "_"))], set()
     while stack:
         node = stack.pop()

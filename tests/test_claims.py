@@ -1220,6 +1220,27 @@ def test_a_pattern_matches_no_code_with_a_keyword_it_does_not_write(
     assert re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html) == [str(n) for n in lines]
 
 
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("src/A.cs", "class A {\n  public int Count { get; set; }\n  public void Save(int n) { }\n"
+                 "  void Run() {\n    void Local() { }\n  }\n}\n", "public void $M($$$A) { $$$B }", [3]),
+    ("src/A.cs", "class A {\n  public int Count { get; set; }\n}\n", "public $T $P { get; set; }", [2]),
+    ("src/A.php", "<?php\nfunction helper() { }\nclass A {\n  public function save($n) { }\n}\n",
+     "public function $F($$$A) { $$$B }", [4]),
+    ("lib/a.dart", "void main() { }\nclass A {\n  void save(int n) { }\n}\n",
+     "void $F($$$A) { $$$B }", [1, 3]),
+    ("src/a.ts", "class A {\n  save(n: number) { }\n  async load() { }\n}\n", "$M($$$A) { $$$B }", [2]),
+])
+def test_a_pattern_of_a_member_counts_the_members_of_classes(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """A method or a property, read as ast-grep reads the pattern alone or in a function,
+    is a local function (C#, Dart) or no code at all (a PHP or TypeScript method, a C#
+    property): a claim about the methods of a class counted 0 of them (C#, PHP), only
+    the file's own functions (Dart), or was refused. It is read in a class's body too."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == []
+    assert re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html) == [str(n) for n in lines]
+
+
 APEX_FILE = ("#include \"group_norm.h\"\n\nGN_FWD_BWD_ONE_PASS_DEFINITION(10, 640)\n"
              "GN_FWD_BWD_ONE_PASS_DEFINITION(16, 1280)\n\nvoid launch(float* x) {\n"
              "  group_norm_fwd(x, 10);\n}\n")
