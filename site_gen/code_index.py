@@ -562,6 +562,24 @@ def _kind_in(language: str, body: str, written: str) -> str | None:
 _MULTIPLE = re.compile(r"\$\$\$[A-Z0-9_]*")
 
 
+def misread(language: str, pattern: str) -> str | None:
+    """Why ast-grep matches `pattern` as other code than it is written as, where that is
+    known, else None: C++'s grammar reads a body of a metavariable alone (`{ $$$B }`)
+    after a function's parameters as an initializer list, so a pattern of a function's
+    definition is a declaration to it, and matches no definition."""
+    written = pattern.strip()
+    if language != "cpp" or _kind_in(language, "%s", written) != "declaration":
+        return None
+    bare = _MULTIPLE.sub("", written)
+    if _kind_spanning(language, bare, 0, len(bare)) != "function_definition":
+        return None
+    return ("matches no function's definition in C++: ast-grep reads a body of a "
+            "metavariable alone after the parameters ('{ $$$B }') as an initializer list, "
+            "so the pattern is a declaration to it; expected a pattern of what the bodies "
+            "hold, counted in a definition by its name ('in: table.cpp::Table.put'), or "
+            "'text:'")
+
+
 # A metavariable as a pattern writes it: `$X`, `$$$ARGS`; `$_`, `$_X` and a bare `$$$`
 # capture nothing.
 _METAVARIABLE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$[A-Z_][A-Z0-9_]*")

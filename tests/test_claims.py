@@ -1241,6 +1241,28 @@ def test_a_pattern_of_a_member_counts_the_members_of_classes(
     assert re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html) == [str(n) for n in lines]
 
 
+@pytest.mark.parametrize(("fields", "line"), [
+    ("count: 2\npattern: void $F($$$A) { $$$B }", 4),
+    ("count: 1\npattern: push($K)\ninside: void $F($$$A) { $$$B }", 5),
+])
+def test_a_cpp_pattern_of_a_function_definition_is_an_error_not_a_count_of_none(
+        tmp_path: Path, fields: str, line: int) -> None:
+    """C++'s grammar reads `{ $$$B }` after a function's parameters as an initializer
+    list: the pattern is a declaration to ast-grep and matched no definition, so a claim
+    counted 0 functions (or stood inside none) where the file has two."""
+    code = "void put(int k) {\n  push(k);\n}\nvoid get() { }\n"
+    _, errors = _claimed(tmp_path, "table.cpp", code, fields)
+    key = fields.splitlines()[-1].partition(":")[0]
+    assert errors == [f"{line}: '{key}: void $F($$$A) {{ $$$B }}' matches no function's definition "
+                      "in C++: ast-grep reads a body of a metavariable alone after the parameters "
+                      "('{ $$$B }') as an initializer list, so the pattern is a declaration to "
+                      "it; expected a pattern of what the bodies hold, counted in a definition "
+                      "by its name ('in: table.cpp::Table.put'), or 'text:'"]
+    _, errors = _claimed(tmp_path / "c", "table.c", code.replace("get()", "get(void)"),
+                         "count: 2\npattern: void $F($$$A) { $$$B }")
+    assert errors == []  # C reads it as written
+
+
 APEX_FILE = ("#include \"group_norm.h\"\n\nGN_FWD_BWD_ONE_PASS_DEFINITION(10, 640)\n"
              "GN_FWD_BWD_ONE_PASS_DEFINITION(16, 1280)\n\nvoid launch(float* x) {\n"
              "  group_norm_fwd(x, 10);\n}\n")

@@ -40,6 +40,7 @@ from ..code_index import (
     language_of,
     literal_of,
     matches,
+    misread,
     pattern_reads,
 )
 from ..context import PageContext, context_of
@@ -230,13 +231,7 @@ def _count(ctx: PageContext, claim: Claim) -> None:
         return
     if claim.pattern is not None:  # only what a grammar reads (by its name) is read at all
         files = [p for p in files if language_of(p, ctx.config.languages) is not None]
-        if not files:  # nothing to count in: any count but a match would hold
-            named = f"'in: {', '.join(claim.scopes)}'" if claim.scopes else "the tree"
-            ctx.error(f"{named} holds no file a grammar reads at {full[:7]}, so the pattern "
-                      "has nothing to count in; a pattern counts in code "
-                      f"({READ}): write 'text:' to "
-                      "count a literal in any file",
-                      claim.lines.get("in", claim.lines["pattern"]))
+        if not _readable(ctx, claim, files, full):
             return
     changed = ctx.source.changed_files(ctx.pr.base, ctx.pr.head) if ctx.pr.base else None
     found = _found(ctx, claim, full, files)
@@ -269,6 +264,26 @@ def _quoted(claim: Claim) -> str:
         if value and len(value) > 1 and value[0] == value[-1] in "\"'":
             return f"; the quotes are part of the {key}: write '{key}: {value[1:-1]}'"
     return ""
+
+
+def _readable(ctx: PageContext, claim: Claim, files: list[str], full: str) -> bool:
+    """Whether the claim's pattern has code to count in, `files`, the files of `in:` a
+    grammar reads, and reads as it is written there (see code_index.misread); an error
+    when not."""
+    if not files:  # nothing to count in: any count but a match would hold
+        named = f"'in: {', '.join(claim.scopes)}'" if claim.scopes else "the tree"
+        ctx.error(f"{named} holds no file a grammar reads at {full[:7]}, so the pattern has "
+                  f"nothing to count in; a pattern counts in code ({READ}): write 'text:' to "
+                  "count a literal in any file", claim.lines.get("in", claim.lines["pattern"]))
+        return False
+    languages = sorted({language_of(p, ctx.config.languages) or "" for p in files})
+    for key, written in (("pattern", claim.pattern), ("inside", claim.inside)):
+        why = next(filter(None, (misread(language, written or "") for language in languages)),
+                   None)
+        if why is not None:
+            ctx.error(f"'{key}: {written}' {why}", claim.lines[key])
+            return False
+    return True
 
 
 def _found(ctx: PageContext, claim: Claim, commit: str,
