@@ -338,6 +338,19 @@ def test_a_pattern_that_is_a_part_of_a_statement_says_what_a_pattern_is(
     assert errors == []
 
 
+def test_a_pattern_ast_grep_cannot_read_is_told_once_not_for_every_file(tmp_path: Path) -> None:
+    """Each file of `in:` that held the pattern's word said the pattern could not be read:
+    one error a file, the same but for the file's name."""
+    code = "class {} {{\n  void F() {{\n    try {{ G(); }} catch (E e) {{ }}\n  }}\n}}\n"
+    checked, _ = _checker(tmp_path, {f"src/{n}.cs": code.format(n) for n in "ABC"})
+    _, errors = checked("```claim\nsays: x\ncount: 1\npattern: catch ($T $E) { $$$B }\n"
+                        "in: src/\n```\n")
+    assert errors == ["4: 'pattern: catch ($T $E) { $$$B }' is not an ast-grep pattern of csharp "
+                      "(for src/A.cs); expected code that reads whole where a function's body "
+                      "has a statement (a call, an assignment, a whole 'try' with its 'catch', "
+                      "not a part of one), $X for one node and $$$X for any number"]
+
+
 def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(
         code: tuple[Path, list[str]]) -> None:
     _, errors = check(code, "All [[claim:callers]] loops wait.\n\n" + CALLERS, head=2)

@@ -90,6 +90,7 @@ class Claim:
     read: int = 0  # the files it was counted in (a pattern: those a grammar reads)
     # a definition `in:` names: the lines of each definition of that name, and their link
     scope_links: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    refused: set[str] = field(default_factory=set)  # languages ast-grep did not read it in
 
     @property
     def counted(self) -> int:
@@ -437,6 +438,9 @@ def _matches_in(ctx: PageContext, claim: Claim, commit: str, path: str) -> list[
         ctx.error(f"{path} {exc}, so the claim cannot be counted there; narrow 'in:' or "
                   "count with 'text:'", claim.lines["pattern"])
     except ValueError:
+        if language in claim.refused:
+            return []  # told once, at the first file of the language
+        claim.refused.add(language)
         field = "pattern" if claim.inside is None or pattern_reads(language, claim.inside) \
             else "inside"  # which of the two ast-grep could not read
         written = claim.inside if field == "inside" else claim.pattern
