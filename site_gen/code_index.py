@@ -516,8 +516,8 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
 # node than alone or in a function: C#'s and Dart's methods (alone, local functions), C#'s
 # properties, PHP's and TypeScript's methods (not read alone at all).
 IN_A_CLASS = {language: "class T {\n  %s\n}\n" for language in
-              ("csharp", "dart", "typescript", "tsx", "javascript", "java", "kotlin", "swift")}
-IN_A_CLASS |= {"php": "<?php\nclass T {\n  %s\n}\n", "cpp": "class T {\n  %s\n};\n"}
+              ("csharp", "dart", "typescript", "tsx", "javascript")}
+IN_A_CLASS["php"] = "<?php\nclass T {\n  %s\n}\n"
 # The kinds of a member read so: a grammar reads much in a class's body as some member
 # (C#'s a `catch (...) { }` as a constructor named catch), which is no reading of it.
 MEMBERS = frozenset({"method_declaration", "method_definition", "property_declaration"})
