@@ -92,6 +92,19 @@ site_gen:
                                     "src/widgets/core.py#L5-6")
 
 
+def test_a_name_many_files_share_lists_some_of_them(project: Project, cli: CLI) -> None:
+    """Every route of a SvelteKit app is a `+page.svelte`: kit's PR that touched 42 of
+    them got one error line of all 38 paths a bare `+page.svelte` matched."""
+    routes = [f"src/routes/r{n}/+page.svelte" for n in range(8)]
+    page_with(project, "[[+page.svelte:1]]\n", "1234567", f"files: [{', '.join(routes)}]\n")
+    result = cli("build")
+    assert result.err.splitlines()[0] == (
+        "content/acme/widgets/12/cache-bug.md:6: ambiguous file name '+page.svelte' in "
+        "'[[+page.svelte:1]]'; it matches 8 files: src/routes/r0/+page.svelte, "
+        "src/routes/r1/+page.svelte, src/routes/r2/+page.svelte, src/routes/r3/+page.svelte, "
+        "src/routes/r4/+page.svelte and 3 more; write more of the path")
+
+
 def test_reference_errors(project: Project, cli: CLI) -> None:
     page_with(project, "\n".join([
         "[[util.py:1]]",

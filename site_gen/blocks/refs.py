@@ -222,7 +222,7 @@ def _path(ctx: PageContext, name: str, commit: str, what: str,
         return Folder(folders[0])
     if len(folders) > 1:
         ctx.error(f"ambiguous folder name '{name}' in {what}; it matches "
-                  f"{', '.join(f + '/' for f in folders)}; write more of the path", line)
+                  f"{_some([f + '/' for f in folders], 'folders')}; write more of the path", line)
         return None
     if not candidates:
         where = "the files listed in pr.yml" if ctx.source is None else f"commit {commit[:7]}"
@@ -235,9 +235,20 @@ def _path(ctx: PageContext, name: str, commit: str, what: str,
                   f"{unlisted(ctx, commit)}", line)
     else:
         ctx.error(f"ambiguous file name '{name}' in {what}; it matches "
-                  f"{', '.join(candidates)}; write more of the path"
+                  f"{_some(candidates)}; write more of the path"
                   f"{unlisted(ctx, commit)}", line)
     return None
+
+
+SHOWN = 5  # paths an ambiguous name is told to match, before "and N more"
+
+
+def _some(paths: list[str], kind: str = "files") -> str:
+    """`paths`, the first SHOWN of them when there are more ('38 files: a, b, c, d, e and
+    33 more': every route of a SvelteKit app is a `+page.svelte`)."""
+    if len(paths) <= SHOWN + 1:
+        return ", ".join(paths)
+    return f"{len(paths)} {kind}: {', '.join(paths[:SHOWN])} and {len(paths) - SHOWN} more"
 
 
 def unlisted(ctx: PageContext, commit: str) -> str:
