@@ -122,7 +122,7 @@ def grammar_of(path: str, languages: dict[str, str] | None,
                lines: list[str]) -> tuple[str | None, list[str]]:
     """The ast-grep language of `path` (see language_of) and the `lines` its grammar reads:
     a component's script alone, where it stands (see components), else all of them."""
-    if components.is_component(path):
+    if ending(path) in components.ENDINGS:
         return components.code_of(path, lines)
     return language_of(path, languages, lines), lines
 
@@ -492,7 +492,8 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     ended = open_ended(language, pattern)
     found: dict[tuple[int, int], Any] = {}
     failed: list[BaseException] = []
-    for reading in readings(language, named):
+    ways = readings(language, named)
+    for reading in ways:
         try:
             nodes = list(root.find_all(pattern=reading))
         except BaseException as exc:  # a Rust panic: ast-grep does not read it this way
@@ -507,7 +508,7 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
             whole = {_span(n) for n in root.find_all(pattern={**rule, "strictness": "relaxed"})}
             nodes = [n for n in nodes if _span(n) in whole]
         found.update((_span(n), n) for n in nodes if _span(n) not in found)
-    if len(failed) == len(readings(language, named)):
+    if len(failed) == len(ways):
         raise failed[0]  # no way reads it
     return [found[span] for span in sorted(found)]
 

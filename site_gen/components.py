@@ -26,12 +26,6 @@ _CODE_TYPES = frozenset({"", "module", "text/javascript", "application/javascrip
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*$", re.DOTALL | re.MULTILINE)
 
 
-def is_component(path: str) -> bool:
-    """Whether `path` is a component file, whose code is in its script (see code_of)."""
-    name = path.rsplit("/", 1)[-1]
-    return "." in name and name.rpartition(".")[2].lower() in ENDINGS
-
-
 def code_of(path: str, lines: list[str]) -> tuple[str, list[str]]:
     """The ast-grep language of the component `path`'s code and its lines as a grammar
     reads them: the code of its script elements (and of an Astro page's front matter)

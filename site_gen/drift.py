@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import os
 import re
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -551,11 +552,15 @@ class HeadMove:
         index = index_of(self.reader, self.old, path, languages=self.config.languages)
         return enclosing(index.definitions, start, end) if index else None
 
-    def _holds(self, symbol: str | None, path: str, span: tuple[int, int]) -> bool:
-        """Whether the definition `symbol` names (a hunk's) holds `span` of `path` at the new
-        head; True when there is no symbol, or no grammar to tell."""
-        return named_holds(self.reader, self.new, path, symbol, span,
-                           languages=self.config.languages)
+    def _made(self, item: Item, path: str, made: tuple[int, int] | None,
+              before: Callable[[], tuple[int, int] | None]) -> tuple[int, int] | None:
+        """`made`, where the new head has the lines a hunk proposes, unless they stood so at
+        the old head too (`before` tells) or another definition than the one the hunk
+        names holds them (see code_index.named_holds)."""
+        if made is None or before() is not None or not named_holds(
+                self.reader, self.new, path, item.symbol, made, languages=self.config.languages):
+            return None
+        return made
 
     def _definition(self, path: str, name: str) -> Definition | None:
         index = index_of(self.reader, self.new, path, languages=self.config.languages)
@@ -629,9 +634,9 @@ class HeadMove:
                                                        new_lines, old_lines)
             if at is None or found is None:
                 return self._unapplied(item, new_path, sides, at, (old_lines, new_lines))
-            made = _beside(new_lines, sides, found)
-            if made and _beside(old_lines, sides, at) is None and \
-                    self._holds(item.symbol, new_path, made):
+            made = self._made(item, new_path, _beside(new_lines, sides, found),
+                              functools.partial(_beside, old_lines, sides, at))
+            if made is not None:
                 return Placed(item, CHANGED, new_path, item.start, item.end, section,
                               tuple(new_lines[made[0] - 1:made[1]]),
                               f"the hunk still applies ({lines_text(found, found + len(section) - 1)}"
@@ -662,10 +667,8 @@ class HeadMove:
         approx = self._approximate(item.file, new_path, at, at + len(section) - 1)
         now = tuple(new_lines[approx[0] - 1:approx[1]]) if approx else ()
         start, end = approx or (None, None)
-        made = _taken(new_lines, sides, approx) if now else None
-        if made is not None and (_taken(old_lines, sides, (at, at)) is not None
-                                 or not self._holds(item.symbol, new_path, made)):
-            made = None  # they stood there at the old head too, or another function holds them
+        made = self._made(item, new_path, _taken(new_lines, sides, approx) if now else None,
+                          functools.partial(_taken, old_lines, sides, (at, at)))
         if made is not None:  # shown beside its old side: the lines it made
             return Placed(item, CHANGED, new_path, start, end, section,
                           tuple(new_lines[made[0] - 1:made[1]]),

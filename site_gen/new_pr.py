@@ -203,16 +203,16 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
     head = pinned("--head", head, code)
     question = question or "the first question"
     # from the base when the code has it, else what the head commit changes
-    changed = (base and changed_files(code, head.lower(), base) or
-               changed_files(code, head.lower(), None)) if code else []
-    example = (find_example(code, head.lower(), sorted(changed, key=is_test_or_example),
+    changed = (base and changed_files(code, head, base) or
+               changed_files(code, head, None)) if code else []
+    example = (find_example(code, head, sorted(changed, key=is_test_or_example),
                             languages=config.languages, base=base)
-               or _example_beside(code, head.lower(), config.languages)
+               or _example_beside(code, head, config.languages)
                if code and changed else None)
     files = "".join(f"  - {_yaml_text(path)}\n" for path in changed) if changed else NO_FILES
     pr = folder / "pr.yml"
     page = _page(folder, question, 1, example or STAND_IN)
-    texts = {pr: PR_TEMPLATE.format(repo=m["repo"], number=m["number"], head=_yaml_text(head.lower()),
+    texts = {pr: PR_TEMPLATE.format(repo=m["repo"], number=m["number"], head=_yaml_text(head),
                                     title=_yaml_text(title or "⟨Title of the pull request⟩"),
                                     files=files,
                                     base=BASE.format(sha=_yaml_text(base)) if base else NO_BASE),

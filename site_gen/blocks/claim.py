@@ -231,8 +231,9 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     if files is None or spans is None:
         return
     if claim.pattern is not None:  # only what a grammar reads (by its name) is read at all
-        files = [p for p in files if language_of(p, ctx.config.languages) is not None]
-        if not _readable(ctx, claim, files, full):
+        languages = {p: language_of(p, ctx.config.languages) for p in files}
+        files = [p for p in files if languages[p] is not None]
+        if not _readable(ctx, claim, files, full, {str(languages[p]) for p in files}):
             return
     changed = ctx.source.changed_files(ctx.pr.base, ctx.pr.head) if ctx.pr.base else None
     found = _found(ctx, claim, full, files)
@@ -267,20 +268,20 @@ def _quoted(claim: Claim) -> str:
     return ""
 
 
-def _readable(ctx: PageContext, claim: Claim, files: list[str], full: str) -> bool:
+def _readable(ctx: PageContext, claim: Claim, files: list[str], full: str,
+              languages: set[str]) -> bool:
     """Whether the claim's pattern has code to count in, `files`, the files of `in:` a
-    grammar reads, and reads as it is written there (see code_index.misread); an error
-    when not."""
+    grammar reads (in `languages`), and reads as it is written there (see
+    code_index.misread); an error when not."""
     if not files:  # nothing to count in: any count but a match would hold
         named = f"'in: {', '.join(claim.scopes)}'" if claim.scopes else "the tree"
         ctx.error(f"{named} holds no file a grammar reads at {full[:7]}, so the pattern has "
                   f"nothing to count in; a pattern counts in code ({READ}): write 'text:' to "
                   "count a literal in any file", claim.lines.get("in", claim.lines["pattern"]))
         return False
-    languages = sorted({language_of(p, ctx.config.languages) or "" for p in files})
     for key, written in (("pattern", claim.pattern), ("inside", claim.inside)):
-        why = next(filter(None, (misread(language, written or "") for language in languages)),
-                   None)
+        why = next(filter(None, (misread(language, written or "")
+                                 for language in sorted(languages))), None)
         if why is not None:
             ctx.error(f"'{key}: {written}' {why}", claim.lines[key])
             return False
