@@ -308,6 +308,16 @@ def local_clone(config: Config, repo: str) -> Path | None:
     return folder if folder is not None and folder.is_dir() else None
 
 
+def revisions_of(config: Config, repo: str) -> Path | None:
+    """The clone on this machine whose branches and tags a revision (`main~1`) names: the
+    one given (`--checkout`), else the one `repo` is fetched from; None when its code is
+    only fetched here (the fetched commits hold no branch)."""
+    where = git_dir(config, repo)
+    if where is not None and where != fetched_dir(config, repo):
+        return where
+    return local_clone(config, repo)
+
+
 def _local(source: str) -> Path | None:
     """The folder of a source on this machine (a `file://` URL), else None."""
     if not source.startswith("file://"):

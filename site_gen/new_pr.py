@@ -15,7 +15,7 @@ from .code_index import index_of
 from .config import Config, git_dir
 from .definitions import Definition, chosen, enclosing
 from .errors import ContentError, SiteGenError
-from .fetch import local_clone
+from .fetch import local_clone, revisions_of
 from .git_reader import SourceReader
 from .names import REPO, SHA, as_quote, path_writing
 from .slugs import slugify
@@ -115,14 +115,16 @@ def head_of(checkout: Path) -> str:
 
 
 def pinned(flag: str, given: str, code: Path | None) -> str:
-    """The commit SHA `given` for `flag`: as written, or, for a revision (`main~1`, a tag,
-    `HEAD`), the SHA of the commit it names in the clone `code` now, since the name would
-    drift and the commit does not."""
-    if SHA.match(given.lower()):
-        return given.lower()
+    """The commit SHA `given` for `flag`: for a revision (`main~1`, a tag, `HEAD`), the SHA
+    of the commit it names in the clone `code` now, since the name would drift and the
+    commit does not; an abbreviated SHA the clone holds, written whole (as a permalink
+    is); any other SHA as written (a commit not fetched yet)."""
     done = subprocess.run(["git", "-C", str(code), "rev-parse", "--verify", "--quiet",
                            "--end-of-options", f"{given}^{{commit}}"],
                           capture_output=True, text=True, check=False) if code else None
+    if SHA.match(given.lower()):
+        whole = done.stdout.strip() if done is not None and done.returncode == 0 else ""
+        return whole if whole.startswith(given.lower()) else given.lower()
     if done is None:
         raise SiteGenError(f"{flag} '{given}' is not a commit SHA, and no clone is here to "
                            "read it in (--checkout, or site_gen.sources); expected 7 to 40 hex "
@@ -188,7 +190,8 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
     # the code: the clone given, else the one `sources:` names (all of its history, so
     # what the PR changes can be told before a fetch), else what was fetched
     code = checkout or local_clone(config, m["repo"]) or git_dir(config, m["repo"])
-    base = pinned("--base", base, code) if base is not None else None
+    clone = checkout or revisions_of(config, m["repo"])  # where a revision is read
+    base = pinned("--base", base, clone) if base is not None else None
     if folder.exists():
         if base is not None:
             raise ContentError(f"{m['repo']}#{m['number']} already has a folder; site-gen new "
@@ -200,7 +203,7 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
             raise SiteGenError("the head commit is missing; give --head SHA, or --checkout "
                                "PATH to read it from a local clone")
         head = head_of(checkout)
-    head = pinned("--head", head, code)
+    head = pinned("--head", head, clone)
     question = question or "the first question"
     # from the base when the code has it, else what the head commit changes
     changed = (base and changed_files(code, head, base) or

@@ -21,7 +21,7 @@ from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .drift import MOVED, Drift, Placed, base_moved, changed_part, commits_between, measure, rewrite, summary
 from .errors import SiteGenError, display_path
-from .fetch import fetch_commit, fetch_head
+from .fetch import fetch_commit, fetch_head, revisions_of
 from .git_reader import SourceReader
 from .names import REPO
 from .new_pr import pinned
@@ -186,7 +186,7 @@ def _write(done: Repinned) -> None:
 
 
 def _new_head(config: Config, pr: PullRequest, where: Path, head: str | None) -> str:
-    head = pinned("--head", head, where) if head is not None else None
+    head = pinned("--head", head, revisions_of(config, pr.repo)) if head is not None else None
     fetched = where == fetched_dir(config, pr.repo)
     if head is None:
         found = fetch_head(config, pr) if fetched else _local_head(config, where, pr)

@@ -133,7 +133,7 @@ def test_new_with_a_base_lists_every_file_the_pr_changes(project: Project, cli: 
     assert cli("new", "acme/gears#9", "--checkout", str(repo), "--base", base[:7],
                "--question", "one").code == 0
     facts = yaml.safe_load((project.root / "content/acme/gears/9/pr.yml").read_text())
-    assert facts["files"] == ["src/app.py", "src/cli.py"] and facts["base"] == base[:7]
+    assert facts["files"] == ["src/app.py", "src/cli.py"] and facts["base"] == base  # written whole
     project.write("content/acme/gears/9/two.md", "---\ntitle: T\nquestion: two\norder: 2\n"
                   "status: open\nupdated: 2026-12-04\n---\n\n```pr-diff\n[[cli.py]]\n```\n")
     built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
@@ -169,6 +169,12 @@ def test_new_pins_a_revision_as_the_commit_it_names_now(project: Project, cli: C
     assert cli("new", "acme/gears#10", "--checkout", str(repo), "--head", "v9").err == (
         f"--head 'v9' names no commit of {repo}; expected 7 to 40 hex digits, or a revision of "
         "it such as main~1\n")
+    # an abbreviated SHA the clone holds is written whole, as a permalink is; one it does
+    # not hold (a fork's commit, not fetched yet) as it was written
+    assert cli("new", "acme/gears#12", "--checkout", str(repo), "--head", head[:7],
+               "--base", "abcdef1").code == 0
+    facts = yaml.safe_load((project.root / "content/acme/gears/12/pr.yml").read_text())
+    assert (facts["head"], facts["base"]) == (head, "abcdef1")
 
 
 def test_new_cites_a_line_of_a_function_when_the_pr_changes_one(

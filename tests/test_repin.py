@@ -1216,6 +1216,28 @@ def test_repin_to_a_revision_of_the_clone_pins_the_commit_it_names(
         "revision of it such as main~1\n")
 
 
+def test_repin_to_a_revision_reads_it_in_the_local_source_the_code_is_fetched_from(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """With the code fetched from a clone on this machine (a `sources:` entry), `--head
+    main` is read in that clone, as `new` reads it: the fetched commits hold no branch, and
+    repin said 'main' named no commit of the cache."""
+    repo, _, new = moved("Named in [[core.py:12]].\n", {"src/widgets/core.py": "import os\n" + CORE})
+    git(repo, "update-ref", "-d", "refs/pull/12/head")
+    mkdocs = project.root / "mkdocs.yml"
+    mkdocs.write_text(mkdocs.read_text() + f"site_gen:\n  sources:\n    acme/widgets: {repo.as_uri()}\n")
+    assert cli("fetch").code == 0
+    run = cli("repin", "acme/widgets#12", "--head", "main")
+    assert run.code == 0, run.out + run.err
+    assert f"head: {new}\n" in (project.root / "content/acme/widgets/12/pr.yml").read_text()
+    assert "[[core.py:13]]" in page_text(project)
+    assert cli("build", "--strict", "--no-search").code == 0
+    # fetched from a host, the code here holds no branch to read it in
+    mkdocs.write_text(mkdocs.read_text().replace(repo.as_uri(), "https://git.example/w.git"))
+    assert cli("repin", "acme/widgets#12", "--head", "main").err == (
+        "--head 'main' is not a commit SHA, and no clone is here to read it in (--checkout, or "
+        "site_gen.sources); expected 7 to 40 hex digits\n")
+
+
 def test_excerpts_callouts_and_flow_sources_move_with_their_lines(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     body = ("```excerpt\n[[core.py:11-13]]\nhighlight: 12-13\n```\n\n"
