@@ -234,6 +234,46 @@ def test_a_proposal_the_commit_has_made_says_so_once(tmp_path: Path) -> None:
                      "reads 'return fmt.Errorf(\"f: %w\", err)', not 'return err'"]
 
 
+def test_a_section_whose_lines_stand_elsewhere_says_where_and_what_to_write(
+        tmp_path: Path) -> None:
+    """An '@@' counted one line off (the lazy.nvim trial page): each line was 'does not
+    apply: line 70 reads ..., not ...'; now one error says where the lines stand and the
+    '@@' that puts them there, as `patch` finds a hunk at an offset. Lines that stand in
+    several places are named nearest first; lines that stand nowhere whole are told line by
+    line as before."""
+    import dataclasses
+
+    from site_gen.git_reader import SourceReader
+
+    from .blockutil import PR
+
+    repo = tmp_path / "code"
+    body = "\n".join(f"x{i} = {i}" for i in range(1, 9))
+    head = commit(repo, {"a.py": f"{body}\n# mark\nreturn 1\n{body}\n# mark\nreturn 1\n",
+                         "b.py": f"{body}\n# mark\nreturn 1\n"})
+    reader = SourceReader(repo)
+    pr = dataclasses.replace(PR, head=head, files=("a.py", "b.py"))
+    hunk = "```proposal\nfile: {f}\n@@ -{a},2 +{a},2 @@\n # mark\n-return 1\n+return 2\n```\n"
+    try:
+        once = render(hunk.format(f="b.py", a=8), reader, pr)[1]
+        right = render(hunk.format(f="b.py", a=9), reader, pr)[1]
+        twice = render(hunk.format(f="a.py", a=17), reader, pr)[1]
+        nowhere = render(hunk.replace("return 1", "return 3").format(f="b.py", a=9), reader, pr)[1]
+    finally:
+        reader.close()
+    assert once == [f"3: the proposed change does not apply at {head[:7]}: '@@ -8,2 +8,2 @@' "
+                    "puts it at L8-L9 of b.py, but its removed and context lines stand at L9-L10 "
+                    "(1 line below); expected '@@ -9,2 +9,2 @@', or no '@@' line (the section "
+                    "is then found in the file)"]
+    assert right == []
+    assert twice == [f"3: the proposed change does not apply at {head[:7]}: '@@ -17,2 +17,2 @@' "
+                     "puts it at L17-L18 of a.py, but its removed and context lines stand at "
+                     "L19-L20, L9-L10; expected '@@ -19,2 +19,2 @@' for the nearest, or the '@@' "
+                     "of another"]
+    assert nowhere == [f"5: the proposed change does not apply at {head[:7]}: line 10 of b.py "
+                       "reads 'return 1', not 'return 3'"]
+
+
 def test_model_page_first_hunk_highlights_with_as_a_keyword() -> None:
     from .test_snapshots import built_pages
 

@@ -67,7 +67,7 @@ def _find(ctx: PageContext, hunk: Hunk, run: list[DiffLine], lines: list[str],
                   "where they go", run[0].line)
         return None
     starts = [i for i in range(cursor, len(lines)) if lines[i] == old[0].text]
-    full = [i for i in starts if lines[i:i + len(old)] == [dl.text for dl in old]]
+    full = _standing(lines, [dl.text for dl in old], starts)
     where = f"{hunk.file_ref.path} at {hunk.file_ref.commit[:7]}"
     if len(full) == 1:
         return full[0]
@@ -81,6 +81,13 @@ def _find(ctx: PageContext, hunk: Hunk, run: list[DiffLine], lines: list[str],
     ctx.error(f"'{wrong.text.strip()}' is not in {where} where the lines around it are; "
               "expected the removed and context lines as the file has them", wrong.line)
     return None
+
+
+def _standing(lines: list[str], texts: list[str], starts: list[int] | None = None) -> list[int]:
+    """Where in `lines` (of `starts`, else anywhere) `texts` stand whole, in order."""
+    if starts is None:
+        starts = [i for i, line in enumerate(lines) if texts and line == texts[0]]
+    return [i for i in starts if lines[i:i + len(texts)] == texts]
 
 
 def _agree(lines: list[str], start: int, old: list[DiffLine]) -> int:
@@ -174,6 +181,10 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
                           "read as this hunk proposes; the page proposes what the PR now does: "
                           "rewrite it, or drop the proposal", section.line)
                 continue
+            if found and (moved := _moved(ctx, hunk, section, [dl.text for dl in old])):
+                wrong += 1
+                ctx.error(moved, section.line)
+                continue
             by_number = {dl.old: dl for dl in old}
             for number, actual in found or ():
                 wrong += 1
@@ -205,6 +216,34 @@ def _made(ctx: PageContext, hunk: Hunk, section: Section, applies: bool = False)
                                        ctx.code_store, ctx.config.languages):
         return None  # (lines like them in another function are not the change)
     return lines_text(*made)
+
+
+MOVED_SHOWN = 3  # places a section's lines may stand at and still be named
+
+
+def _moved(ctx: PageContext, hunk: Hunk, section: Section, old: list[str]) -> str | None:
+    """When the old side of `section` stands whole elsewhere in its file (its '@@' line
+    numbers it wrongly: counted by hand, or the file moved on), the error that says where
+    and what to write, as `patch` finds a hunk at an offset; None when it stands nowhere
+    else, or in more places than can be told apart."""
+    ref, start = hunk.file_ref, section.old_start
+    assert ctx.source is not None and ref is not None and start is not None
+    places = sorted(_standing(ctx.source.lines(ref.commit, ref.path) or [], old),
+                    key=lambda i: abs(i + 1 - start))
+    if not places or len(places) > MOVED_SHOWN:
+        return None
+    shift = places[0] + 1 - start
+    said = f"-{start},{section.old_count} +{section.new_start},{section.new_count}"
+    wanted = f"-{start + shift},{section.old_count} +{(section.new_start or 0) + shift},{section.new_count}"
+    where = ", ".join(lines_text(i + 1, i + len(old)) for i in places)
+    if len(places) == 1:
+        where += f" ({abs(shift)} line{'s' * (abs(shift) != 1)} {'below' if shift > 0 else 'above'})"
+        wanted += " @@', or no '@@' line (the section is then found in the file)"
+    else:
+        wanted += " @@' for the nearest, or the '@@' of another"
+    return (f"the proposed change does not apply at {ref.commit[:7]}: '@@ {said} @@' puts it at "
+            f"{lines_text(start, section.old_end)} of {ref.path}, but its removed and context "
+            f"lines stand at {where}; expected '@@ {wanted}")
 
 
 def _difference(actual: str | None, wanted: str) -> str:
