@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .blocks.claim import Claim, parse_claim, read_fields
-from .blocks.hunks import Row, made_at, made_beside
+from .blocks.hunks import Row, made_at, made_beside, trailing_blanks
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
 from .code_index import index_of, named_holds
@@ -337,7 +337,8 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                 sections.append([])
             elif row[:1] in " -+" or row == "":
                 sections[-1].append((row[:1] or " ", row[1:]))
-        kept = [s for s in sections if any(m in " -" and t.strip() for m, t in s)]
+        kept = [s[:len(s) - trailing_blanks(s)] for s in sections
+                if any(m in " -" and t.strip() for m, t in s)]
         # its markdown: from its file line to the next one or the fence's end
         after = next((j for j in range(i + 1, len(body)) if FILE.match(body[j])), len(body))
         index, column = held[i][:2]

@@ -586,6 +586,25 @@ def test_a_hunk_moves_with_its_lines_and_its_position(
     assert built.code == 0, built.err
 
 
+def test_hunks_apart_by_a_blank_line_move_with_their_lines(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """The blank line between two hunks (before the next 'file:' line) is no line of the
+    first, as the build reads it: repin read it as an empty context line, so the hunk's
+    old side stood nowhere ("the hunk no longer applies: its old side is not at the old
+    head either", the lazy.nvim trial page) and the page kept its old numbers."""
+    two = ("```proposal\nfile: core.py L12 · make_key\n@@ -11,2 +11,2 @@\n def make_key(user):\n"
+           "-    name = user.name\n+    name = (user.name, user.id)\n\n"
+           "file: core.py L17 · helper\n@@ -17,1 +17,1 @@\n-    return 1\n+    return 2\n```\n")
+    repo, _, _ = moved(two, {"src/widgets/core.py": "import os\n" + CORE})
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    assert "2 hunks: 2 moved" in run.out
+    assert "file: core.py L13 · make_key\n@@ -12,2 +12,2 @@\n" in page_text(project)
+    assert "file: core.py L18 · helper\n@@ -18,1 +18,1 @@\n" in page_text(project)
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+
+
 def test_a_hunk_in_a_block_quote_moves_in_place(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """A proposal the build reads in a block quote (or a list's item) is placed and moved

@@ -165,6 +165,16 @@ ADDED_TELLS = 12
 Row = tuple[str, str]  # a line of a hunk's section: its mark (' ', '-' or '+') and text
 
 
+def trailing_blanks(rows: Sequence[Row]) -> int:
+    """How many of a section's last `rows` are blank context: the blank line before the
+    next 'file:' line or the fence, which is no line of the hunk (a blank line of the file
+    among its lines is context, written ' ' or, as editors strip it, '')."""
+    count = 0
+    while count < len(rows) and rows[-1 - count][0] == " " and not rows[-1 - count][1].strip():
+        count += 1
+    return count
+
+
 def made_at(lines: Sequence[str], rows: Sequence[Row], near: int,
             reach: int) -> tuple[int, int] | None:
     """Where the file `lines` holds what a hunk's section proposes (its `rows`), around

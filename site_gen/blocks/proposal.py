@@ -36,7 +36,7 @@ from ..highlight import Lexing, Tokens, lexing_for, line_html, shared_indent
 from ..names import REPO_PATH, path_written
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
-from .hunks import DiffLine, Hunk, Proposal, Section, to_patch
+from .hunks import DiffLine, Hunk, Proposal, Section, to_patch, trailing_blanks
 from .placement import check_applies, check_positions, number_lines, place
 from .refs import code_definitions, parse_note, resolve
 
@@ -240,8 +240,8 @@ def _header(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
 
 
 def _trim(section: Section) -> None:
-    while section.lines and section.lines[-1].kind == " " and not section.lines[-1].text.strip():
-        section.lines.pop()
+    blank = trailing_blanks([(dl.kind, dl.text) for dl in section.lines])
+    del section.lines[len(section.lines) - blank:]
 
 
 def _number(ctx: PageContext, section: Section) -> None:
