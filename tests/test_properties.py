@@ -307,7 +307,8 @@ BLOCK_PLACES = st.sampled_from([
 HUNKS = st.lists(st.sampled_from([
     ["file: core.py L3 · name", "@@ -3,1 +3,1 @@", "-x = 1", "+x = 2"],
     ["file: core.py L5-L6", "@@ -5,2 +5,2 @@", " y", "-x = 1", "+x = 2"],
-    ["file: core.py", " ```", "-x = 1", "+> z"], ["file: core.py L3", "-x = 1", "", "+x = 2"]]),
+    ["file: core.py", " ```", "-x = 1", "+> z"], ["file: core.py L3", "-x = 1", "", "+x = 2"],
+    ["file: core.py L3 · name", "@@ -3,2 +3,2 @@", " y", "-x = 1", "+x = 2", "", " "]]),
     min_size=1, max_size=2).map(lambda hunks: [line for hunk in hunks for line in hunk])
 CLAIM_LINES = st.sampled_from([[], ["in: core.py"], ["at: head"], [""]]).map(
     lambda more: ["says: s", "text: x = 1", "count: 1", *more])
@@ -336,8 +337,16 @@ def pages_of_blocks(draw: st.DrawFn) -> str:
 def _blocks_built(body: str) -> tuple[list[tuple[str, int, tuple[tuple[int, int], ...]]], bool]:
     """The proposals' hunks and the claims the build reads in `body` (kind, line, each
     hunk's file line ranges and sections' old starts), and whether it stops at an error."""
+    found, _, stopped = _blocks_read(body)
+    return found, stopped
+
+
+def _blocks_read(body: str) -> tuple[list[tuple[str, int, tuple[tuple[int, int], ...]]],
+                                     list[tuple[tuple[tuple[str, str], ...], ...]], bool]:
+    """As _blocks_built, and each hunk's sections as the build reads their lines (those
+    that hold a removed or context line of text, as repin compares them)."""
     context = PageContext(default_config(), PATH, DRIFT_PR, 1, None)
-    found = []
+    found, rows = [], []
     for token in _markdown_for(context.config).parse(body, {ENV_KEY: context}):
         model = token.meta.get("model") if token.type.endswith("_block") else None
         if isinstance(model, Claim):
@@ -345,7 +354,10 @@ def _blocks_built(body: str) -> tuple[list[tuple[str, int, tuple[tuple[int, int]
         for hunk in model.hunks if isinstance(model, Proposal) else ():
             found.append(("hunk", hunk.line, (*hunk.ranges,
                                               *((s.old_start or 0, 0) for s in hunk.sections))))
-    return found, bool(context.problems.errors)
+            sections = [tuple((dl.kind, dl.text) for dl in s.lines if dl.kind != "…")
+                        for s in hunk.sections]
+            rows.append(tuple(s for s in sections if any(k in " -" and t.strip() for k, t in s)))
+    return found, rows, bool(context.problems.errors)
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -357,13 +369,16 @@ def test_repin_reads_the_blocks_the_build_reads_and_moves_them_in_place(body: st
     wherever they stand (a list's item, a block quote, a `:::` block; not code), each
     claim read without the marks before its lines; and a hunk repin moves is moved in
     place, its file line and `@@` positions, whatever marks stand before them."""
-    built, stopped = _blocks_built(body)
+    built, rows, stopped = _blocks_read(body)
     assume(not stopped)
     page = Page(PATH, "p", "t", "q", 1, DEFAULT_STATUSES["open"], None, Summary("", "", ""),
                 body, 1, "k")
     items = [i for i in drift.items_of(DRIFT_PR, page, body, ("src/core.py",))
              if i.kind in ("hunk", "claim")]
     assert [(i.kind, i.line) for i in items] == [(kind, line) for kind, line, _ in built]
+    # each hunk's lines as the build reads them (the blank line before the next 'file:'
+    # line is none of them)
+    assert [i.rows for i in items if i.kind == "hunk"] == rows
     for item in (i for i in items if i.kind == "claim"):
         assert all(not line.startswith((">", " ")) or not line.strip() for line in item.claim)
     moved = [drift.Placed(i, drift.MOVED, i.file, (i.start or 0) + 2, (i.end or 0) + 2, shift=2)
