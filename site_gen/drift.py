@@ -959,14 +959,21 @@ def _rewritten(p: Placed, old: str, path: str) -> str:
                                                             only_lines=True)
         rows = rest.split("\n")  # each after the marks of the blocks around it (a list, a quote)
         columns = (*item.columns, *[0] * (len(rows) - len(item.columns)))
-        rows = [row[:c] + POSITION.sub(lambda h: _shifted(h[0], p.shift, hunk=True), row[c:])
-                if POSITION.match(row[c:]) else row for row, c in zip(rows, columns, strict=False)]
+        rows = [row[:c] + _position_shifted(h, p.shift) if (h := POSITION.match(row[c:])) else row
+                for row, c in zip(rows, columns, strict=False)]
         return header + (sep + "\n".join(rows) if sep else "")
     suffix = old[len(item.written_path):]
     if item.kind == "reference":
         numbers = iter([p.start, p.end])
         suffix = NUMBER.sub(lambda _: str(next(numbers)), suffix)
     return path + suffix
+
+
+def _position_shifted(position: re.Match[str], shift: int) -> str:
+    """An '@@ -a,b +c,d @@' line with its starts moved by `shift`, what git wrote after it
+    (the function's line, which may hold numbers) as it was."""
+    cut = position.start("heading") if position["heading"] is not None else len(position[0])
+    return _shifted(position[0][:cut], shift, hunk=True) + position[0][cut:]
 
 
 def _shifted(text: str, shift: int, *, only_lines: bool = False, hunk: bool = False) -> str:

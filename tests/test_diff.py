@@ -234,6 +234,34 @@ def test_a_proposal_the_commit_has_made_says_so_once(tmp_path: Path) -> None:
                      "reads 'return fmt.Errorf(\"f: %w\", err)', not 'return err'"]
 
 
+def test_a_section_pasted_from_git_diff_keeps_its_position_and_leaves_out_the_rest(
+        tmp_path: Path) -> None:
+    """`git diff` writes the line of the function around a section after its '@@': it was
+    'not a diff line'; as `git apply` does, the position is read and the rest left out
+    (the page names the function on its 'file:' line)."""
+    import dataclasses
+
+    from site_gen.git_reader import SourceReader
+
+    from .blockutil import PR
+
+    repo = tmp_path / "code"
+    head = commit(repo, {"main.go": "package main\n\nfunc f() error {\n\treturn nil\n}\n"})
+    reader = SourceReader(repo)
+    pr = dataclasses.replace(PR, head=head, files=("main.go",))
+    try:
+        html, errors, _ = render("```proposal\nfile: main.go L4 · f\n@@ -3,2 +3,2 @@ func f() "
+                                 "error {\n func f() error {\n-\treturn nil\n+\treturn err\n"
+                                 "```\n", reader, pr)
+        _, wrong, _ = render("```proposal\nfile: main.go L4 · f\n@@ -3,2 +3,2 @@func f()\n"
+                             " func f() error {\n-\treturn nil\n+\treturn err\n```\n", reader, pr)
+    finally:
+        reader.close()
+    assert errors == [] and "Applies at" in html
+    assert html.count("func") == 1  # its line of context, not the heading
+    assert wrong[0].startswith("3: '@@ -3,2 +3,2 @@func f()' is not a diff line")
+
+
 def test_a_section_whose_lines_stand_elsewhere_says_where_and_what_to_write(
         tmp_path: Path) -> None:
     """An '@@' counted one line off (the lazy.nvim trial page): each line was 'does not

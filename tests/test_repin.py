@@ -605,6 +605,22 @@ def test_hunks_apart_by_a_blank_line_move_with_their_lines(
     assert built.code == 0, built.err
 
 
+def test_a_hunk_pasted_from_git_diff_moves_with_what_git_wrote_after_its_position(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """`git diff` writes the line of the function around a section after its '@@' (here
+    with numbers of its own): the build read such a line as no diff line; repin moves the
+    position and leaves the rest as it was."""
+    pasted = HUNK.replace("@@ -12,2 +12,2 @@\n", "@@ -12,2 +12,2 @@ def make_key(user, n=-1):\n")
+    repo, _, _ = moved(pasted, {"src/widgets/core.py": "import os\n" + CORE})
+    at = ("--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert cli("build", *at).code == 0
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    assert "@@ -13,2 +13,2 @@ def make_key(user, n=-1):\n" in page_text(project)
+    built = cli("build", *at)
+    assert built.code == 0, built.err
+
+
 def test_a_hunk_in_a_block_quote_moves_in_place(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """A proposal the build reads in a block quote (or a list's item) is placed and moved

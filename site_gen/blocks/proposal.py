@@ -46,7 +46,10 @@ FILE = re.compile(
     r"(?:\s+(?P<lines>L\d+(?:-L\d+)?(?:\s*(?:and|,)\s*L\d+(?:-L\d+)?)*))?"
     r"(?:\s*·\s*(?P<symbol>.*\S))?\s*$"
 )
-POSITION = re.compile(r"^@@ -(?P<a>\d+)(?:,(?P<b>\d+))? \+(?P<c>\d+)(?:,(?P<d>\d+))? @@\s*$")
+# A section's position; after it, what `git diff` writes there (the line of the function
+# around it, its `heading`) may stand, left out as `git apply` leaves it.
+POSITION = re.compile(r"^@@ -(?P<a>\d+)(?:,(?P<b>\d+))? \+(?P<c>\d+)(?:,(?P<d>\d+))? @@"
+                      r"(?:[ \t]+(?P<heading>.*?))?\s*$")
 ELISION = re.compile(r"^\s?(\.\.\.|…|⋯)\s*$")
 RANGE = re.compile(r"L(\d+)(?:-L(\d+))?")
 
