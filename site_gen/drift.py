@@ -328,16 +328,20 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         spans = tuple((int(a), int(b or a)) for a, b in RANGE.findall(m["lines"] or ""))
         if full is None:
             continue
-        # each section's lines, each with its mark (a blank line is context)
+        # each section's lines, each with its mark (a blank line is context), and the
+        # counts its '@@' gives
         sections: list[list[Row]] = [[]]
+        counts: list[tuple[int, int] | None] = [None]
         for row in body[i + 1:]:
             if FILE.match(row):
                 break
-            if POSITION.match(row) or ELISION.match(row):
+            if (position := POSITION.match(row)) or ELISION.match(row):
                 sections.append([])
+                counts.append((int(position["b"] or 1), int(position["d"] or 1))
+                              if position else None)
             elif row[:1] in " -+" or row == "":
                 sections[-1].append((row[:1] or " ", row[1:]))
-        kept = [s[:len(s) - trailing_blanks(s)] for s in sections
+        kept = [s[:len(s) - trailing_blanks(s, n)] for s, n in zip(sections, counts, strict=True)
                 if any(m in " -" and t.strip() for m, t in s)]
         # its markdown: from its file line to the next one or the fence's end
         after = next((j for j in range(i + 1, len(body)) if FILE.match(body[j])), len(body))

@@ -262,6 +262,34 @@ def test_a_section_pasted_from_git_diff_keeps_its_position_and_leaves_out_the_re
     assert wrong[0].startswith("3: '@@ -3,2 +3,2 @@func f()' is not a diff line")
 
 
+def test_a_blank_line_of_the_file_that_ends_a_section_is_kept_where_its_counts_hold_it(
+        tmp_path: Path) -> None:
+    """git writes a blank line of the file as ' ', often the last of a section's context
+    (httpx's conftest.py): the build took it for the blank line before the next hunk and
+    said 'hunk line counts do not match its header'. Where the '@@' counts it, it stays;
+    the blank line after it, before the next 'file:' line, is still none of the hunk's."""
+    import dataclasses
+
+    from site_gen.git_reader import SourceReader
+
+    from .blockutil import PR
+
+    repo = tmp_path / "code"
+    head = commit(repo, {"app.py": "import os\nx = 1\n\ny = 2\n"})
+    reader = SourceReader(repo)
+    pr = dataclasses.replace(PR, head=head, files=("app.py",))
+    hunk = ("file: app.py L2-L3\n@@ -2,2 +2,2 @@\n-x = 1\n+x = 3\n{blank}\n\n"
+            "file: app.py L4\n@@ -4,1 +4,1 @@\n-y = 2\n+y = 4\n")
+    try:
+        built = [render(f"```proposal\n{hunk.format(blank=blank)}```\n", reader, pr)
+                 for blank in (" ", "")]
+    finally:
+        reader.close()
+    for html, errors, _ in built:
+        assert errors == [] and "Applies at" in html
+        assert '<tr class="diff-ctx">\n<td class="diff-ln" data-ln="3"></td>' in html
+
+
 def test_a_section_whose_lines_stand_elsewhere_says_where_and_what_to_write(
         tmp_path: Path) -> None:
     """An '@@' counted one line off (the lazy.nvim trial page): each line was 'does not

@@ -309,7 +309,8 @@ HUNKS = st.lists(st.sampled_from([
     ["file: core.py L5-L6", "@@ -5,2 +5,2 @@", " y", "-x = 1", "+x = 2"],
     ["file: core.py", " ```", "-x = 1", "+> z"], ["file: core.py L3", "-x = 1", "", "+x = 2"],
     ["file: core.py L3 · name", "@@ -3,2 +3,2 @@", " y", "-x = 1", "+x = 2", "", " "],
-    ["file: core.py L7", "@@ -7,1 +7,1 @@ def name(n=-1):", "-x = 1", "+x = 2"]]),
+    ["file: core.py L7", "@@ -7,1 +7,1 @@ def name(n=-1):", "-x = 1", "+x = 2"],
+    ["file: core.py L3", "@@ -3,2 +3,2 @@", "-x = 1", "+x = 2", " ", ""]]),
     min_size=1, max_size=2).map(lambda hunks: [line for hunk in hunks for line in hunk])
 CLAIM_LINES = st.sampled_from([[], ["in: core.py"], ["at: head"], [""]]).map(
     lambda more: ["says: s", "text: x = 1", "count: 1", *more])

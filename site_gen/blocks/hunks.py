@@ -165,14 +165,19 @@ ADDED_TELLS = 12
 Row = tuple[str, str]  # a line of a hunk's section: its mark (' ', '-' or '+') and text
 
 
-def trailing_blanks(rows: Sequence[Row]) -> int:
-    """How many of a section's last `rows` are blank context: the blank line before the
-    next 'file:' line or the fence, which is no line of the hunk (a blank line of the file
-    among its lines is context, written ' ' or, as editors strip it, '')."""
-    count = 0
-    while count < len(rows) and rows[-1 - count][0] == " " and not rows[-1 - count][1].strip():
-        count += 1
-    return count
+def trailing_blanks(rows: Sequence[Row], counts: tuple[int, int] | None = None) -> int:
+    """How many of a section's last `rows` are blank context that is no line of the hunk:
+    the blank line before the next 'file:' line or the fence. A blank line of the file is
+    context too (git writes it ' ', an editor may strip it to ''): where the section's
+    '@@' gives its `counts` (old, new lines), the blank lines they count stay."""
+    blank = 0
+    while blank < len(rows) and rows[-1 - blank][0] == " " and not rows[-1 - blank][1].strip():
+        blank += 1
+    if counts is None:
+        return blank
+    old = sum(1 for mark, _ in rows if mark in " -")
+    new = sum(1 for mark, _ in rows if mark in " +")
+    return max(0, min(blank, old - counts[0], new - counts[1]))
 
 
 def made_at(lines: Sequence[str], rows: Sequence[Row], near: int,

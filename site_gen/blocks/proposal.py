@@ -243,7 +243,9 @@ def _header(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
 
 
 def _trim(section: Section) -> None:
-    blank = trailing_blanks([(dl.kind, dl.text) for dl in section.lines])
+    counts = (section.old_count or 0, section.new_count or 0) \
+        if section.old_start is not None else None
+    blank = trailing_blanks([(dl.kind, dl.text) for dl in section.lines], counts)
     del section.lines[len(section.lines) - blank:]
 
 
