@@ -204,29 +204,36 @@ def test_apply_check_at_the_pinned_commit(project: Project, cli: CLI,
         "Build failed: 1 error(s); 0 warning(s). The site was not changed."])
 
 
-def test_a_proposal_the_commit_has_made_says_so_once(tmp_path: Path) -> None:
-    """The PR took the page's proposal (after a repin, the page pins the commit that did):
-    each of its lines was 'does not apply: line 4 reads ..., not ...'; now one error at
-    the section says the commit has the lines it proposes. A change it has not made is
-    told line by line as before."""
+def rendered_at(tmp_path: Path, files: dict[str, str | bytes],
+                *bodies: str) -> tuple[str, list[tuple[str, list[str], list[str]]]]:
+    """The commit of a repository holding `files` (the PR's head, which changes them all),
+    and each of `bodies` rendered against it: (html, errors, warnings)."""
     import dataclasses
 
     from site_gen.git_reader import SourceReader
 
     from .blockutil import PR
 
-    repo = tmp_path / "code"
-    head = commit(repo, {"main.go": "package main\n\n// f fails\nfunc f() error {\n"
-                                    "\treturn fmt.Errorf(\"f: %w\", err)\n}\n"})
-    reader = SourceReader(repo)
-    pr = dataclasses.replace(PR, head=head, files=("main.go",))
-    hunk = ("```proposal\nfile: main.go L5 · f\n@@ -4,2 +4,2 @@\n func f() error {\n"
-            "-\treturn err\n+\treturn {new}\n```\n")
+    head = commit(tmp_path / "code", files)
+    reader = SourceReader(tmp_path / "code")
+    pr = dataclasses.replace(PR, head=head, files=tuple(files))
     try:
-        _, made, _ = render(hunk.replace("{new}", 'fmt.Errorf("f: %w", err)'), reader, pr)
-        _, other, _ = render(hunk.replace("{new}", "nil"), reader, pr)
+        return head, [render(body, reader, pr) for body in bodies]
     finally:
         reader.close()
+
+
+def test_a_proposal_the_commit_has_made_says_so_once(tmp_path: Path) -> None:
+    """The PR took the page's proposal (after a repin, the page pins the commit that did):
+    each of its lines was 'does not apply: line 4 reads ..., not ...'; now one error at
+    the section says the commit has the lines it proposes. A change it has not made is
+    told line by line as before."""
+    hunk = ("```proposal\nfile: main.go L5 · f\n@@ -4,2 +4,2 @@\n func f() error {\n"
+            "-\treturn err\n+\treturn {new}\n```\n")
+    head, [(_, made, _), (_, other, _)] = rendered_at(
+        tmp_path, {"main.go": "package main\n\n// f fails\nfunc f() error {\n"
+                              "\treturn fmt.Errorf(\"f: %w\", err)\n}\n"},
+        hunk.replace("{new}", 'fmt.Errorf("f: %w", err)'), hunk.replace("{new}", "nil"))
     assert made == [f"3: the proposed change is made at {head[:7]}: L4-L5 of main.go read as this "
                     "hunk proposes; the page proposes what the PR now does: rewrite it, or drop "
                     "the proposal"]
@@ -239,24 +246,12 @@ def test_a_section_pasted_from_git_diff_keeps_its_position_and_leaves_out_the_re
     """`git diff` writes the line of the function around a section after its '@@': it was
     'not a diff line'; as `git apply` does, the position is read and the rest left out
     (the page names the function on its 'file:' line)."""
-    import dataclasses
-
-    from site_gen.git_reader import SourceReader
-
-    from .blockutil import PR
-
-    repo = tmp_path / "code"
-    head = commit(repo, {"main.go": "package main\n\nfunc f() error {\n\treturn nil\n}\n"})
-    reader = SourceReader(repo)
-    pr = dataclasses.replace(PR, head=head, files=("main.go",))
-    try:
-        html, errors, _ = render("```proposal\nfile: main.go L4 · f\n@@ -3,2 +3,2 @@ func f() "
-                                 "error {\n func f() error {\n-\treturn nil\n+\treturn err\n"
-                                 "```\n", reader, pr)
-        _, wrong, _ = render("```proposal\nfile: main.go L4 · f\n@@ -3,2 +3,2 @@func f()\n"
-                             " func f() error {\n-\treturn nil\n+\treturn err\n```\n", reader, pr)
-    finally:
-        reader.close()
+    _, [(html, errors, _), (_, wrong, _)] = rendered_at(
+        tmp_path, {"main.go": "package main\n\nfunc f() error {\n\treturn nil\n}\n"},
+        "```proposal\nfile: main.go L4 · f\n@@ -3,2 +3,2 @@ func f() error {\n func f() error {\n"
+        "-\treturn nil\n+\treturn err\n```\n",
+        "```proposal\nfile: main.go L4 · f\n@@ -3,2 +3,2 @@func f()\n func f() error {\n"
+        "-\treturn nil\n+\treturn err\n```\n")
     assert errors == [] and "Applies at" in html
     assert html.count("func") == 1  # its line of context, not the heading
     assert wrong[0].startswith("3: '@@ -3,2 +3,2 @@func f()' is not a diff line")
@@ -268,23 +263,10 @@ def test_a_blank_line_of_the_file_that_ends_a_section_is_kept_where_its_counts_h
     (httpx's conftest.py): the build took it for the blank line before the next hunk and
     said 'hunk line counts do not match its header'. Where the '@@' counts it, it stays;
     the blank line after it, before the next 'file:' line, is still none of the hunk's."""
-    import dataclasses
-
-    from site_gen.git_reader import SourceReader
-
-    from .blockutil import PR
-
-    repo = tmp_path / "code"
-    head = commit(repo, {"app.py": "import os\nx = 1\n\ny = 2\n"})
-    reader = SourceReader(repo)
-    pr = dataclasses.replace(PR, head=head, files=("app.py",))
-    hunk = ("file: app.py L2-L3\n@@ -2,2 +2,2 @@\n-x = 1\n+x = 3\n{blank}\n\n"
-            "file: app.py L4\n@@ -4,1 +4,1 @@\n-y = 2\n+y = 4\n")
-    try:
-        built = [render(f"```proposal\n{hunk.format(blank=blank)}```\n", reader, pr)
-                 for blank in (" ", "")]
-    finally:
-        reader.close()
+    hunk = ("```proposal\nfile: app.py L2-L3\n@@ -2,2 +2,2 @@\n-x = 1\n+x = 3\n{blank}\n\n"
+            "file: app.py L4\n@@ -4,1 +4,1 @@\n-y = 2\n+y = 4\n```\n")
+    _, built = rendered_at(tmp_path, {"app.py": "import os\nx = 1\n\ny = 2\n"},
+                           *(hunk.format(blank=blank) for blank in (" ", "")))
     for html, errors, _ in built:
         assert errors == [] and "Applies at" in html
         assert '<tr class="diff-ctx">\n<td class="diff-ln" data-ln="3"></td>' in html
@@ -297,26 +279,14 @@ def test_a_section_whose_lines_stand_elsewhere_says_where_and_what_to_write(
     '@@' that puts them there, as `patch` finds a hunk at an offset. Lines that stand in
     several places are named nearest first; lines that stand nowhere whole are told line by
     line as before."""
-    import dataclasses
-
-    from site_gen.git_reader import SourceReader
-
-    from .blockutil import PR
-
-    repo = tmp_path / "code"
     body = "\n".join(f"x{i} = {i}" for i in range(1, 9))
-    head = commit(repo, {"a.py": f"{body}\n# mark\nreturn 1\n{body}\n# mark\nreturn 1\n",
-                         "b.py": f"{body}\n# mark\nreturn 1\n"})
-    reader = SourceReader(repo)
-    pr = dataclasses.replace(PR, head=head, files=("a.py", "b.py"))
     hunk = "```proposal\nfile: {f}\n@@ -{a},2 +{a},2 @@\n # mark\n-return 1\n+return 2\n```\n"
-    try:
-        once = render(hunk.format(f="b.py", a=8), reader, pr)[1]
-        right = render(hunk.format(f="b.py", a=9), reader, pr)[1]
-        twice = render(hunk.format(f="a.py", a=17), reader, pr)[1]
-        nowhere = render(hunk.replace("return 1", "return 3").format(f="b.py", a=9), reader, pr)[1]
-    finally:
-        reader.close()
+    head, built = rendered_at(
+        tmp_path, {"a.py": f"{body}\n# mark\nreturn 1\n{body}\n# mark\nreturn 1\n",
+                   "b.py": f"{body}\n# mark\nreturn 1\n"},
+        hunk.format(f="b.py", a=8), hunk.format(f="b.py", a=9), hunk.format(f="a.py", a=17),
+        hunk.replace("return 1", "return 3").format(f="b.py", a=9))
+    once, right, twice, nowhere = (errors for _, errors, _ in built)
     assert once == [f"3: the proposed change does not apply at {head[:7]}: '@@ -8,2 +8,2 @@' "
                     "puts it at L8-L9 of b.py, but its removed and context lines stand at L9-L10 "
                     "(1 line below); expected '@@ -9,2 +9,2 @@', or no '@@' line (the section "
@@ -396,23 +366,11 @@ def test_a_line_that_differs_in_whitespace_alone_says_where(
 
 
 def test_a_go_hunk_typed_with_spaces_is_refused_saying_the_file_has_tabs(tmp_path: Path) -> None:
-    import dataclasses
-
-    from site_gen.git_reader import SourceReader
-
-    from .blockutil import PR
-
-    repo = tmp_path / "code"
-    head = commit(repo, {"main.go": "package main\n\nfunc f() error {\n\treturn nil\n}\n"})
-    reader = SourceReader(repo)
-    pr = dataclasses.replace(PR, head=head, files=("main.go",))
     hunk = ("```proposal\nfile: main.go L4 · f\n@@ -4,1 +4,1 @@\n-{indent}return nil\n"
             "+{indent}return err\n```\n")
-    try:
-        _, spaces, _ = render(hunk.format(indent="    "), reader, pr)
-        _, tabs, _ = render(hunk.format(indent="\t"), reader, pr)
-    finally:
-        reader.close()
+    head, [(_, spaces, _), (_, tabs, _)] = rendered_at(
+        tmp_path, {"main.go": "package main\n\nfunc f() error {\n\treturn nil\n}\n"},
+        hunk.format(indent="    "), hunk.format(indent="\t"))
     assert spaces == [f"4: the proposed change does not apply at {head[:7]}: line 4 of main.go "
                       "'return nil' is indented with 1 tab, not 4 spaces as on the page; "
                       "expected the file's whitespace"]
@@ -421,24 +379,11 @@ def test_a_go_hunk_typed_with_spaces_is_refused_saying_the_file_has_tabs(tmp_pat
 
 def test_a_crlf_file_takes_proposals_and_quotes_like_any_other(tmp_path: Path) -> None:
     """Its lines were compared with their CR: no page (markdown has none) could apply."""
-    import dataclasses
-
-    from site_gen.git_reader import SourceReader
-
-    from .blockutil import PR
-
-    repo = tmp_path / "code"
-    head = commit(repo, {"Repo.cs": b"class Repo {\r\n    int Find() {\r\n        return 0;\r\n"
-                                    b"    }\r\n}\r\n"})
-    reader = SourceReader(repo)
-    try:
-        html, errors, _ = render("See [[Repo.cs:3 \"return 0;\"]].\n\n```proposal\n"
-                                 "file: Repo.cs L3 · Repo.Find\n@@ -2,3 +2,3 @@\n"
-                                 "     int Find() {\n-        return 0;\n+        return 1;\n     }\n"
-                                 "```\n", reader, dataclasses.replace(PR, head=head,
-                                                                      files=("Repo.cs",)))
-    finally:
-        reader.close()
+    _, [(html, errors, _)] = rendered_at(
+        tmp_path, {"Repo.cs": b"class Repo {\r\n    int Find() {\r\n        return 0;\r\n"
+                              b"    }\r\n}\r\n"},
+        "See [[Repo.cs:3 \"return 0;\"]].\n\n```proposal\nfile: Repo.cs L3 · Repo.Find\n"
+        "@@ -2,3 +2,3 @@\n     int Find() {\n-        return 0;\n+        return 1;\n     }\n```\n")
     assert errors == []
     assert "\r" not in html
 
