@@ -76,6 +76,30 @@ def test_a_label_bar_escaped_as_a_table_cell_needs_it_reads_the_same_anywhere(
     assert shown == [*cited[:3], ("1234567/src/widgets/core.py#L5", "a bar"), *cited]
 
 
+def test_a_backslash_of_the_code_in_a_quote_is_its_own(tmp_path: Path) -> None:
+    """Only `\\"`, `\\\\` and `\\|` escape in a quote: a PHP namespace or a C string's `\\n`
+    is quoted as the code writes it (the backslash was dropped: `use GuzzleHttpMiddleware;`
+    was not on the line, guzzle's history)."""
+    from site_gen.git_reader import SourceReader
+
+    from .conftest import commit
+
+    repo = tmp_path / "code"
+    head = commit(repo, {"src/Utils.php": "<?php\nuse GuzzleHttp\\Middleware;\n",
+                         "log.c": 'printf("%s\\n", "a\\\\b | c");\n'})
+    reader = SourceReader(repo)
+    pr = dataclasses.replace(PR, head=head, files=("src/Utils.php", "log.c"))
+    try:
+        _, errors, _ = render('[[Utils.php:2 "use GuzzleHttp\\Middleware;"]] and '
+                              '[[log.c:1 "printf(\\"%s\\n\\", \\"a\\\\\\\\b \\| c\\")"]]\n',
+                              reader, pr)
+        _, wrong, _ = render('[[Utils.php:2 "use GuzzleHttpMiddleware;"]]\n', reader, pr)
+    finally:
+        reader.close()
+    assert errors == []
+    assert len(wrong) == 1 and 'the quote "use GuzzleHttpMiddleware;"' in wrong[0]
+
+
 def test_host_pattern_is_a_setting(project: Project, cli: CLI) -> None:
     project.write("mkdocs.yml", """\
 site_name: R

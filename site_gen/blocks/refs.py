@@ -54,7 +54,9 @@ REF = re.compile(
     r'(?:\s++"(?P<quote>(?:[^"\\]|\\.)*+)")?'
     r"\s*+(?:\\*+\|(?P<label>(?:[^|\[]|\[(?!\[))*+))?$"  # no `[[`: it begins another
 )
-ESCAPE = re.compile(r"\\(.)")  # inside a quote: \" and \\
+# Inside a quote, `\"`, `\\` and a table cell's `\|` are escapes; any other backslash is
+# the code's own (PHP's `GuzzleHttp\Middleware`, C's `"\n"`).
+ESCAPE = re.compile(r'\\(["\\|])')
 MAX_LINE = 999_999_999  # no file has more lines; int() of a longer number would fail
 SYNTAX = ("[[file:line]], [[file:start-end]], [[file Lstart-Lend]] or [[file::symbol]], then "
           "optionally @commit, \"quoted code\" and |label")
