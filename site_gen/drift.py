@@ -34,7 +34,7 @@ from pathlib import Path
 
 from .blocks.claim import Claim, parse_claim, read_fields
 from .blocks.hunks import Row, made_at, made_beside, trailing_blanks
-from .blocks.proposal import ELISION, FILE, POSITION, RANGE
+from .blocks.proposal import ELISION, FILE, POSITION, RANGE, git_headers
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
 from .code_index import index_of, named_holds
 from .config import Config
@@ -320,21 +320,20 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         return [Item("claim", page.path, fence.line + 1, offsets[fence.line],
                      offsets[fence.line], claim=tuple(body))]
     found: list[Item] = []
-    for i, raw in enumerate(body):
-        m = FILE.match(raw)
-        if not m:
-            continue
-        full = _full_path(path_written(m["path"]), pr.files, known, links)
-        spans = tuple((int(a), int(b or a)) for a, b in RANGE.findall(m["lines"] or ""))
+    headers = git_headers(body)  # pasted from git diff, in place of `file:` lines
+    starts = [i for i, raw in enumerate(body) if i in headers or FILE.match(raw)]
+    for i, after in zip(starts, [*starts[1:], len(body)], strict=True):
+        m = FILE.match(body[i])
+        written = m["path"] if m else path_writing(headers[i][0])
+        full = _full_path(path_written(written), pr.files, known, links)
+        spans = tuple((int(a), int(b or a)) for a, b in RANGE.findall(m and m["lines"] or ""))
         if full is None:
             continue
         # each section's lines, each with its mark (a blank line is context), and the
         # counts its '@@' gives
         sections: list[list[Row]] = [[]]
         counts: list[tuple[int, int] | None] = [None]
-        for row in body[i + 1:]:
-            if FILE.match(row):
-                break
+        for row in body[i + (1 if m else headers[i][1]):after]:
             if (position := POSITION.match(row)) or ELISION.match(row):
                 sections.append([])
                 counts.append((int(position["b"] or 1), int(position["d"] or 1))
@@ -342,14 +341,19 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
             elif row[:1] in " -+" or row == "":
                 sections[-1].append((row[:1] or " ", row[1:]))
         kept = [s[:len(s) - trailing_blanks(s, n)] for s, n in zip(sections, counts, strict=True)
-                if any(m in " -" and t.strip() for m, t in s)]
-        # its markdown: from its file line to the next one or the fence's end
-        after = next((j for j in range(i + 1, len(body)) if FILE.match(body[j])), len(body))
+                if any(mark in " -" and text.strip() for mark, text in s)]
+        if not spans:  # no lines named (a header pasted from git diff): its first '@@' says
+            first = next((POSITION.match(row) for row in body[i:after] if POSITION.match(row)),
+                         None)
+            spans = ((int(first["a"]), int(first["a"]) + max(int(first["b"] or 1), 1) - 1),) \
+                if first and int(first["a"]) else ()
+        # its markdown: from its file line (or header) to the next one or the fence's end
         index, column = held[i][:2]
         found.append(Item("hunk", page.path, index + 1, offsets[index] + column,
-                          offsets[index + after - i], full, m["path"],
+                          offsets[index + after - i], full, written,
                           min((a for a, _ in spans), default=None),
-                          max((b for _, b in spans), default=None), m["symbol"], spans=spans,
+                          max((b for _, b in spans), default=None), m["symbol"] if m else None,
+                          spans=spans,
                           rows=tuple(tuple(s) for s in kept),
                           columns=tuple(c for _, c, _ in held[i + 1:after])))
     return found
@@ -720,7 +724,7 @@ class HeadMove:
 
     def _moved(self, item: Item, new_path: str, start: int | None, end: int | None,
                old: tuple[str, ...], new: tuple[str, ...], shift: int | None = None) -> Placed:
-        if new_path == item.file and start == item.start:
+        if new_path == item.file and start == item.start and not shift:
             return Placed(item, SAME, new_path, start, end, old, new)
         shift = shift if shift is not None else (
             (start - item.start) if start is not None and item.start is not None else 0)
@@ -957,12 +961,16 @@ def _rewritten(p: Placed, old: str, path: str) -> str:
     item = p.item
     if item.kind == "hunk":
         first, sep, rest = old.partition("\n")
-        m = FILE.match(first)
-        assert m is not None
-        header = first[:m.start("path")] + path + _shifted(first[m.end("path"):], p.shift,
-                                                            only_lines=True)
         rows = rest.split("\n")  # each after the marks of the blocks around it (a list, a quote)
         columns = (*item.columns, *[0] * (len(rows) - len(item.columns)))
+        if m := FILE.match(first):
+            header = first[:m.start("path")] + path + _shifted(first[m.end("path"):], p.shift,
+                                                                only_lines=True)
+        else:  # a header pasted from git diff: the path in each of its lines
+            unmarked = [row[c:] for row, c in zip(rows, columns, strict=False)]
+            span = git_headers([first, *unmarked])[0][1]
+            header, rows[:span - 1] = _renamed(first, item.written_path, path), [
+                _renamed(row, item.written_path, path) for row in rows[:span - 1]]
         rows = [row[:c] + _position_shifted(h, p.shift) if (h := POSITION.match(row[c:])) else row
                 for row, c in zip(rows, columns, strict=False)]
         return header + (sep + "\n".join(rows) if sep else "")
@@ -971,6 +979,15 @@ def _rewritten(p: Placed, old: str, path: str) -> str:
         numbers = iter([p.start, p.end])
         suffix = NUMBER.sub(lambda _: str(next(numbers)), suffix)
     return path + suffix
+
+
+def _renamed(line: str, written: str, path: str) -> str:
+    """A line of a git diff header with the file's path `written` (as a page writes it)
+    now `path`: its `a/` and `b/` names."""
+    if written == path:
+        return line
+    old, new = path_written(written), path_written(path)
+    return line.replace(f"a/{old}", f"a/{new}").replace(f"b/{old}", f"b/{new}")
 
 
 def _position_shifted(position: re.Match[str], shift: int) -> str:

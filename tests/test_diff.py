@@ -257,6 +257,29 @@ def test_a_section_pasted_from_git_diff_keeps_its_position_and_leaves_out_the_re
     assert wrong[0].startswith("3: '@@ -3,2 +3,2 @@func f()' is not a diff line")
 
 
+def test_a_file_s_diff_pasted_whole_from_git_diff_is_a_hunk(tmp_path: Path) -> None:
+    """`git diff` output pasted as it is: its header (`diff --git`, `index`, `---`, `+++`)
+    names the file, as a `file:` line does (it was three errors: 'malformed proposal line',
+    and `--- a/...` 'a diff line before any file: line'); `---`/`+++` alone before an `@@`
+    line too, and a file made (`/dev/null`). A removed line that reads `--- a/...` (a Lua
+    comment) stays one."""
+    files = {"lua/m.lua": "local M = {}\n-- a/b\nM.x = 1\nreturn M\n", "app.py": "x = 1\n"}
+    pasted = ("diff --git a/lua/m.lua b/lua/m.lua\nindex 8e03d9e..6efc5a7 100644\n"
+              "--- a/lua/m.lua\n+++ b/lua/m.lua\n@@ -1,3 +1,3 @@ local M = {}\n local M = {}\n"
+              "--- a/b\n+-- a/c\n M.x = 1\n")
+    alone = "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n"
+    made = ("diff --git a/new.py b/new.py\nnew file mode 100644\nindex 0000000..e69de29\n"
+            "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,1 @@\n+y = 1\n")
+    head, built = rendered_at(tmp_path, files, *(f"```proposal\n{body}```\n"
+                                                 for body in (pasted + alone, made)))
+    (html, errors, _), (made_html, made_errors, _) = built
+    assert errors == [] and f"Applies at {head[:7]}" in html
+    assert html.count('<figure class="hunk">') == 2
+    assert '<del><span class="c1">-- a/</span><mark><span class="c1">b</span></mark></del>' in html
+    assert "index 8e03d9e" not in html
+    assert made_errors == [] and "new.py" in made_html
+
+
 def test_a_blank_line_of_the_file_that_ends_a_section_is_kept_where_its_counts_hold_it(
         tmp_path: Path) -> None:
     """git writes a blank line of the file as ' ', often the last of a section's context

@@ -310,7 +310,10 @@ HUNKS = st.lists(st.sampled_from([
     ["file: core.py", " ```", "-x = 1", "+> z"], ["file: core.py L3", "-x = 1", "", "+x = 2"],
     ["file: core.py L3 · name", "@@ -3,2 +3,2 @@", " y", "-x = 1", "+x = 2", "", " "],
     ["file: core.py L7", "@@ -7,1 +7,1 @@ def name(n=-1):", "-x = 1", "+x = 2"],
-    ["file: core.py L3", "@@ -3,2 +3,2 @@", "-x = 1", "+x = 2", " ", ""]]),
+    ["file: core.py L3", "@@ -3,2 +3,2 @@", "-x = 1", "+x = 2", " ", ""],
+    ["diff --git a/src/core.py b/src/core.py", "index 1..2 100644", "--- a/src/core.py",
+     "+++ b/src/core.py", "@@ -4,1 +4,1 @@ def name():", "--- a/x", "+x = 2"],
+    ["--- a/src/core.py", "+++ b/src/core.py", "@@ -5 +5 @@", "-x = 1", "+x = 2"]]),
     min_size=1, max_size=2).map(lambda hunks: [line for hunk in hunks for line in hunk])
 CLAIM_LINES = st.sampled_from([[], ["in: core.py"], ["at: head"], [""]]).map(
     lambda more: ["says: s", "text: x = 1", "count: 1", *more])

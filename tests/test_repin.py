@@ -113,6 +113,16 @@ def repinned_keeping_the_page(cli: CLI, repo: Path, project: Project) -> str:
     return run.out
 
 
+def repinned_and_built(cli: CLI, repo: Path, project: Project) -> tuple[str, str]:
+    """repin's report and the page it rewrote, where everything moved or stayed: it exits
+    0, and the page builds strictly at the new head."""
+    run = repin(cli, repo)
+    assert run.code == 0, run.out
+    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+    return run.out, page_text(project)
+
+
 def test_lines_inserted_above_move_every_reference_and_rewrite_it(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     repo, old, new = moved("Named in [[core.py:12]], hashed in [[core.py L12-L13|the hash]], "
@@ -596,13 +606,10 @@ def test_hunks_apart_by_a_blank_line_move_with_their_lines(
            "-    name = user.name\n+    name = (user.name, user.id)\n\n"
            "file: core.py L17 · helper\n@@ -17,1 +17,1 @@\n-    return 1\n+    return 2\n```\n")
     repo, _, _ = moved(two, {"src/widgets/core.py": "import os\n" + CORE})
-    run = repin(cli, repo)
-    assert run.code == 0, run.out
-    assert "2 hunks: 2 moved" in run.out
-    assert "file: core.py L13 · make_key\n@@ -12,2 +12,2 @@\n" in page_text(project)
-    assert "file: core.py L18 · helper\n@@ -18,1 +18,1 @@\n" in page_text(project)
-    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
-    assert built.code == 0, built.err
+    out, text = repinned_and_built(cli, repo, project)
+    assert "2 hunks: 2 moved" in out
+    assert "file: core.py L13 · make_key\n@@ -12,2 +12,2 @@\n" in text
+    assert "file: core.py L18 · helper\n@@ -18,1 +18,1 @@\n" in text
 
 
 def test_a_hunk_pasted_from_git_diff_moves_with_what_git_wrote_after_its_position(
@@ -621,18 +628,47 @@ def test_a_hunk_pasted_from_git_diff_moves_with_what_git_wrote_after_its_positio
     assert built.code == 0, built.err
 
 
+def test_a_hunk_whose_file_line_names_no_lines_moves_by_its_positions(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """`file: core.py` without `L` ranges: its sections' old sides stood one line lower, and
+    repin said 'same' (it compared the lines the file line names, none) and left the '@@'
+    lines where the build no longer applied them."""
+    repo, _, _ = moved(HUNK.replace(" L12-L13 · make_key", ""),
+                       {"src/widgets/core.py": "import os\n" + CORE})
+    out, text = repinned_and_built(cli, repo, project)
+    assert "moved: src/widgets/core.py L12-L13 now at L13-L14" in out
+    assert "file: core.py\n@@ -13,2 +13,2 @@\n" in text
+
+
+@pytest.mark.parametrize("renamed", [False, True])
+def test_a_file_s_diff_pasted_from_git_diff_moves_and_names_the_file_where_it_went(
+        renamed: bool, moved: Callable[..., tuple[Path, str, str]], project: Project,
+        cli: CLI) -> None:
+    """A hunk pasted whole from `git diff`, its header naming the file: repin moves its
+    positions as a `file:` line's, and a renamed file's header names the new path."""
+    pasted = ("```proposal\ndiff --git a/src/widgets/core.py b/src/widgets/core.py\n"
+              "index 8e03d9e..6efc5a7 100644\n--- a/src/widgets/core.py\n"
+              "+++ b/src/widgets/core.py\n@@ -12,2 +12,2 @@ def make_key(user):\n"
+              "-    name = user.name\n-    return hash(name)\n+    name = (user.name, user.id)\n"
+              "+    return hash(name)\n```\n")
+    path = "src/widgets/keys/core.py" if renamed else "src/widgets/core.py"
+    repo, _, _ = moved(pasted, {"src/widgets/core.py": None, path: "import os\n" + CORE}
+                       if renamed else {path: "import os\n" + CORE})
+    out, text = repinned_and_built(cli, repo, project)
+    assert "1 hunk: 1 moved" in out
+    assert (f"diff --git a/{path} b/{path}\nindex 8e03d9e..6efc5a7 100644\n--- a/{path}\n"
+            f"+++ b/{path}\n@@ -13,2 +13,2 @@ def make_key(user):\n") in text
+
+
 def test_a_hunk_in_a_block_quote_moves_in_place(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """A proposal the build reads in a block quote (or a list's item) is placed and moved
     as one at the top level: its lines rewritten after their marks."""
     quoted = "Before the fix:\n\n" + "".join(f"> {line}\n" for line in HUNK.splitlines())
     repo, _, _ = moved(quoted, {"src/widgets/core.py": "import os\n" + CORE})
-    run = repin(cli, repo)
-    assert run.code == 0, run.out
-    assert "moved: src/widgets/core.py L12-L13 · make_key now at L13-L14" in run.out
-    assert "> file: core.py L13-L14 · make_key\n> @@ -13,2 +13,2 @@\n" in page_text(project)
-    built = cli("build", "--strict", "--no-search", "--checkout", f"acme/widgets={repo}")
-    assert built.code == 0, built.err
+    out, text = repinned_and_built(cli, repo, project)
+    assert "moved: src/widgets/core.py L12-L13 · make_key now at L13-L14" in out
+    assert "> file: core.py L13-L14 · make_key\n> @@ -13,2 +13,2 @@\n" in text
 
 
 def test_a_hunk_in_sections_moves_with_its_lines(

@@ -33,7 +33,7 @@ from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
 from ..definitions import enclosing, holds, lines_text
 from ..highlight import Lexing, Tokens, lexing_for, line_html, shared_indent
-from ..names import REPO_PATH, path_written
+from ..names import REPO_PATH, path_writing, path_written
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
 from .hunks import DiffLine, Hunk, Proposal, Section, to_patch, trailing_blanks
@@ -52,6 +52,42 @@ POSITION = re.compile(r"^@@ -(?P<a>\d+)(?:,(?P<b>\d+))? \+(?P<c>\d+)(?:,(?P<d>\d
                       r"(?:[ \t]+(?P<heading>.*?))?\s*$")
 ELISION = re.compile(r"^\s?(\.\.\.|…|⋯)\s*$")
 RANGE = re.compile(r"L(\d+)(?:-L(\d+))?")
+# A file's header as `git diff` writes it, pasted in place of a `file:` line: `diff --git
+# a/P b/P`, what git says of the file (its index, modes, a rename), then `--- a/P` and
+# `+++ b/P` (`/dev/null` for a file made or removed); or that last pair alone, before an
+# `@@` line. A name with a space ends in a tab, as git writes it.
+GIT_DIFF = re.compile(r"^diff --git a/(?P<a>.+) b/(?P<b>.+?)\s*$")
+GIT_SAYS = re.compile(r"^(?:index |old mode |new mode |deleted file mode |new file mode |"
+                      r"similarity index |dissimilarity index |rename from |rename to |"
+                      r"copy from |copy to |Binary files )")
+OLD_FILE = re.compile(r"^--- (?:a/(?P<path>[^\t]+?)|/dev/null)\t?\s*$")
+NEW_FILE = re.compile(r"^\+\+\+ (?:b/(?P<path>[^\t]+?)|/dev/null)\t?\s*$")
+
+
+def git_headers(lines: list[str]) -> dict[int, tuple[str, int]]:
+    """Where `lines` (a proposal's) hold a file's header as `git diff` writes it: at each
+    header's first line, the path of the file it names at the pinned commit (the old side;
+    the new one for a file made) and how many lines the header spans. A removed line that
+    reads `--- a/x` (a Lua or SQL comment) is one, not a header, unless `+++ b/...` and an
+    `@@` line follow it, or it follows `diff --git`."""
+    found: dict[int, tuple[str, int]] = {}
+    i = 0
+    while i < len(lines):
+        start, git = i, GIT_DIFF.match(lines[i])
+        if git:
+            i += 1
+            while i < len(lines) and GIT_SAYS.match(lines[i]):
+                i += 1
+        old = OLD_FILE.match(lines[i]) if i + 1 < len(lines) else None
+        new = NEW_FILE.match(lines[i + 1]) if old else None
+        if old and new and (git or i + 2 < len(lines) and POSITION.match(lines[i + 2])):
+            found[start] = (old["path"] or new["path"] or "", i + 2 - start)
+            i += 2
+        elif git:
+            found[start] = (git["a"], i - start)
+        else:
+            i += 1
+    return found
 
 
 def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal | None:
@@ -59,8 +95,14 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
     commit; every problem goes to `ctx` with its line."""
     check = ctx.problems.checkpoint()
     proposal = Proposal(line=first - 1)
+    headers, header_end = git_headers(lines), 0
     for i, raw in enumerate(lines):
-        _line(ctx, proposal, raw, first + i)
+        if i in headers:  # pasted from git diff: its header names the file
+            path, span = headers[i]
+            header_end = i + span
+            _hunk_line(ctx, proposal, path_writing(path), None, None, first + i)
+        elif i >= header_end:
+            _line(ctx, proposal, raw, first + i)
     for hunk in proposal.hunks:
         for section in hunk.sections:
             _trim(section)
@@ -173,12 +215,10 @@ def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
         if not m:
             ctx.error(f"malformed hunk header '{raw}'; expected 'file: PATH Lstart-Lend · symbol'",
                       line)
-        proposal.skipping = not m or _too_large(ctx, m["lines"] or "", line)
-        if not m or proposal.skipping:
-            return
-        ranges = [(int(a), int(b or a)) for a, b in RANGE.findall(m["lines"] or "")]
-        proposal.hunks.append(Hunk(m["path"], ranges, m["lines"], m["symbol"], line,
-                                   [Section(line)]))
+        if m and not _too_large(ctx, m["lines"] or "", line):
+            _hunk_line(ctx, proposal, m["path"], m["lines"], m["symbol"], line)
+        else:
+            proposal.skipping = True
         return
     if proposal.skipping:
         return
@@ -216,6 +256,14 @@ def _line(ctx: PageContext, proposal: Proposal, raw: str, line: int) -> None:
         ctx.error(f"'{raw}' is not a diff line; expected a line starting with ' ', '+' or '-', "
                   "'...' for lines left out, '@@ -a,b +c,d @@', or git's '\\ No newline at end "
                   "of file'", line)
+
+
+def _hunk_line(ctx: PageContext, proposal: Proposal, path: str, lines: str | None,
+               symbol: str | None, line: int) -> None:
+    """A hunk begins: at its `file:` line, or a header pasted from `git diff`."""
+    proposal.saw_file_line, proposal.skipping = True, False
+    ranges = [(int(a), int(b or a)) for a, b in RANGE.findall(lines or "")]
+    proposal.hunks.append(Hunk(path, ranges, lines, symbol, line, [Section(line)]))
 
 
 def _too_large(ctx: PageContext, text: str, line: int) -> bool:
