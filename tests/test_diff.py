@@ -270,9 +270,12 @@ def test_a_file_s_diff_pasted_whole_from_git_diff_is_a_hunk(tmp_path: Path) -> N
     alone = "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n"
     made = ("diff --git a/new.py b/new.py\nnew file mode 100644\nindex 0000000..e69de29\n"
             "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,1 @@\n+y = 1\n")
+    missing = "diff --git a/gone.py b/gone.py\n--- a/gone.py\n+++ b/gone.py\n@@ -1 +1 @@\n-a\n+b\n"
     head, built = rendered_at(tmp_path, files, *(f"```proposal\n{body}```\n"
-                                                 for body in (pasted + alone, made)))
-    (html, errors, _), (made_html, made_errors, _) = built
+                                                 for body in (pasted + alone, made, missing)))
+    (html, errors, _), (made_html, made_errors, _), (_, unknown, _) = built
+    # an error about the file names the header the page holds
+    assert unknown[0].startswith("2: unknown file 'gone.py' in 'diff --git a/gone.py b/gone.py'")
     assert errors == [] and f"Applies at {head[:7]}" in html
     assert html.count('<figure class="hunk">') == 2
     assert '<del><span class="c1">-- a/</span><mark><span class="c1">b</span></mark></del>' in html

@@ -60,6 +60,13 @@ class Hunk:
     old_file: list[str] | None = field(default=None, repr=False, compare=False)
     new_file: list[str] | None = field(default=None, repr=False, compare=False)
     lex_from: int = 1
+    pasted: str = ""  # the first line of its header, when it was pasted from git diff
+
+    @property
+    def written(self) -> str:
+        """How the page names its file, quoted for a message: its `file:` line's path, or
+        the header pasted from git diff."""
+        return f"'{self.pasted}'" if self.pasted else f"'file: {self.path}'"
 
     @property
     def shown_path(self) -> str:

@@ -101,6 +101,7 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
             path, span = headers[i]
             header_end = i + span
             _hunk_line(ctx, proposal, path_writing(path), None, None, first + i)
+            proposal.hunks[-1].pasted = raw.strip()
         elif i >= header_end:
             _line(ctx, proposal, raw, first + i)
     for hunk in proposal.hunks:
@@ -123,7 +124,7 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
         if hunk.creates:
             _new_file(ctx, hunk)
             continue
-        hunk.file_ref = resolve(ctx, hunk.path, hunk.line, f"'file: {hunk.path}'")
+        hunk.file_ref = resolve(ctx, hunk.path, hunk.line, hunk.written)
         if hunk.file_ref is None:  # said once, for the file: its ranges are not looked up
             continue
         hunk.range_refs = [(name, resolve(ctx, f"{hunk.path}:{a}-{b}", hunk.line,
@@ -150,14 +151,14 @@ def _new_file(ctx: PageContext, hunk: Hunk) -> None:
     which the pinned commit must not have."""
     path = path_written(hunk.path).strip("/")
     if not REPO_PATH.match(path) or hunk.ranges:
-        ctx.error(f"'file: {hunk.path}' makes a new file: expected its whole path inside the "
+        ctx.error(f"{hunk.written} makes a new file: expected its whole path inside the "
                   "repository, and no 'L' lines (it has none yet)", hunk.line)
         return
-    hunk.path = path
+    hunk.path, written = path, hunk.written
     pr = ctx.pr
     head = ctx.source.commit(pr.head) if ctx.source is not None and pr is not None else None
     if ctx.source is not None and head is not None and ctx.source.lines(head, path) is not None:
-        ctx.error(f"'file: {path}' makes a new file (@@ -0,0), but commit {head[:7]} has it; "
+        ctx.error(f"{written} makes a new file (@@ -0,0), but commit {head[:7]} has it; "
                   "expected a new path, or the file's lines with their positions", hunk.line)
 
 
