@@ -261,13 +261,14 @@ def test_a_file_s_diff_pasted_whole_from_git_diff_is_a_hunk(tmp_path: Path) -> N
     """`git diff` output pasted as it is: its header (`diff --git`, `index`, `---`, `+++`)
     names the file, as a `file:` line does (it was three errors: 'malformed proposal line',
     and `--- a/...` 'a diff line before any file: line'); `---`/`+++` alone before an `@@`
-    line too, and a file made (`/dev/null`). A removed line that reads `--- a/...` (a Lua
-    comment) stays one."""
+    line too (`diff -u`'s, with dates), and a file made (`/dev/null`). A removed line that
+    reads `--- a/...` (a Lua comment) stays one."""
     files = {"lua/m.lua": "local M = {}\n-- a/b\nM.x = 1\nreturn M\n", "app.py": "x = 1\n"}
     pasted = ("diff --git a/lua/m.lua b/lua/m.lua\nindex 8e03d9e..6efc5a7 100644\n"
               "--- a/lua/m.lua\n+++ b/lua/m.lua\n@@ -1,3 +1,3 @@ local M = {}\n local M = {}\n"
               "--- a/b\n+-- a/c\n M.x = 1\n")
-    alone = "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n"
+    alone = ("--- app.py\t2026-12-04 10:00:00\n+++ app.py\t2026-12-04 10:01:00\n@@ -1 +1 @@\n"
+             "-x = 1\n+x = 2\n")  # as `diff -u` writes it: no a/ b/, and dates
     made = ("diff --git a/new.py b/new.py\nnew file mode 100644\nindex 0000000..e69de29\n"
             "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,1 @@\n+y = 1\n")
     missing = "diff --git a/gone.py b/gone.py\n--- a/gone.py\n+++ b/gone.py\n@@ -1 +1 @@\n-a\n+b\n"

@@ -55,13 +55,14 @@ RANGE = re.compile(r"L(\d+)(?:-L(\d+))?")
 # A file's header as `git diff` writes it, pasted in place of a `file:` line: `diff --git
 # a/P b/P`, what git says of the file (its index, modes, a rename), then `--- a/P` and
 # `+++ b/P` (`/dev/null` for a file made or removed); or that last pair alone, before an
-# `@@` line. A name with a space ends in a tab, as git writes it.
+# `@@` line. A name with a space ends in a tab, as git writes it; `diff -u` writes a date
+# after the tab, and `git diff --no-prefix` (or `diff.noprefix`) names without `a/`, `b/`.
 GIT_DIFF = re.compile(r"^diff --git a/(?P<a>.+) b/(?P<b>.+?)\s*$")
 GIT_SAYS = re.compile(r"^(?:index |old mode |new mode |deleted file mode |new file mode |"
                       r"similarity index |dissimilarity index |rename from |rename to |"
                       r"copy from |copy to |Binary files )")
-OLD_FILE = re.compile(r"^--- (?:a/(?P<path>[^\t]+?)|/dev/null)\t?\s*$")
-NEW_FILE = re.compile(r"^\+\+\+ (?:b/(?P<path>[^\t]+?)|/dev/null)\t?\s*$")
+OLD_FILE = re.compile(r"^--- (?:/dev/null|(?:a/)?(?P<path>[^\t]+?))(?:\t.*)?\s*$")
+NEW_FILE = re.compile(r"^\+\+\+ (?:/dev/null|(?:b/)?(?P<path>[^\t]+?))(?:\t.*)?\s*$")
 
 
 def git_headers(lines: list[str]) -> dict[int, tuple[str, int]]:
