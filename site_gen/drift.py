@@ -983,11 +983,8 @@ def _rewritten(p: Placed, old: str, path: str) -> str:
 
 def _renamed(line: str, written: str, path: str) -> str:
     """A line of a git diff header with the file's path `written` (as a page writes it)
-    now `path`: its `a/` and `b/` names."""
-    if written == path:
-        return line
-    old, new = path_written(written), path_written(path)
-    return line.replace(f"a/{old}", f"a/{new}").replace(f"b/{old}", f"b/{new}")
+    now `path` (its names with `a/` and `b/` or without)."""
+    return line if written == path else line.replace(path_written(written), path_written(path))
 
 
 def _position_shifted(position: re.Match[str], shift: int) -> str:

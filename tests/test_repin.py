@@ -640,15 +640,17 @@ def test_a_hunk_whose_file_line_names_no_lines_moves_by_its_positions(
     assert "file: core.py\n@@ -13,2 +13,2 @@\n" in text
 
 
-@pytest.mark.parametrize("renamed", [False, True])
+@pytest.mark.parametrize(("renamed", "a", "b"), [(False, "a/", "b/"), (True, "a/", "b/"),
+                                                 (True, "", "")])
 def test_a_file_s_diff_pasted_from_git_diff_moves_and_names_the_file_where_it_went(
-        renamed: bool, moved: Callable[..., tuple[Path, str, str]], project: Project,
-        cli: CLI) -> None:
+        renamed: bool, a: str, b: str, moved: Callable[..., tuple[Path, str, str]],
+        project: Project, cli: CLI) -> None:
     """A hunk pasted whole from `git diff`, its header naming the file: repin moves its
-    positions as a `file:` line's, and a renamed file's header names the new path."""
-    pasted = ("```proposal\ndiff --git a/src/widgets/core.py b/src/widgets/core.py\n"
-              "index 8e03d9e..6efc5a7 100644\n--- a/src/widgets/core.py\n"
-              "+++ b/src/widgets/core.py\n@@ -12,2 +12,2 @@ def make_key(user):\n"
+    positions as a `file:` line's, and a renamed file's header names the new path (with
+    `a/` and `b/`, or without, as `git diff --no-prefix` writes it)."""
+    header = ("diff --git a/{path} b/{path}\nindex 8e03d9e..6efc5a7 100644\n" if a else "") + \
+        f"--- {a}{{path}}\n+++ {b}{{path}}\n@@ -12,2 +12,2 @@ def make_key(user):\n"
+    pasted = ("```proposal\n" + header.format(path="src/widgets/core.py") +
               "-    name = user.name\n-    return hash(name)\n+    name = (user.name, user.id)\n"
               "+    return hash(name)\n```\n")
     path = "src/widgets/keys/core.py" if renamed else "src/widgets/core.py"
@@ -656,8 +658,7 @@ def test_a_file_s_diff_pasted_from_git_diff_moves_and_names_the_file_where_it_we
                        if renamed else {path: "import os\n" + CORE})
     out, text = repinned_and_built(cli, repo, project)
     assert "1 hunk: 1 moved" in out
-    assert (f"diff --git a/{path} b/{path}\nindex 8e03d9e..6efc5a7 100644\n--- a/{path}\n"
-            f"+++ b/{path}\n@@ -13,2 +13,2 @@ def make_key(user):\n") in text
+    assert header.format(path=path).replace("@@ -12,2 +12,2", "@@ -13,2 +13,2") in text
 
 
 def test_a_hunk_in_a_block_quote_moves_in_place(
