@@ -563,12 +563,28 @@ def _kind_in(language: str, body: str, written: str) -> str | None:
 _MULTIPLE = re.compile(r"\$\$\$[A-Z0-9_]*")
 
 
+# Bash writes a function's or a variable's name as a word: a metavariable there (`$F() {`,
+# `$V=$X`) is read as an expansion of a variable, which no definition or assignment is.
+_BASH_NAMED = re.compile(r"(?:^|[;&|(\n])\s*(?:function\s+)?\$[A-Z_][A-Z0-9_]*(?:\s*\(\s*\)|\+?=)")
+# What a pattern of a language needs that its grammar asks of it, said when ast-grep
+# cannot read one.
+PATTERN_HINTS = {"bash": "; in bash a group's '}' comes after ';' or a new line, as in "
+                         "'nvm_echo() { $$$B; }'"}
+
+
 def misread(language: str, pattern: str) -> str | None:
     """Why ast-grep matches `pattern` as other code than it is written as, where that is
     known, else None: C++'s grammar reads a body of a metavariable alone (`{ $$$B }`)
     after a function's parameters as an initializer list, so a pattern of a function's
-    definition is a declaration to it, and matches no definition."""
+    definition is a declaration to it, and matches no definition; Bash reads a
+    metavariable where a function's or a variable's name stands as a variable's
+    expansion (see _BASH_NAMED)."""
     written = pattern.strip()
+    if language == "bash" and _BASH_NAMED.search(written):
+        return ("matches no definition or assignment in bash: a function's or a variable's "
+                "name is a word there, and a metavariable in its place ('$F() {', '$V=') is "
+                "read as a variable's expansion; expected the name written out "
+                "('nvm_echo() { $$$B; }', 'NVM_DIR=$X'), or 'text:'")
     if language != "cpp" or _kind_in(language, "%s", written) != "declaration":
         return None
     bare = _MULTIPLE.sub("", written)

@@ -1276,6 +1276,34 @@ def test_a_cpp_pattern_of_a_function_definition_is_an_error_not_a_count_of_none(
     assert errors == []  # C reads it as written
 
 
+BASH_NAMED = ("matches no definition or assignment in bash: a function's or a variable's name "
+              "is a word there, and a metavariable in its place ('$F() {', '$V=') is read as a "
+              "variable's expansion; expected the name written out ('nvm_echo() { $$$B; }', "
+              "'NVM_DIR=$X'), or 'text:'")
+
+
+@pytest.mark.parametrize(("pattern", "message"), [
+    ("$F() { $$$B; }", BASH_NAMED),
+    ("$V=$(nvm_ls)", BASH_NAMED),
+    ("nvm_echo() { $$$B }", "is not an ast-grep pattern of bash (for nvm.sh); expected code that "
+                            "reads whole where a function's body has a statement (a call, an "
+                            "assignment, a whole 'try' with its 'catch', not a part of one), $X "
+                            "for one node and $$$X for any number; in bash a group's '}' comes "
+                            "after ';' or a new line, as in 'nvm_echo() { $$$B; }'"),
+])
+def test_a_bash_pattern_that_names_a_function_by_a_metavariable_is_an_error(
+        tmp_path: Path, pattern: str, message: str) -> None:
+    """Bash reads `$F` where a function's or a variable's name stands as a variable's
+    expansion: such a pattern matched nothing, so a claim that no function (or no
+    assignment) of nvm.sh does something held. A group closed without `;` is no bash: the
+    refusal says what bash asks."""
+    code = "nvm_echo() {\n  printf '%s\\n' \"$*\"\n}\nx=$(nvm_ls)\n"
+    _, errors = _claimed(tmp_path, "nvm.sh", code, f"count: none\npattern: {pattern}")
+    assert errors == [f"4: 'pattern: {pattern}' {message}"]
+    _, written = _claimed(tmp_path / "w", "nvm.sh", code, "count: 1\npattern: nvm_echo() { $$$B; }")
+    assert written == []
+
+
 APEX_FILE = ("#include \"group_norm.h\"\n\nGN_FWD_BWD_ONE_PASS_DEFINITION(10, 640)\n"
              "GN_FWD_BWD_ONE_PASS_DEFINITION(16, 1280)\n\nvoid launch(float* x) {\n"
              "  group_norm_fwd(x, 10);\n}\n")

@@ -32,6 +32,7 @@ from markupsafe import Markup, escape
 
 from ..code_host import fill
 from ..code_index import (
+    PATTERN_HINTS,
     READ,
     VERSION,
     Match,
@@ -448,8 +449,8 @@ def _matches_in(ctx: PageContext, claim: Claim, commit: str, path: str) -> list[
         ctx.error(f"'{field}: {written}' is not an ast-grep pattern of {language} "
                   f"(for {path}); expected code that reads whole where a function's body has "
                   "a statement (a call, an assignment, a whole 'try' with its 'catch', not a "
-                  "part of one), $X for one node and $$$X for any number",
-                  claim.lines[field])
+                  "part of one), $X for one node and $$$X for any number"
+                  + PATTERN_HINTS.get(language, ""), claim.lines[field])
     return []
 
 
