@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "45"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "46"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -121,10 +121,19 @@ def _grammars() -> dict[str, str | None]:
 def grammar_of(path: str, languages: dict[str, str] | None,
                lines: list[str]) -> tuple[str | None, list[str]]:
     """The ast-grep language of `path` (see language_of) and the `lines` its grammar reads:
-    a component's script alone, where it stands (see components), else all of them."""
+    a component's script alone, where it stands (see components), else all of them. A
+    JavaScript file the JavaScript grammar cannot read but TSX's can is read as TSX: its
+    JSX (the JavaScript grammar reads no attribute named as a keyword: Solid's and
+    Preact's `<div class="counter">`)."""
+    language: str | None
     if ending(path) in components.ENDINGS:
-        return components.code_of(path, lines)
-    return language_of(path, languages, lines), lines
+        language, code = components.code_of(path, lines)
+    else:
+        language, code = language_of(path, languages, lines), lines
+    if language == "javascript" and _broken(language, code_of(code)) is not None \
+            and _broken("tsx", code_of(code)) is None:
+        language = "tsx"
+    return language, code
 
 
 def defines_names(language: str | None) -> bool:
