@@ -74,6 +74,9 @@ def git_headers(lines: list[str]) -> dict[int, tuple[str, int]]:
     found: dict[int, tuple[str, int]] = {}
     i = 0
     while i < len(lines):
+        if not lines[i].startswith(("diff --git ", "--- ")):  # (most lines: no match to try)
+            i += 1
+            continue
         start, git = i, GIT_DIFF.match(lines[i])
         if git:
             i += 1
