@@ -279,6 +279,9 @@ def test_a_file_s_diff_pasted_whole_from_git_diff_is_a_hunk(tmp_path: Path) -> N
     assert unknown[0].startswith("2: unknown file 'gone.py' in 'diff --git a/gone.py b/gone.py'")
     assert errors == [] and f"Applies at {head[:7]}" in html
     assert html.count('<figure class="hunk">') == 2
+    # the header links the lines each names no L range for, as its '@@' says them
+    assert re.search(r'lua/m\.lua#L1-L3" title="[^"]*">L1-L3</a></figcaption>', html)
+    assert re.search(r'app\.py#L1" title="[^"]*">L1</a></figcaption>', html)
     assert '<del><span class="c1">-- a/</span><mark><span class="c1">b</span></mark></del>' in html
     assert "index 8e03d9e" not in html
     assert made_errors == [] and "new.py" in made_html

@@ -140,6 +140,9 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
         _check_symbol(ctx, hunk)
     check_positions(ctx, proposal)
     proposal.applies = check_applies(ctx, proposal)
+    if proposal.applies in ("", None):
+        for hunk in proposal.hunks:
+            _shown_lines(ctx, hunk)
     if proposal.applies == "" and ctx.source is not None:
         for hunk in proposal.hunks:
             if hunk.file_ref is not None:
@@ -148,6 +151,18 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
     if patch is not None:
         proposal.patch = f"proposal-{len(ctx.files) + 1}.patch"
         ctx.files[proposal.patch] = patch
+
+
+def _shown_lines(ctx: PageContext, hunk: Hunk) -> None:
+    """A hunk that names no lines (pasted from git diff, or a `file:` line without `L`):
+    its header links the lines each section shows, as a diff's `@@` lines say them."""
+    if hunk.file_ref is None or hunk.ranges:
+        return
+    for section in hunk.sections:
+        if section.lines and section.old_start and section.old_count:
+            a, b = section.old_start, section.old_end
+            hunk.range_refs.append((lines_text(a, b), resolve(ctx, f"{hunk.path}:{a}-{b}",
+                                                              hunk.line, hunk.written)))
 
 
 def _new_file(ctx: PageContext, hunk: Hunk) -> None:
