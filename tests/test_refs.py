@@ -171,6 +171,9 @@ def test_reference_errors(project: Project, cli: CLI) -> None:
      'checkpoint.py:45@2f6b955 "a \\"b\\""|the old one'),  # the commit before the quote
     ("[[Package@swift-6.0.swift:3]]", "Package%40swift-6.0.swift:3"),  # an '@' in a name
     ("[[Sources/a@b.swift::f]]", "Sources/a%40b.swift::f"),
+    # a line ending in a backslash (a macro going on): its `\"` escaped the closing mark
+    ('[[amp.py:1 "from .amp import init,\\"]]', 'amp.py:1 "from .amp import init,\\\\"'),
+    ('[[run.sh:3 "cmd --a \\"|the cmd]]', 'run.sh:3 "cmd --a \\\\"|the cmd'),
 ])
 def test_a_reference_written_another_way_says_how_this_one_is_written(written: str,
                                                                       meant: str) -> None:

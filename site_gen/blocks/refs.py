@@ -650,6 +650,9 @@ REWRITES = (
     # the commit after the quote: it comes before it
     (re.compile(r'(?<!\s)(\s*+"(?:[^"\\]|\\.)*+")\s*+(@\w++)(?=\s*+(?:\||$))'),
      lambda m: f"{m[2]}{m[1]}"),
+    # a quote of a line that ends in a backslash (a macro's, a shell command's going on):
+    # the backslash escaped, or it escapes the quote mark that ends the quote
+    (re.compile(r'(?<!\\)\\"(\s*+(?:\\?\|[^"]*+)?)$'), lambda m: '\\\\"' + m[1]),
 )
 
 
