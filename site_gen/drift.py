@@ -543,7 +543,8 @@ class HeadMove:
             return first
         places = _places(new_lines, text)
         holder = self._holder(path, start, start + len(text) - 1) if places else None
-        again = self._definition(new_path, holder.name) if holder is not None else None
+        named = self._definitions(new_path, holder.shown) if holder is not None else []
+        again = named[0] if len(named) == 1 else None  # (by its arity too: Elixir's clauses)
         if again is not None:  # it still stands: the lines are the same only inside it
             inside = [p for p in places if again.start <= p <= again.end]
             return inside[0] if len(inside) == 1 else None
@@ -571,10 +572,10 @@ class HeadMove:
             return None
         return made
 
-    def _definition(self, path: str, name: str) -> Definition | None:
+    def _definitions(self, path: str, name: str) -> list[Definition]:
+        """The definitions `name` names (as a reference resolves it) at the new head."""
         index = index_of(self.reader, self.new, path, languages=self.config.languages)
-        found = chosen(index.definitions, name) if index else []
-        return found[0] if len(found) == 1 else None
+        return chosen(index.definitions, name) if index else []
 
     def _symbol(self, item: Item, new_path: str, old_lines: list[str],
                 new_lines: list[str]) -> Placed:
@@ -584,7 +585,13 @@ class HeadMove:
         if len(old) != 1:
             return Placed(item, CHANGED, detail=f"{item.symbol} names no one definition at the old head")
         text = tuple(old_lines[old[0].start - 1:old[0].end])
-        new = self._definition(new_path, old[0].name)
+        named = self._definitions(new_path, item.symbol)  # as the build will read the name
+        if len(named) > 1 or named and named[0].name != old[0].name:
+            return Placed(item, CHANGED, new_path, old_text=text, detail=(
+                f"{item.symbol} names {named[0].shown} ({named[0].lines}) at the new head, not "
+                f"{old[0].shown}" if len(named) == 1 else f"{item.symbol} names {len(named)} "
+                f"definitions at the new head: {', '.join(d.shown for d in named[:5])}"))
+        new = named[0] if named else None
         if new is None:
             renamed = self._renamed(item.file, new_path, old[0])
             if renamed is not None:

@@ -842,6 +842,43 @@ def test_a_renamed_function_is_changed_and_named_for_its_symbol_and_its_hunk(
     assert "1 reference and 1 hunk: 2 changed" in out
 
 
+SHOP = ("defmodule Shop do\n  def total(items), do: total(items, 0)\n\n"
+        "  defp total([], acc), do: acc\n  defp total([x | rest], acc), do: total(rest, acc + x)\n"
+        "end\n")
+
+
+def test_a_symbol_named_with_its_arity_is_found_by_it_at_the_new_head(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """Elixir's `Shop.total/2` beside `Shop.total/1`: repin looked the definition up at
+    the new head by its name alone, which names both, and said 'gone' of a function that
+    had only moved (plug's `build_path_clause/7`); the build found it."""
+    repo, _, _ = moved("Summed in [[lib/shop.ex::Shop.total/2]].\n",
+                       {"lib/shop.ex": "# the shop\n" + SHOP},
+                       old={"src/widgets/core.py": CORE, "lib/shop.ex": SHOP})
+    out, _ = repinned_and_built(cli, repo, project)
+    assert "moved: lib/shop.ex · Shop.total/2 now at L5-L6" in out
+
+
+JOBS = "class A:\n    def run(self):\n        return 1\n"
+
+
+@pytest.mark.parametrize(("new", "said"), [
+    (JOBS + "\n\nclass B:\n    def run(self):\n        return 2\n",
+     "run names 2 definitions at the new head: A.run, B.run"),
+    ("def run():\n    return 0\n\n\n" + JOBS, "run names run (L1-L2) at the new head, not A.run"),
+])
+def test_a_symbol_that_names_other_definitions_at_the_new_head_is_changed(
+        new: str, said: str, moved: Callable[..., tuple[Path, str, str]], project: Project,
+        cli: CLI) -> None:
+    """A name that found one definition at the old head and finds two, or another one, at
+    the new head: repin looked it up by the old definition's name, said 'same' or
+    'renamed', and the build then stopped at it or linked another function."""
+    repo, _, _ = moved("Named [[core.py::run]].\n", {"src/widgets/core.py": new},
+                       old={"src/widgets/core.py": JOBS})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert f"changed: src/widgets/core.py · run: {said}" in out
+
+
 @pytest.mark.parametrize("new", [
     CORE.replace("\n\ndef helper():\n    return 1\n", "\n"),  # nothing holds its lines
     # a new function that shares one line of its three: not its body under a new name
