@@ -342,7 +342,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                 sections[-1].append((row[:1] or " ", row[1:]))
         kept = [s[:len(s) - trailing_blanks(s, n)] for s, n in zip(sections, counts, strict=True)
                 if any(mark in " -" and text.strip() for mark, text in s)]
-        if not spans:  # no lines named (a header pasted from git diff): its first '@@' says
+        if not spans:  # no lines named (pasted from git diff, a bare `file:`): its first '@@'
             first = next((POSITION.match(row) for row in body[i:after] if POSITION.match(row)),
                          None)
             spans = ((int(first["a"]), int(first["a"]) + max(int(first["b"] or 1), 1) - 1),) \

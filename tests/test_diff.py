@@ -284,7 +284,7 @@ def test_a_file_s_diff_pasted_whole_from_git_diff_is_a_hunk(tmp_path: Path) -> N
     assert re.search(r'app\.py#L1" title="[^"]*">L1</a></figcaption>', html)
     assert '<del><span class="c1">-- a/</span><mark><span class="c1">b</span></mark></del>' in html
     assert "index 8e03d9e" not in html
-    assert made_errors == [] and "new.py" in made_html
+    assert made_errors == [] and '<span class="hunk-new">new file</span>' in made_html
 
 
 def test_a_blank_line_of_the_file_that_ends_a_section_is_kept_where_its_counts_hold_it(
