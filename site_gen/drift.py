@@ -333,14 +333,18 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         # counts its '@@' gives
         sections: list[list[Row]] = [[]]
         counts: list[tuple[int, int] | None] = [None]
+        trimmed = [True]  # a blank line before a `...` is the file's, as the build reads it
         for row in body[i + (1 if m else headers[i][1]):after]:
             if (position := POSITION.match(row)) or ELISION.match(row):
+                trimmed[-1] = position is not None
                 sections.append([])
                 counts.append((int(position["b"] or 1), int(position["d"] or 1))
                               if position else None)
+                trimmed.append(True)
             elif row[:1] in " -+" or row == "":
                 sections[-1].append((row[:1] or " ", row[1:]))
-        kept = [s[:len(s) - trailing_blanks(s, n)] for s, n in zip(sections, counts, strict=True)
+        kept = [s[:len(s) - (trailing_blanks(s, n) if trim else 0)]
+                for s, n, trim in zip(sections, counts, trimmed, strict=True)
                 if any(mark in " -" and text.strip() for mark, text in s)]
         if not spans:  # no lines named (pasted from git diff, a bare `file:`): its first '@@'
             first = next((POSITION.match(row) for row in body[i:after] if POSITION.match(row)),

@@ -313,7 +313,8 @@ HUNKS = st.lists(st.sampled_from([
     ["file: core.py L3", "@@ -3,2 +3,2 @@", "-x = 1", "+x = 2", " ", ""],
     ["diff --git a/src/core.py b/src/core.py", "index 1..2 100644", "--- a/src/core.py",
      "+++ b/src/core.py", "@@ -4,1 +4,1 @@ def name():", "--- a/x", "+x = 2"],
-    ["--- a/src/core.py", "+++ b/src/core.py", "@@ -5 +5 @@", "-x = 1", "+x = 2"]]),
+    ["--- a/src/core.py", "+++ b/src/core.py", "@@ -5 +5 @@", "-x = 1", "+x = 2"],
+    ["file: core.py", "-x = 1", "+x = 2", " ", "...", " y", "-z = 1", "+z = 2", ""]]),
     min_size=1, max_size=2).map(lambda hunks: [line for hunk in hunks for line in hunk])
 CLAIM_LINES = st.sampled_from([[], ["in: core.py"], ["at: head"], [""]]).map(
     lambda more: ["says: s", "text: x = 1", "count: 1", *more])
@@ -359,10 +360,21 @@ def _blocks_read(body: str) -> tuple[list[tuple[str, int, tuple[tuple[int, int],
         for hunk in model.hunks if isinstance(model, Proposal) else ():
             found.append(("hunk", hunk.line, (*hunk.ranges,
                                               *((s.old_start or 0, 0) for s in hunk.sections))))
-            sections = [tuple((dl.kind, dl.text) for dl in s.lines if dl.kind != "…")
-                        for s in hunk.sections]
+            sections = [tuple(run) for s in hunk.sections for run in _runs(s.lines)]
             rows.append(tuple(s for s in sections if any(k in " -" and t.strip() for k, t in s)))
     return found, rows, bool(context.problems.errors)
+
+
+def _runs(lines: list[Any]) -> list[list[tuple[str, str]]]:
+    """A section's lines, as runs apart where a `...` leaves lines out (as placement reads
+    them)."""
+    runs: list[list[tuple[str, str]]] = [[]]
+    for dl in lines:
+        if dl.kind == "…":
+            runs.append([])
+        else:
+            runs[-1].append((dl.kind, dl.text))
+    return runs
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
