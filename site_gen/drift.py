@@ -994,8 +994,13 @@ def _rewritten(p: Placed, old: str, path: str) -> str:
 
 def _renamed(line: str, written: str, path: str) -> str:
     """A line of a git diff header with the file's path `written` (as a page writes it)
-    now `path` (its names with `a/` and `b/` or without)."""
-    return line if written == path else line.replace(path_written(written), path_written(path))
+    now `path`: where it names the file (after `a/`, `b/`, or `---`/`+++` without them),
+    not where the name stands inside other words (a file named `diff` or `a`)."""
+    if written == path:
+        return line
+    named = re.compile(r"(\sa/|\sb/|^--- (?:a/)?|^\+\+\+ (?:b/)?)" + re.escape(path_written(written))
+                       + r"(?=\s|$)")
+    return named.sub(lambda m: m[1] + path_written(path), line)
 
 
 def _position_shifted(position: re.Match[str], shift: int) -> str:

@@ -661,6 +661,20 @@ def test_a_file_s_diff_pasted_from_git_diff_moves_and_names_the_file_where_it_we
     assert header.format(path=path).replace("@@ -12,2 +12,2", "@@ -13,2 +13,2") in text
 
 
+@pytest.mark.parametrize(("line", "renamed"), [
+    ("diff --git a/diff b/diff", "diff --git a/bin/diff b/bin/diff"),
+    ("--- a/diff", "--- a/bin/diff"), ("+++ b/diff", "+++ b/bin/diff"),
+    ("--- diff\t2026-12-04 10:00:00", "--- bin/diff\t2026-12-04 10:00:00"),
+    ("index 8e03d9e..6efc5a7 100644", "index 8e03d9e..6efc5a7 100644"),
+])
+def test_a_pasted_header_is_renamed_where_it_names_the_file(line: str, renamed: str) -> None:
+    """A file named as a word of the header itself (`diff`, or `a`): its name was replaced
+    wherever it stood, `diff --git` too."""
+    from site_gen.drift import _renamed
+
+    assert _renamed(line, "diff", "bin/diff") == renamed
+
+
 def test_a_hunk_in_a_block_quote_moves_in_place(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """A proposal the build reads in a block quote (or a list's item) is placed and moved
