@@ -130,8 +130,8 @@ def grammar_of(path: str, languages: dict[str, str] | None,
         language, code = components.code_of(path, lines)
     else:
         language, code = language_of(path, languages, lines), lines
-    if language == "javascript" and _broken(language, code_of(code)) is not None \
-            and _broken("tsx", code_of(code)) is None:
+    if language == "javascript" and _broken(language, text := code_of(code)) is not None \
+            and _broken("tsx", text) is None:
         language = "tsx"
     return language, code
 
@@ -306,7 +306,8 @@ _MAY_BE_EMPTY = re.compile(r"content|comment")
 @functools.lru_cache(maxsize=512)
 def _broken(language: str, text: str) -> int | None:
     """The first line of `text` (code of `language`) the parser could not read, or None:
-    asked of a C or C++ file before it is read (see _parsed), and again as it is read."""
+    asked of a C or C++ file before it is read (see _parsed), of a JavaScript file by
+    grammar_of, and again as either is read."""
     return _first_error(_root(language, text))
 
 

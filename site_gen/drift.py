@@ -334,8 +334,10 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         sections: list[list[Row]] = [[]]
         counts: list[tuple[int, int] | None] = [None]
         trimmed = [True]  # a blank line before a `...` is the file's, as the build reads it
+        first = None  # its first '@@'
         for row in body[i + (1 if m else headers[i][1]):after]:
             if (position := POSITION.match(row)) or ELISION.match(row):
+                first = first or position
                 trimmed[-1] = position is not None
                 sections.append([])
                 counts.append((int(position["b"] or 1), int(position["d"] or 1))
@@ -346,11 +348,9 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         kept = [s[:len(s) - (trailing_blanks(s, n) if trim else 0)]
                 for s, n, trim in zip(sections, counts, trimmed, strict=True)
                 if any(mark in " -" and text.strip() for mark, text in s)]
-        if not spans:  # no lines named (pasted from git diff, a bare `file:`): its first '@@'
-            first = next((POSITION.match(row) for row in body[i:after] if POSITION.match(row)),
-                         None)
-            spans = ((int(first["a"]), int(first["a"]) + max(int(first["b"] or 1), 1) - 1),) \
-                if first and int(first["a"]) else ()
+        if not spans and first and int(first["a"]):  # no lines named (pasted from git
+            # diff, a bare `file:`): its first '@@' says
+            spans = ((int(first["a"]), int(first["a"]) + max(int(first["b"] or 1), 1) - 1),)
         # its markdown: from its file line (or header) to the next one or the fence's end
         index, column = held[i][:2]
         found.append(Item("hunk", page.path, index + 1, offsets[index] + column,
