@@ -34,7 +34,7 @@ from pathlib import Path
 
 from .blocks.claim import Claim, parse_claim, read_fields
 from .blocks.hunks import Row, made_at, made_beside, trailing_blanks
-from .blocks.proposal import ELISION, FILE, POSITION, RANGE, git_headers
+from .blocks.proposal import ELISION, FILE, POSITION, RANGE, commit_text, git_headers
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
 from .code_index import index_of, named_holds
 from .config import Config
@@ -321,6 +321,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                      offsets[fence.line], claim=tuple(body))]
     found: list[Item] = []
     headers = git_headers(body)  # pasted from git diff, in place of `file:` lines
+    apart = {k for start, end in commit_text(body).items() for k in range(start, end)}
     starts = [i for i, raw in enumerate(body) if i in headers or FILE.match(raw)]
     for i, after in zip(starts, [*starts[1:], len(body)], strict=True):
         m = FILE.match(body[i])
@@ -335,7 +336,8 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         counts: list[tuple[int, int] | None] = [None]
         trimmed = [True]  # a blank line before a `...` is the file's, as the build reads it
         first = None  # its first '@@'
-        for row in body[i + (1 if m else headers[i][1]):after]:
+        for row in (body[k] for k in range(i + (1 if m else headers[i][1]), after)
+                    if k not in apart):  # (what git show wrote around the diff: none)
             if (position := POSITION.match(row)) or ELISION.match(row):
                 first = first or position
                 trimmed[-1] = position is not None
@@ -998,6 +1000,8 @@ def _renamed(line: str, written: str, path: str) -> str:
     not where the name stands inside other words (a file named `diff` or `a`)."""
     if written == path:
         return line
+    if line == f"diff --git {path_written(written)} {path_written(written)}":  # --no-prefix
+        return f"diff --git {path_written(path)} {path_written(path)}"
     named = re.compile(r"(\sa/|\sb/|^--- (?:a/)?|^\+\+\+ (?:b/)?)" + re.escape(path_written(written))
                        + r"(?=\s|$)")
     return named.sub(lambda m: m[1] + path_written(path), line)

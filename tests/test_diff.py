@@ -16,7 +16,7 @@ from site_gen.context import PageContext
 from site_gen.highlight import lexing_for, shared_indent
 
 from .blockutil import render
-from .conftest import Project, Run, commit
+from .conftest import Project, Run, commit, git
 
 CLI = Callable[..., Run]
 
@@ -285,6 +285,34 @@ def test_a_file_s_diff_pasted_whole_from_git_diff_is_a_hunk(tmp_path: Path) -> N
     assert '<del><span class="c1">-- a/</span><mark><span class="c1">b</span></mark></del>' in html
     assert "index 8e03d9e" not in html
     assert made_errors == [] and '<span class="hunk-new">new file</span>' in made_html
+
+
+def test_a_commit_pasted_from_git_show_or_format_patch_is_its_diff(tmp_path: Path) -> None:
+    """What `git show`, `git log -p` and `git format-patch` write around a commit's diff
+    (the commit's header and message, a mail's diffstat and signature) was an error at each
+    of its lines, and `git diff --no-prefix`'s `diff --git P P` two: as `git apply` does,
+    they are left out, and the diff is read as if pasted alone. A commit's header that no
+    diff follows is one error."""
+    old = {"app.py": "import os\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 2\n",
+           "lib.py": "x = 1\n"}
+    repo = tmp_path / "work"
+    commit(repo, old)
+    commit(repo, {"app.py": old["app.py"].replace("return 1", "return 10")},
+           "Return ten\n\nA message with lines of its own:\n+ one\n- two\n diff --git x")
+    commit(repo, {"lib.py": "x = 2\n"}, "Two")
+    pasted = [git(repo, "show", "HEAD~1"), git(repo, "log", "-p", "-2"),
+              git(repo, "format-patch", "-2", "--stdout"), git(repo, "diff", "--no-prefix", "HEAD~2")]
+    assert pasted[2].rstrip().endswith("\n-- \n" + git(repo, "--version").split()[-1])
+    head, built = rendered_at(tmp_path, old, *(f"```proposal\ntitle: t\n\n{text}\n```\n"
+                                                for text in pasted),
+                              "```proposal\ncommit 0123abc\nAuthor: a <a@a>\n\n    Empty\n```\n")
+    for (html, errors, _), files in zip(built[:-1], (1, 2, 2, 2), strict=True):
+        assert errors == [] and f"Applies at {head[:7]}" in html
+        assert html.count('<figure class="hunk">') == files
+        assert "Return ten" not in html and "Author" not in html and "one" not in html
+    assert built[-1][1] == ["2: 'commit 0123abc' starts a commit as git show or git format-patch "
+                            "writes it, but no 'diff --git' line follows; expected the commit's "
+                            "diff after its message"]
 
 
 def test_a_blank_line_of_the_file_that_ends_a_section_is_kept_where_its_counts_hold_it(

@@ -640,19 +640,29 @@ def test_a_hunk_whose_file_line_names_no_lines_moves_by_its_positions(
     assert "file: core.py\n@@ -13,2 +13,2 @@\n" in text
 
 
-@pytest.mark.parametrize(("renamed", "a", "b"), [(False, "a/", "b/"), (True, "a/", "b/"),
-                                                 (True, "", "")])
+GIT_LINE = "diff --git {a}{{path}} {b}{{path}}\nindex 8e03d9e..6efc5a7 100644\n"
+MAILED = (f"From {'0123abc' * 6}0123 Mon Sep 17 00:00:00 2001\nFrom: t <t@t>\n"
+          "Subject: [PATCH] Keys of two parts\n\n---\n src/widgets/core.py | 4 ++--\n\n")
+
+
+@pytest.mark.parametrize(("renamed", "a", "b", "before"), [
+    (False, "a/", "b/", GIT_LINE), (True, "a/", "b/", GIT_LINE), (True, "", "", ""),
+    (True, "", "", GIT_LINE), (True, "a/", "b/", MAILED + GIT_LINE)],
+    ids=["git diff", "renamed", "pair alone", "no prefix", "format-patch"])
 def test_a_file_s_diff_pasted_from_git_diff_moves_and_names_the_file_where_it_went(
-        renamed: bool, a: str, b: str, moved: Callable[..., tuple[Path, str, str]],
+        renamed: bool, a: str, b: str, before: str, moved: Callable[..., tuple[Path, str, str]],
         project: Project, cli: CLI) -> None:
     """A hunk pasted whole from `git diff`, its header naming the file: repin moves its
     positions as a `file:` line's, and a renamed file's header names the new path (with
-    `a/` and `b/`, or without, as `git diff --no-prefix` writes it)."""
-    header = ("diff --git a/{path} b/{path}\nindex 8e03d9e..6efc5a7 100644\n" if a else "") + \
+    `a/` and `b/`, or without, as `git diff --no-prefix` writes it); pasted from `git
+    format-patch`, the mail's header before it and its signature after it are none of its
+    lines (the signature's `-- ` was a removed line: 'no longer applies'), left as they are."""
+    header = before.format(a=a, b=b) + \
         f"--- {a}{{path}}\n+++ {b}{{path}}\n@@ -12,2 +12,2 @@ def make_key(user):\n"
     pasted = ("```proposal\n" + header.format(path="src/widgets/core.py") +
               "-    name = user.name\n-    return hash(name)\n+    name = (user.name, user.id)\n"
-              "+    return hash(name)\n```\n")
+              "+    return hash(name)\n" + ("-- \n2.39.5\n" if before.startswith("From") else "")
+              + "```\n")
     path = "src/widgets/keys/core.py" if renamed else "src/widgets/core.py"
     repo, _, _ = moved(pasted, {"src/widgets/core.py": None, path: "import os\n" + CORE}
                        if renamed else {path: "import os\n" + CORE})

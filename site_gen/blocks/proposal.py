@@ -57,12 +57,62 @@ RANGE = re.compile(r"L(\d+)(?:-L(\d+))?")
 # `+++ b/P` (`/dev/null` for a file made or removed); or that last pair alone, before an
 # `@@` line. A name with a space ends in a tab, as git writes it; `diff -u` writes a date
 # after the tab, and `git diff --no-prefix` (or `diff.noprefix`) names without `a/`, `b/`.
-GIT_DIFF = re.compile(r"^diff --git a/(?P<a>.+) b/(?P<b>.+?)\s*$")
+GIT_DIFF = re.compile(r"^diff --git (?P<names>.+?)\s*$")
 GIT_SAYS = re.compile(r"^(?:index |old mode |new mode |deleted file mode |new file mode |"
                       r"similarity index |dissimilarity index |rename from |rename to |"
                       r"copy from |copy to |Binary files )")
 OLD_FILE = re.compile(r"^--- (?:/dev/null|(?:a/)?(?P<path>[^\t]+?))(?:\t.*)?\s*$")
 NEW_FILE = re.compile(r"^\+\+\+ (?:/dev/null|(?:b/)?(?P<path>[^\t]+?))(?:\t.*)?\s*$")
+
+
+# What `git show` (and `git log -p`) and `git format-patch` write around a commit's diff,
+# pasted with it: the commit's header and message, from its `commit SHA` line (or the
+# mail's `From SHA Mon Sep 17 ...`) to its first `diff --git` line (a mail's `---` and
+# diffstat too), and the mail's signature at its end (`-- ` and git's version). Left out,
+# as `git apply` leaves out what is not a patch.
+COMMIT = re.compile(r"^(?:commit [0-9a-f]{7,64}(?:\s.*)?|From [0-9a-f]{40,64} .*)$")
+SIGNATURE = ("-- ", re.compile(r"^\d+(?:\.\w+)+\s*$"))
+
+
+def diff_git_path(line: str) -> str | None:
+    """The path a `diff --git` line names (the old side's): `diff --git a/P b/P`, or with
+    `--no-prefix` `diff --git P P` (the two names alike; a rename's names differ, and its
+    `---` line or `rename from` says the path)."""
+    m = GIT_DIFF.match(line)
+    if m is None:
+        return None
+    names = m["names"]
+    half = len(names) // 2
+    if len(names) % 2 and names[half] == " " and names[:half] == names[half + 1:]:
+        return names[:half]  # git diff --no-prefix: a space in the name is no question
+    prefixed = re.match(r"a/(.+?) b/", names)
+    return prefixed[1] if prefixed else names.split(" ", 1)[0]
+
+
+def commit_text(lines: list[str]) -> dict[int, int]:
+    """Where `lines` (a proposal's) hold what `git show` or `git format-patch` writes around
+    a commit's diff (COMMIT, SIGNATURE): at each such run's first line, the line after it
+    (len(lines) for a commit's header that no `diff --git` line follows)."""
+    found: dict[int, int] = {}
+    i = 0
+    while i < len(lines):
+        start = i
+        if not lines[i].startswith(("commit ", "From ", "-- ")):  # (most lines)
+            i += 1
+        elif COMMIT.match(lines[i]):
+            i += 1
+            while i < len(lines) and not lines[i].startswith("diff --git "):
+                i += 1
+            found[start] = i
+        elif lines[i] == SIGNATURE[0] and i + 1 < len(lines) and SIGNATURE[1].match(lines[i + 1]):
+            i += 2
+            while i < len(lines) and not lines[i].strip():
+                i += 1
+            if i == len(lines) or COMMIT.match(lines[i]):
+                found[start] = i
+        else:
+            i += 1
+    return found
 
 
 def git_headers(lines: list[str]) -> dict[int, tuple[str, int]]:
@@ -77,18 +127,18 @@ def git_headers(lines: list[str]) -> dict[int, tuple[str, int]]:
         if not lines[i].startswith(("diff --git ", "--- ")):  # (most lines: no match to try)
             i += 1
             continue
-        start, git = i, GIT_DIFF.match(lines[i])
-        if git:
+        start, git = i, diff_git_path(lines[i])
+        if git is not None:
             i += 1
             while i < len(lines) and GIT_SAYS.match(lines[i]):
                 i += 1
         old = OLD_FILE.match(lines[i]) if i + 1 < len(lines) else None
         new = NEW_FILE.match(lines[i + 1]) if old else None
-        if old and new and (git or i + 2 < len(lines) and POSITION.match(lines[i + 2])):
+        if old and new and (git is not None or i + 2 < len(lines) and POSITION.match(lines[i + 2])):
             found[start] = (old["path"] or new["path"] or "", i + 2 - start)
             i += 2
-        elif git:
-            found[start] = (git["a"], i - start)
+        elif git is not None:
+            found[start] = (git, i - start)
         else:
             i += 1
     return found
@@ -99,9 +149,16 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
     commit; every problem goes to `ctx` with its line."""
     check = ctx.problems.checkpoint()
     proposal = Proposal(line=first - 1)
-    headers, header_end = git_headers(lines), 0
+    headers, apart, header_end = git_headers(lines), commit_text(lines), 0
     for i, raw in enumerate(lines):
-        if i in headers:  # pasted from git diff: its header names the file
+        if i in apart:  # pasted from git show or git format-patch: what is not the patch
+            header_end = apart[i]
+            if header_end == len(lines) and COMMIT.match(raw):
+                ctx.error(f"'{raw.strip()}' starts a commit as git show or git format-patch "
+                          "writes it, but no 'diff --git' line follows; expected the commit's "
+                          "diff after its message", first + i)
+                proposal.skipping = True  # (the one error: not also 'needs a file: line')
+        elif i in headers:  # pasted from git diff: its header names the file
             path, span = headers[i]
             header_end = i + span
             _hunk_line(ctx, proposal, path_writing(path), None, None, first + i)
