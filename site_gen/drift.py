@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .blocks.claim import Claim, parse_claim, read_fields
-from .blocks.hunks import Row, made_at, made_beside, trailing_blanks
+from .blocks.hunks import Aside, Row, made_at, made_beside, trailing_blanks
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE, commit_text, git_headers
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
 from .code_index import index_of, named_holds
@@ -42,6 +42,7 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
+from .highlight import comment_alone, lexing_for
 from .names import (
     GITLINK,
     Fence,
@@ -656,8 +657,9 @@ class HeadMove:
                                                        new_lines, old_lines)
             if at is None or found is None:
                 return self._unapplied(item, new_path, sides, at, (old_lines, new_lines))
-            made = self._made(item, new_path, _beside(new_lines, sides, found),
-                              functools.partial(_beside, old_lines, sides, at))
+            comments = self._comments(new_path, new_lines)
+            made = self._made(item, new_path, _beside(new_lines, sides, found, comments),
+                              functools.partial(_beside, old_lines, sides, at, comments))
             if made is not None:
                 return Placed(item, CHANGED, new_path, item.start, item.end, section,
                               tuple(new_lines[made[0] - 1:made[1]]),
@@ -676,6 +678,10 @@ class HeadMove:
             return Placed(item, CHANGED, new_path, start, end, detail=unnamed, shift=shift)
         return self._moved(item, new_path, start, end, (), (), shift)
 
+    def _comments(self, path: str, lines: list[str]) -> Callable[[str], bool]:
+        """Which lines of `path` are comments alone, as the build tells them (see _made)."""
+        return comment_alone(lexing_for(path, self.config.languages, lines=lines))
+
     def _unapplied(self, item: Item, new_path: str, sides: Sides, at: int | None,
                    heads: tuple[list[str], list[str]]) -> Placed:
         """A hunk whose old side (`section`, at old line `at`) does not stand at the new head:
@@ -689,8 +695,10 @@ class HeadMove:
         approx = self._approximate(item.file, new_path, at, at + len(section) - 1)
         now = tuple(new_lines[approx[0] - 1:approx[1]]) if approx else ()
         start, end = approx or (None, None)
-        made = self._made(item, new_path, _taken(new_lines, sides, approx) if now else None,
-                          functools.partial(_taken, old_lines, sides, (at, at)))
+        comments = self._comments(new_path, new_lines)
+        made = self._made(item, new_path,
+                          _taken(new_lines, sides, approx, comments) if now else None,
+                          functools.partial(_taken, old_lines, sides, (at, at), comments))
         if made is not None:  # shown beside its old side: the lines it made
             return Placed(item, CHANGED, new_path, start, end, section,
                           tuple(new_lines[made[0] - 1:made[1]]),
@@ -745,20 +753,22 @@ class HeadMove:
                       detail=_moved_how(item, new_path, start, end), shift=shift)
 
 
-def _taken(lines: list[str], sides: Sides, approx: tuple[int, int] | None
-           ) -> tuple[int, int] | None:
+def _taken(lines: list[str], sides: Sides, approx: tuple[int, int] | None,
+           comments: Aside = None) -> tuple[int, int] | None:
     """Where `lines`, the new head's, hold what a hunk's section proposes (its `sides`),
     at or around `approx` (where its old side went), or None (see hunks.made_at)."""
     if approx is None:
         return None
     section, proposed, rows = sides
-    return made_at(lines, rows, approx[0], approx[1] - approx[0] + len(proposed) + len(section))
+    return made_at(lines, rows, approx[0], approx[1] - approx[0] + len(proposed) + len(section),
+                   comments)
 
 
-def _beside(lines: list[str], sides: Sides, at: int) -> tuple[int, int] | None:
+def _beside(lines: list[str], sides: Sides, at: int,
+            comments: Aside = None) -> tuple[int, int] | None:
     """Where `lines` hold the lines a hunk's section adds (its `sides`), touching its old
     side, which stands at `at` (see hunks.made_beside), or None."""
-    return made_beside(lines, sides[2], at, at + len(sides[0]) - 1)
+    return made_beside(lines, sides[2], at, at + len(sides[0]) - 1, comments)
 
 
 QUOTE_TELLS = 12  # characters: a line as short as `break;` or `}` quoted only when no other is

@@ -17,14 +17,14 @@ import html
 import os
 import re
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 from pygments import __version__ as PYGMENTS
 from pygments.lexer import Lexer
-from pygments.token import STANDARD_TYPES, _TokenType
+from pygments.token import STANDARD_TYPES, Comment, _TokenType
 from pygments.util import ClassNotFound
 
 from . import lexer_index
@@ -229,6 +229,20 @@ class Lexing:
         tokens = lex_lines(self.lexer, lines)
         self.store.put(key, tokens)
         return tokens
+
+
+def comment_alone(lexing: Lexing) -> Callable[[str], bool]:
+    """Whether a line of code holds a comment and nothing else, as its lexer reads it alone
+    (a preprocessor's line, `#include`, `#define`, is code). A line inside a block comment
+    that does not open it (` * text`) reads as no comment: such lines are told no apart."""
+    @functools.lru_cache(maxsize=1024)
+    def alone(line: str) -> bool:
+        tokens = [(ttype, value) for ttype, value in lexing.lexer.get_tokens(line + "\n")
+                  if value.strip()]  # (with its line end: C's `//` comment ends at one)
+        return bool(tokens) and all(ttype[:1] == Comment and ttype[:2] != Comment.Preproc
+                                    for ttype, _ in tokens)  # (a token type is a tuple)
+
+    return alone
 
 
 def _css_class(ttype: _TokenType) -> str:

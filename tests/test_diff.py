@@ -538,6 +538,81 @@ def test_where_a_proposed_change_is_made(lines: list[str], new: list[str], added
     assert made_at(lines, marked(new, added, removed), 1, len(new)) == expected
 
 
+# click's `less` options (pallets/click#3777): a proposal that stops at an option taking a
+# value, taken by the PR with comments in its own words
+LESS_ROWS = [(" ", "        if token.startswith(\"--\"):"),
+             (" ", "            if token.casefold() == \"--raw-control-chars\":"),
+             (" ", "                return True"),
+             (" ", "        elif token.startswith(\"-\") and len(token) > 1:"),
+             ("-", "            if \"r\" in token[1:].casefold():"), ("-", "                return True"),
+             ("+", "            for letter in token[1:]:"), ("+", "                if letter in \"rR\":"),
+             ("+", "                    return True"),
+             ("+", "                if letter in _LESS_VALUE_OPTIONS:"),
+             ("+", "                    # The rest of the cluster is this option's value."),
+             ("+", "                    break"), (" ", ""), (" ", "    return False")]
+LESS_TAKEN = [text for mark, text in LESS_ROWS[:4]] + [
+    "            # Options such as -p and -o take the rest of the cluster as their value.",
+    *(text for mark, text in LESS_ROWS[6:10]), "                    break", "",
+    "    return False"]
+
+
+@pytest.mark.parametrize(("lines", "expected"), [
+    (LESS_TAKEN, (6, 10)),
+    # one of its code lines in other words: not made
+    ([*LESS_TAKEN[:5], "            for letter in token[1:].lower():", *LESS_TAKEN[6:]], None),
+])
+def test_a_proposal_taken_with_comments_in_the_prs_own_words_is_made(
+        lines: list[str], expected: tuple[int, int] | None) -> None:
+    """The PR took the click page's proposal, its code as it proposed and its comments in
+    words of its own (one more over the loop, one fewer in it): each of the hunk's lines
+    was 'does not apply'. Comments alone, the page's and the file's, are aside, as blank
+    lines are; and a line it takes out that its context has too (`return True` before the
+    `elif`) standing by them is that context, not the line still there."""
+    from site_gen.blocks.hunks import made_at
+    from site_gen.highlight import comment_alone, lexing_for
+
+    comments = comment_alone(lexing_for("_termui_impl.py", {}))
+    assert made_at(lines, LESS_ROWS, 1, len(LESS_ROWS), comments) == expected
+    assert made_at(lines, LESS_ROWS, 1, len(LESS_ROWS)) is None  # comments weigh as code
+
+
+def test_a_line_taken_out_is_still_by_them_unless_its_context_has_it_too() -> None:
+    """A removed line its context also has is that line, by them (the click case above);
+    one the hunk adds again alike (ky's `throw error;` without its trailing tab) is not
+    told made where it still stands: which of the two stands cannot be told."""
+    from site_gen.blocks.hunks import made_beside
+
+    rows = [(" ", "\t} else {"), ("-", "\t\tthrow error;\t"), ("+", "\t\tthrow error;"),
+            (" ", "\t}")]
+    assert made_beside(["\t} else {", "\t\tthrow error;\t", "\t}"], rows, 1, 3) is None
+
+
+@pytest.mark.parametrize(("path", "line", "alone"), [
+    ("a.py", "    # why", True), ("a.py", "#: doc of a constant", True),
+    ("a.py", "x = 1  # why", False), ("a.py", '"""A docstring."""', False), ("a.py", "", False),
+    ("a.c", "/* why */", True), ("a.c", "// why", True), ("a.c", "#include <stdio.h>", False),
+    ("a.c", "#define MAX 4", False), ("a.lua", "-- why", True), ("a.rb", "# why", True),
+])
+def test_a_comment_alone_is_told_by_the_file_s_lexer(path: str, line: str, alone: bool) -> None:
+    from site_gen.highlight import comment_alone, lexing_for
+
+    assert comment_alone(lexing_for(path, {}))(line) is alone
+
+
+def test_the_build_says_once_that_a_proposal_taken_in_the_prs_own_comments_is_made(
+        tmp_path: Path) -> None:
+    """At the head that took it (comments reworded), the proposal is one error, 'the
+    proposed change is made', not one for each line."""
+    new = "def raw(tokens):\n    for token in tokens:\n" + "\n".join(LESS_TAKEN) + "\n"
+    body = "\n".join(f"{mark}{text}" for mark, text in LESS_ROWS)
+    head, [(_, errors, _)] = rendered_at(
+        tmp_path, {"less.py": new}, f"```proposal\nfile: less.py L7-L8 · raw\n@@ -3,8 +3,12 @@\n"
+                                    f"{body}\n```\n")
+    assert errors == [f"3: the proposed change is made at {head[:7]}: L8-L12 of less.py read as "
+                      "this hunk proposes; the page proposes what the PR now does: rewrite it, "
+                      "or drop the proposal"]
+
+
 MERGE = ["\t}", "", "\t// the other order", "\tif (typeof value === 'number' && isObject(old)) {",
          "\t\tvalue = {...old, limit: value};", "\t}", "", "\tif (isObject(value)) {"]
 BRANCH = ["\t}", "", "\tif (typeof value === 'number' && isObject(old)) {",

@@ -785,6 +785,19 @@ def test_a_hunk_the_pr_made_with_lines_of_its_own_says_so(
     assert "later. Of its 1 hunk: 1 changed." in html  # not "of its 1 reference"
 
 
+def test_a_hunk_the_pr_made_in_words_of_its_own_where_they_are_comments_says_so(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """click: the PR took a proposal's code as proposed, its comment in words of its own:
+    'its old side was edited'. Comments alone are aside, on the page and in the file."""
+    commented = CHECK.replace("+    assert", "+    # a key is only as unique as its id\n+    assert")
+    repo, _, _ = moved(commented, {"src/widgets/core.py": CORE.replace(
+        "    name = user.name\n", "    # the id makes each key unique (asked in the review)\n"
+        "    assert user.id is not None, \"a user without an id\"\n    name = user.name\n")})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert ("changed: src/widgets/core.py L11-L12 · make_key: the hunk no longer applies: the "
+            "new head has the lines it proposes (L13): the PR may have made this change") in out
+
+
 NEW_FUNCTION = """\
 ```proposal
 file: core.py L14-L16

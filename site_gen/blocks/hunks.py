@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -170,6 +171,7 @@ def _context_after(section: Section, lines: list[str] | None) -> list[str]:
 ADDED_SLACK = 30
 ADDED_TELLS = 12
 Row = tuple[str, str]  # a line of a hunk's section: its mark (' ', '-' or '+') and text
+Aside = Callable[[str], bool] | None  # which lines of its language are comments alone
 
 
 def trailing_blanks(rows: Sequence[Row], counts: tuple[int, int] | None = None) -> int:
@@ -187,36 +189,50 @@ def trailing_blanks(rows: Sequence[Row], counts: tuple[int, int] | None = None) 
     return max(0, min(blank, old - counts[0], new - counts[1]))
 
 
-def made_at(lines: Sequence[str], rows: Sequence[Row], near: int,
-            reach: int) -> tuple[int, int] | None:
+def made_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
+            aside: Aside = None) -> tuple[int, int] | None:
     """Where the file `lines` holds what a hunk's section proposes (its `rows`), around
     line `near`, as (first, last); None when it does not. Its whole new side within
     `reach` lines; else, as a PR takes a proposal with lines of its own around it (a
-    comment over it, a check before it, a line between two of its changes), each run of
-    lines it adds, one after the other (blank lines aside), found once, in their order,
-    within `reach` + ADDED_SLACK lines, beside the line of the hunk next to it (before or
-    after), together holding ADDED_TELLS characters; none of the lines it takes out still
-    by them."""
+    comment over it, a check before it, a line between two of its changes) and in its own
+    words where they are no code (its comments), each run of lines it adds, one after the
+    other (blank lines and, in the page's lines and the file's alike, those `aside` says are
+    comments aside), found once, in their order, within `reach` + ADDED_SLACK lines, beside
+    the line of the hunk next to it (before or after), together holding ADDED_TELLS
+    characters; none of the lines it takes out still by them (more often than its context
+    holds it: a `return True` or a `}` of its context is that line)."""
     new = [text for mark, text in rows if mark in " +"]
     if not lines or not any(line.strip() for line in new):
         return None
     for start in sorted(range(max(1, near - reach), near + reach + 1), key=lambda n: abs(n - near)):
         if list(lines[start - 1:start - 1 + len(new)]) == new:
             return start, start + len(new) - 1
-    return _added_at(lines, rows, near, reach)
+    return _added_at(lines, rows, near, reach, aside)
 
 
-def _added_at(lines: Sequence[str], rows: Sequence[Row], near: int,
-              reach: int) -> tuple[int, int] | None:
-    """Where `lines` hold the runs of lines a hunk's section adds, as made_at tells them."""
-    runs = _added_runs(rows)
+def _added_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
+              aside: Aside = None) -> tuple[int, int] | None:
+    """Where `lines` hold the runs of lines a hunk's section adds, as made_at tells them:
+    its comments as they are, else (`aside`) in words of the PR's own."""
+    return _runs_at(lines, rows, near, reach) or (
+        _runs_at(lines, rows, near, reach, aside) if aside is not None else None)
+
+
+def _runs_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
+             aside: Aside = None) -> tuple[int, int] | None:
+    """Where `lines` hold the runs of lines a hunk's section adds, each line of the page's
+    and the file's that `aside` says is a comment alone left out, as blank lines are."""
+    def weighs(line: str) -> bool:  # a line of code: not blank, no comment alone
+        return bool(line.strip()) and not (aside is not None and aside(line))
+
+    runs = _added_runs([(mark, text) for mark, text in rows if weighs(text)])
     if sum(len(line.strip()) for told, _, _ in runs for line in told) < ADDED_TELLS:
         return None
     far = reach + ADDED_SLACK  # the lines read: those they may stand on, and a neighbour's
     low = max(1, near - far - 1)
     high = near + far + sum(mark == "+" for mark, _ in rows) + 1
     written = [(n, line.rstrip()) for n, line in enumerate(lines[low - 1:high], low)
-               if line.strip()]
+               if weighs(line)]
     spans: list[tuple[int, int]] = []  # where each run stands, as indices of `written`
     at = 0  # the first of `written` the next run may stand on
     for told, before, after in runs:
@@ -230,10 +246,13 @@ def _added_at(lines: Sequence[str], rows: Sequence[Row], near: int,
             return None
         at = found[0] + len(told)
         spans.append((found[0], at))
-    # by them: among them, or as many lines (blank ones aside) before or after as it takes out
-    removed = {text.rstrip() for mark, text in rows if mark == "-" and text.strip()}
-    by = written[max(0, spans[0][0] - len(removed)):spans[-1][1] + len(removed)]
-    if any(line in removed for _, line in by):
+    # by them: among them, or as many lines (blank ones aside) before or after as it takes
+    # out, more often than its context holds them
+    removed = Counter(text.rstrip() for mark, text in rows if mark == "-" and text.strip())
+    kept = Counter(text.rstrip() for mark, text in rows if mark == " " and text.rstrip() in removed)
+    by = Counter(line for _, line in written[max(0, spans[0][0] - sum(removed.values())):
+                                             spans[-1][1] + sum(removed.values())])
+    if any(by[line] > kept[line] for line in removed):
         return None
     return written[spans[0][0]][0], written[spans[-1][1] - 1][0]
 
@@ -251,12 +270,13 @@ def _added_runs(rows: Sequence[Row]) -> list[tuple[list[str], str | None, str | 
     return runs
 
 
-def made_beside(lines: Sequence[str], rows: Sequence[Row], first: int,
-                last: int) -> tuple[int, int] | None:
+def made_beside(lines: Sequence[str], rows: Sequence[Row], first: int, last: int,
+                aside: Aside = None) -> tuple[int, int] | None:
     """Where the lines a hunk adds already stand in `lines`, touching its old side, which
     still stands at `first`-`last` (its context is generic, a `}` or a blank line, and the
     PR took the change right there: applied again, the hunk would add them twice), as
     made_at tells them apart (its new side whole is no sign here: of a hunk that only
     takes lines out, it is its context); None when they do not."""
-    made = _added_at(lines, rows, first, last - first + sum(mark in " +" for mark, _ in rows))
+    made = _added_at(lines, rows, first, last - first + sum(mark in " +" for mark, _ in rows),
+                     aside)
     return made if made is not None and made[1] >= first - 2 and made[0] <= last + 2 else None

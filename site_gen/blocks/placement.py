@@ -18,6 +18,7 @@ from collections import defaultdict
 from ..code_index import named_holds
 from ..context import PageContext
 from ..definitions import lines_text
+from ..highlight import comment_alone, lexing_for
 from .hunks import DiffLine, Hunk, Proposal, Section, made_at, made_beside
 
 
@@ -206,10 +207,11 @@ def _made(ctx: PageContext, hunk: Hunk, section: Section, applies: bool = False)
     if not lines or section.new_start is None or not any(dl.kind in "+-" for dl in section.lines):
         return None
     rows = [(dl.kind, dl.text) for dl in section.lines if dl.kind in " +-"]
+    comments = comment_alone(lexing_for(ref.path, ctx.config.languages, ctx.code_store, lines))
     if not applies:  # near where it would put them, as far as lines above may move it
-        made = made_at(lines, rows, section.new_start, len(section.lines))
+        made = made_at(lines, rows, section.new_start, len(section.lines), comments)
     elif section.old_start is not None and section.old_count is not None:
-        made = made_beside(lines, rows, section.old_start, section.old_end)
+        made = made_beside(lines, rows, section.old_start, section.old_end, comments)
     else:
         return None
     if made is None or not named_holds(ctx.source, ref.commit, ref.path, hunk.symbol, made,
