@@ -204,19 +204,22 @@ def test_apply_check_at_the_pinned_commit(project: Project, cli: CLI,
         "Build failed: 1 error(s); 0 warning(s). The site was not changed."])
 
 
-def rendered_at(tmp_path: Path, files: dict[str, str | bytes],
-                *bodies: str) -> tuple[str, list[tuple[str, list[str], list[str]]]]:
-    """The commit of a repository holding `files` (the PR's head, which changes them all),
-    and each of `bodies` rendered against it: (html, errors, warnings)."""
+def rendered_at(tmp_path: Path, files: dict[str, str | bytes], *bodies: str,
+                base: dict[str, str | bytes] | None = None
+                ) -> tuple[str, list[tuple[str, list[str], list[str]]]]:
+    """The commit of a repository holding `files` (the PR's head, which changes them all;
+    from a commit of `base`, pr.yml's `base:`, when given), and each of `bodies` rendered
+    against it: (html, errors, warnings)."""
     import dataclasses
 
     from site_gen.git_reader import SourceReader
 
     from .blockutil import PR
 
+    before = commit(tmp_path / "code", base, "base") if base is not None else None
     head = commit(tmp_path / "code", files)
     reader = SourceReader(tmp_path / "code")
-    pr = dataclasses.replace(PR, head=head, files=tuple(files))
+    pr = dataclasses.replace(PR, head=head, files=tuple(files), base=before)
     try:
         return head, [render(body, reader, pr) for body in bodies]
     finally:
@@ -603,14 +606,23 @@ def test_the_build_says_once_that_a_proposal_taken_in_the_prs_own_comments_is_ma
         tmp_path: Path) -> None:
     """At the head that took it (comments reworded), the proposal is one error, 'the
     proposed change is made', not one for each line."""
-    new = "def raw(tokens):\n    for token in tokens:\n" + "\n".join(LESS_TAKEN) + "\n"
+    def of(lines: list[str]) -> str:
+        return "def raw(tokens):\n    for token in tokens:\n" + "\n".join(lines) + "\n"
+
     body = "\n".join(f"{mark}{text}" for mark, text in LESS_ROWS)
-    head, [(_, errors, _)] = rendered_at(
-        tmp_path, {"less.py": new}, f"```proposal\nfile: less.py L7-L8 · raw\n@@ -3,8 +3,12 @@\n"
-                                    f"{body}\n```\n")
-    assert errors == [f"3: the proposed change is made at {head[:7]}: L8-L12 of less.py read as "
-                      "this hunk proposes; the page proposes what the PR now does: rewrite it, "
-                      "or drop the proposal"]
+    page = f"```proposal\nfile: less.py L7-L8 · raw\n@@ -3,8 +3,12 @@\n{body}\n```\n"
+    head, [(_, errors, _)] = rendered_at(tmp_path / "pr", {"less.py": of(LESS_TAKEN)}, page)
+    said = (": L8-L12 of less.py read as this hunk proposes; the page proposes what the PR now "
+            "does: rewrite it, or drop the proposal")
+    assert errors == [f"3: the proposed change is made at {head[:7]}{said}"]
+    # with pr.yml's base, how the page shows the PR's own change instead: a pr-diff
+    old = of([text for mark, text in LESS_ROWS if mark in " -"])
+    head, [(_, errors, _), (html, shown, _)] = rendered_at(
+        tmp_path / "based", {"less.py": of(LESS_TAKEN)}, page,
+        "```pr-diff\n[[less.py:8-12]]\n```\n", base={"less.py": old})
+    assert errors == [f"3: the proposed change is made at {head[:7]}{said} (a pr-diff block of "
+                      "[[less.py:8-12]] shows the PR's own change)"]
+    assert shown == [] and "own change" in html
 
 
 MERGE = ["\t}", "", "\t// the other order", "\tif (typeof value === 'number' && isObject(old)) {",

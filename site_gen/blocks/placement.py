@@ -174,13 +174,15 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
                           f"{ref.commit[:7]}, beside where it applies "
                           f"({lines_text(section.old_start, section.old_end)}): applied, it would "
                           "add them again; the page proposes what the commit has: rewrite it, "
-                          "or drop the proposal", section.line)
+                          f"or drop the proposal{_shown_as_made(ctx, ref.path, made)}",
+                          section.line)
                 continue
             if made is not None:  # one error for the section, not one per line
                 wrong += 1
                 ctx.error(f"the proposed change is made at {ref.commit[:7]}: {made} of {ref.path} "
                           "read as this hunk proposes; the page proposes what the PR now does: "
-                          "rewrite it, or drop the proposal", section.line)
+                          f"rewrite it, or drop the proposal{_shown_as_made(ctx, ref.path, made)}",
+                          section.line)
                 continue
             if found and (moved := _moved(ctx, hunk, section, [dl.text for dl in old])):
                 wrong += 1
@@ -195,6 +197,13 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
     if wrong:
         return f"{wrong} line(s) differ from the file"
     return "" if checked else None
+
+
+def _shown_as_made(ctx: PageContext, path: str, made: str) -> str:
+    """How a page shows a change the PR made, where it can (a pr-diff needs pr.yml's base)."""
+    if ctx.pr is None or not ctx.pr.base:
+        return ""
+    return f" (a pr-diff block of [[{path}:{made.replace('L', '')}]] shows the PR's own change)"
 
 
 def _made(ctx: PageContext, hunk: Hunk, section: Section, applies: bool = False) -> str | None:
