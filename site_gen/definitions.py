@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -804,6 +804,25 @@ def enclosing(defs: Iterable[Definition], start: int, end: int) -> Definition | 
     """The innermost definition that holds lines `start` to `end`, if any."""
     holding = [d for d in defs if d.start <= start and end <= d.end]
     return min(holding, key=lambda d: (d.end - d.start, -d.start)) if holding else None
+
+
+# A line that gives a name a value, as a constant or a variable is given one: the name first
+# (after the words that declare it), then a type perhaps, then `=` or `:=`.
+_GIVING = (r"^[ \t]*(?:(?:export|pub(?:\([^)]*\))?|public|private|protected|internal|static|"
+              r"final|const|let|var|val|readonly|declare|my|our|local|global)\s+)*")
+
+
+def assigned_at(lines: Sequence[str], symbol: str) -> tuple[int, str] | None:
+    """Where the last part of `symbol` is given a value, as a constant or a variable is
+    (`X = 1`, `X: Final = 1`, `const X = 1`, `X := 1`, Rust's `const X: &str = ...`): the
+    least indented such line, as (its number, its text); None where no line does."""
+    name = symbol.rsplit(".", 1)[-1].strip()
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+        return None
+    giving = re.compile(_GIVING + re.escape(name) + r"\s*(?::[^=]*)?(?::=|=(?![=>~]))")
+    found = [(len(text) - len(text.lstrip()), n, text.strip())
+             for n, text in enumerate(lines, 1) if name in text and giving.match(text)]
+    return min(found)[1:] if found else None
 
 
 def nearest_names(defs: Iterable[Definition], symbol: str, count: int = 3) -> str:

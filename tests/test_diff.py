@@ -15,7 +15,7 @@ from site_gen.config import default_config
 from site_gen.context import PageContext
 from site_gen.highlight import lexing_for, shared_indent
 
-from .blockutil import render
+from .blockutil import render, rendered_at
 from .conftest import Project, Run, commit, git
 
 CLI = Callable[..., Run]
@@ -202,28 +202,6 @@ def test_apply_check_at_the_pinned_commit(project: Project, cli: CLI,
         f"{second[:7]}: line 10 of src/widgets/core.py reads 'key = make_key(user, scope)', not "
         "'key = make_key(user)'",
         "Build failed: 1 error(s); 0 warning(s). The site was not changed."])
-
-
-def rendered_at(tmp_path: Path, files: dict[str, str | bytes], *bodies: str,
-                base: dict[str, str | bytes] | None = None
-                ) -> tuple[str, list[tuple[str, list[str], list[str]]]]:
-    """The commit of a repository holding `files` (the PR's head, which changes them all;
-    from a commit of `base`, pr.yml's `base:`, when given), and each of `bodies` rendered
-    against it: (html, errors, warnings)."""
-    import dataclasses
-
-    from site_gen.git_reader import SourceReader
-
-    from .blockutil import PR
-
-    before = commit(tmp_path / "code", base, "base") if base is not None else None
-    head = commit(tmp_path / "code", files)
-    reader = SourceReader(tmp_path / "code")
-    pr = dataclasses.replace(PR, head=head, files=tuple(files), base=before)
-    try:
-        return head, [render(body, reader, pr) for body in bodies]
-    finally:
-        reader.close()
 
 
 def test_a_proposal_the_commit_has_made_says_so_once(tmp_path: Path) -> None:

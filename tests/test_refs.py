@@ -11,7 +11,7 @@ import pytest
 
 from site_gen.code_index import SYMBOL_LANGUAGES
 
-from .blockutil import PR, render
+from .blockutil import PR, render, rendered_at
 from .conftest import Project, Run, front, git
 
 CLI = Callable[..., Run]
@@ -80,24 +80,52 @@ def test_a_backslash_of_the_code_in_a_quote_is_its_own(tmp_path: Path) -> None:
     """Only `\\"`, `\\\\` and `\\|` escape in a quote: a PHP namespace or a C string's `\\n`
     is quoted as the code writes it (the backslash was dropped: `use GuzzleHttpMiddleware;`
     was not on the line, guzzle's history)."""
-    from site_gen.git_reader import SourceReader
-
-    from .conftest import commit
-
-    repo = tmp_path / "code"
-    head = commit(repo, {"src/Utils.php": "<?php\nuse GuzzleHttp\\Middleware;\n",
-                         "log.c": 'printf("%s\\n", "a\\\\b | c");\n'})
-    reader = SourceReader(repo)
-    pr = dataclasses.replace(PR, head=head, files=("src/Utils.php", "log.c"))
-    try:
-        _, errors, _ = render('[[Utils.php:2 "use GuzzleHttp\\Middleware;"]] and '
-                              '[[log.c:1 "printf(\\"%s\\n\\", \\"a\\\\\\\\b \\| c\\")"]]\n',
-                              reader, pr)
-        _, wrong, _ = render('[[Utils.php:2 "use GuzzleHttpMiddleware;"]]\n', reader, pr)
-    finally:
-        reader.close()
+    _, [(_, errors, _), (_, wrong, _)] = rendered_at(
+        tmp_path, {"src/Utils.php": "<?php\nuse GuzzleHttp\\Middleware;\n",
+                   "log.c": 'printf("%s\\n", "a\\\\b | c");\n'},
+        '[[Utils.php:2 "use GuzzleHttp\\Middleware;"]] and '
+        '[[log.c:1 "printf(\\"%s\\n\\", \\"a\\\\\\\\b \\| c\\")"]]\n',
+        '[[Utils.php:2 "use GuzzleHttpMiddleware;"]]\n')
     assert errors == []
     assert len(wrong) == 1 and 'the quote "use GuzzleHttpMiddleware;"' in wrong[0]
+
+
+@pytest.mark.parametrize(("path", "code", "name", "line"), [
+    ("less.py", "import shlex\n\n#: options of less with a value\n_VALUES = \"bhjk\"\n", "_VALUES", 4),
+    ("conf.py", "TIMEOUT: Final = 5\n", "TIMEOUT", 1),
+    ("limits.ts", "export const LIMIT = 5;\n", "LIMIT", 1),
+    ("limits.go", "package a\n\nconst (\n\tLimit = 5\n)\n", "Limit", 4),
+    ("limits.rs", "pub const LIMIT: u32 = 5;\n", "LIMIT", 1),
+])
+def test_a_symbol_that_names_a_value_says_so_and_which_line_to_cite(
+        tmp_path: Path, path: str, code: str, name: str, line: int) -> None:
+    """click's `_LESS_VALUE_OPTIONS`: a constant is data, no definition (a function, a class,
+    a type); the error named the nearest functions of the file. It now says the name is a
+    value, where it is given, and the reference to write instead; so does a claim's `in:`,
+    and a hunk's `· name`."""
+    hunk = (f"```proposal\nfile: {path} L{line} · {name}\n@@ -{line},1 +{line},1 @@\n"
+            f"-{code.splitlines()[line - 1]}\n+{code.splitlines()[line - 1].replace('5', '6')}\n```\n")
+    _, [(_, ref, _), (_, claim, _), (_, named, _)] = rendered_at(
+        tmp_path, {path: code}, f"See [[{path}::{name}]].\n",
+        f"```claim\nid: c\nsays: s\ncount: 1\ntext: 5\nin: {path}::{name}\n```\n", hunk)
+    given = f"'{name}' is a value, given at L{line} ('{code.splitlines()[line - 1].strip()}')"
+    assert ref == [f"1: unknown symbol '{name}' in '[[{path}::{name}]]': {path} defines no such "
+                   f"name at commit {ref[0].split('commit ')[1][:7]}: {given}, and a symbol names "
+                   "a definition (a function, a class, a type); cite its line instead, as "
+                   f"'[[{path}:{line}]]'"]
+    assert len(claim) == 1 and f"{given}, and a symbol names" in claim[0]
+    assert len(named) == 1 and named[0].endswith(
+        f"no definition holds them ('{name}' is a value, given at L{line}: a hunk's symbol names "
+        f"the function, class or type that holds its lines; leave '· {name}' out)")
+
+
+@pytest.mark.parametrize("line", ["f(TIMEOUT=5)", "if TIMEOUT == 5:", "TIMEOUT => 5",
+                                  "    my_TIMEOUT = 5", "x.TIMEOUT = 5"])
+def test_a_name_used_is_not_a_value_given(line: str) -> None:
+    from site_gen.definitions import assigned_at
+
+    assert assigned_at([line], "TIMEOUT") is None
+    assert assigned_at([line, "TIMEOUT = 1", "    TIMEOUT = 2"], "Conf.TIMEOUT") == (2, "TIMEOUT = 1")
 
 
 def test_host_pattern_is_a_setting(project: Project, cli: CLI) -> None:

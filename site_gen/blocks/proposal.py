@@ -31,7 +31,7 @@ from markupsafe import Markup, escape
 
 from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
-from ..definitions import enclosing, holds, lines_text
+from ..definitions import assigned_at, enclosing, holds, lines_text
 from ..highlight import Lexing, Tokens, lexing_for, line_html, shared_indent
 from ..names import REPO_PATH, path_writing, path_written
 from ..statuses import find_status
@@ -279,8 +279,11 @@ def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
     start, end = spans[0]
     inner = enclosing(defs, start, end)
     lines = lines_text(start, end)
+    value = None if inner else assigned_at(ctx.source.lines(ref.commit, ref.path) or (), symbol)
     actual = (f"the definition that holds them is {inner.shown} ({inner.lines})" if inner
-              else "no definition holds them")
+              else f"no definition holds them ('{symbol}' is a value, given at L{value[0]}: a "
+                   "hunk's symbol names the function, class or type that holds its lines; "
+                   f"leave '· {symbol}' out)" if value else "no definition holds them")
     ctx.error(f"'· {symbol}' in {what} is not a definition that holds {lines} at commit "
               f"{ref.commit[:7]}; {actual}{parse_note(index)}", hunk.line)
 

@@ -30,7 +30,7 @@ from markupsafe import Markup, escape
 from ..code_host import fill
 from ..code_index import SYMBOL_LANGUAGES, Index, index_of
 from ..context import PageContext, context_of
-from ..definitions import chosen, nearest_names
+from ..definitions import assigned_at, chosen, nearest_names
 from ..errors import UNCHECKED
 from ..highlight import highlighted_lines
 from ..names import REPO_PATH, SHA, SYMLINK, path_written, reference_at
@@ -421,9 +421,13 @@ def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, wha
     if len(found) == 1 or (shared and found and len({d.name for d in found}) == 1):
         return [(d.start, d.end) for d in found]
     if not found:
+        value = assigned_at(ctx.source.lines(full, path) or (), symbol)
+        where = (f": '{symbol.rsplit('.', 1)[-1].strip()}' is a value, given at L{value[0]} "
+                 f"('{value[1]}'), and a symbol names a definition (a function, a class, a "
+                 f"type); cite its line instead, as '[[{path}:{value[0]}]]'" if value else
+                 f" (nearest: {nearest_names(index.definitions, symbol)})")
         ctx.error(f"unknown symbol '{symbol}' in {what}: {path} defines no such name at commit "
-                  f"{commit[:7]} (nearest: {nearest_names(index.definitions, symbol)})"
-                  f"{parse_note(index)}{unlisted(ctx, commit)}", line)
+                  f"{commit[:7]}{where}{parse_note(index)}{unlisted(ctx, commit)}", line)
     else:
         listed = ", ".join(f"{d.shown} ({d.lines})" for d in found)
         # no more of a name tells apart what shares it whole (a Kotlin property and a
