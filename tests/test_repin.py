@@ -1330,6 +1330,28 @@ def test_fetch_records_the_current_head_and_repin_fetches_it(
     assert again.code == 0 and "moved on" not in again.err
 
 
+def test_a_pr_head_fetched_before_as_a_pin_is_fetched_with_its_history(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """The click trial: the PR's new head was in the cache already, fetched alone (a pin of
+    the page repinned to it, then put back; an `@sha` reference does the same), so the
+    commits before it were not there, and every page said the PR was 'on another history
+    (force-pushed)', where it was a commit later. `fetch` brings its history with it."""
+    repo, old, new = moved("Named in [[core.py:12]], later [[core.py:13@{new}]].\n",
+                           {"src/widgets/core.py": "import os\n" + CORE})
+    page = project.root / "content/acme/widgets/12/cache-bug.md"
+    page.write_text(page.read_text().replace("{new}", new))
+    mkdocs = project.root / "mkdocs.yml"
+    mkdocs.write_text(mkdocs.read_text() + f"site_gen:\n  sources:\n    acme/widgets: {repo.as_uri()}\n")
+    git(repo, "update-ref", "refs/pull/12/head", old)
+    assert cli("fetch").code == 0  # both pins, each alone (the PR's head is the pinned one)
+    git(repo, "update-ref", "refs/pull/12/head", new)
+    assert cli("fetch").code == 0
+    built = cli("build", "--no-search")
+    assert f"written for {old[:7]}, the PR is now at {new[:7]}" in built.err, built.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    assert "1 commit later" in html and "force-pushed" not in html
+
+
 def test_repin_to_a_short_sha_a_local_source_has_but_no_pull_ref_names(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """A clone on this machine (a local `sources:` entry) tells a short SHA itself, as
