@@ -296,6 +296,24 @@ def test_a_commit_pasted_from_git_show_or_format_patch_is_its_diff(tmp_path: Pat
                             "diff after its message"]
 
 
+def test_a_hunk_that_names_no_definition_is_named_by_the_one_that_holds_its_change(
+        tmp_path: Path) -> None:
+    """A hunk pasted from `git diff` names no definition (git's function line after `@@` is
+    left out), nor does a `file:` line without `· symbol`: the page showed none. Where it
+    applies, the definition that holds the lines it changes names it, found by the file's
+    grammar, as a pr-diff is named; a change that no one definition holds names none."""
+    files = {"main.go": "package main\n\nfunc f() error {\n\treturn nil\n}\n\nvar x = 1\n"}
+    pasted = ("diff --git a/main.go b/main.go\n--- a/main.go\n+++ b/main.go\n"
+              "@@ -3,3 +3,4 @@ func f() error {\n func f() error {\n+\tlog()\n \treturn nil\n }\n")
+    bare = "file: main.go\n@@ -7,1 +7,1 @@\n-var x = 1\n+var x = 2\n"
+    _, built = rendered_at(tmp_path, files, *(f"```proposal\n{body}```\n" for body in (
+        pasted, bare, pasted + "\n" + bare)))
+    (inside, none, both) = built
+    assert inside[1] == [] and '· <code class="hunk-symbol">f</code>' in inside[0]
+    assert none[1] == [] and "hunk-symbol" not in none[0]
+    assert both[0].count("hunk-symbol") == 1  # each hunk by its own lines
+
+
 def test_a_blank_line_of_the_file_that_ends_a_section_is_kept_where_its_counts_hold_it(
         tmp_path: Path) -> None:
     """git writes a blank line of the file as ' ', often the last of a section's context

@@ -200,6 +200,8 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
     if proposal.applies in ("", None):
         for hunk in proposal.hunks:
             _shown_lines(ctx, hunk)
+            if proposal.applies == "":
+                _named_by_code(ctx, hunk)
     if proposal.applies == "" and ctx.source is not None:
         for hunk in proposal.hunks:
             if hunk.file_ref is not None:
@@ -220,6 +222,27 @@ def _shown_lines(ctx: PageContext, hunk: Hunk) -> None:
             a, b = section.old_start, section.old_end
             hunk.range_refs.append((lines_text(a, b), resolve(ctx, f"{hunk.path}:{a}-{b}",
                                                               hunk.line, hunk.written)))
+
+
+def _named_by_code(ctx: PageContext, hunk: Hunk) -> None:
+    """A hunk whose header names no definition (pasted from git diff, or a `file:` line
+    without `· symbol`), applying at the commit: named by the definition there that holds
+    the lines it changes, as a pr-diff is (and as a code host's diff heads a section with
+    the function around it, here found by the file's grammar, not by a guess at its lines)."""
+    ref = hunk.file_ref
+    if hunk.symbol or ref is None or ctx.source is None:
+        return
+    changed: list[int] = []
+    for section in hunk.sections:
+        before = section.old_start  # a line added at a section's top: after the one above
+        for dl in section.lines:
+            if dl.kind in "-+" and (dl.old or before):
+                changed.append(dl.old or before or 0)
+            before = dl.old or before
+    index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages) \
+        if changed else None
+    holder = enclosing(index.definitions, min(changed), max(changed)) if index else None
+    hunk.symbol = holder.name if holder else None
 
 
 def _new_file(ctx: PageContext, hunk: Hunk) -> None:
