@@ -314,6 +314,27 @@ def test_a_hunk_that_names_no_definition_is_named_by_the_one_that_holds_its_chan
     assert both[0].count("hunk-symbol") == 1  # each hunk by its own lines
 
 
+@pytest.mark.parametrize(("header", "said"), [
+    ("diff --git a/anet.c b/net.c\nsimilarity index 100%\nrename from anet.c\nrename to net.c\n",
+     "renames anet.c to net.c"),
+    ("diff --git a/a.keep b/a.keep\nnew file mode 100644\nindex 0000000..e69de29\n",
+     "makes an empty file"),
+    ("diff --git a/old.keep b/old.keep\ndeleted file mode 100644\nindex e69de29..0000000\n",
+     "removes an empty file"),
+    ("diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n", "changes the file's mode"),
+    ("diff --git a/logo.png b/logo.png\nindex 1111111..2222222 100644\n"
+     "Binary files a/logo.png and b/logo.png differ\n", "changes a binary file"),
+])
+def test_a_pasted_file_s_diff_without_lines_says_what_it_does(header: str, said: str) -> None:
+    """`git show` of real commits: hiredis renames anet.c to net.c, ky makes empty `.keep`
+    files. Such a file's diff has a header and no lines: it was 'hunk for ... has no diff
+    lines'; now what it does, and what to write instead."""
+    _, errors = parse(f"```proposal\n{header}```\n")
+    assert errors == [f"2: '{header.splitlines()[0]}' {said} and changes no line; a proposal "
+                      "shows the lines it changes: leave this file's diff out of the block (and "
+                      "say it in the text)"]
+
+
 def test_a_blank_line_of_the_file_that_ends_a_section_is_kept_where_its_counts_hold_it(
         tmp_path: Path) -> None:
     """git writes a blank line of the file as ' ', often the last of a section's context

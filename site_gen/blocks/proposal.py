@@ -144,12 +144,32 @@ def git_headers(lines: list[str]) -> dict[int, tuple[str, int]]:
     return found
 
 
+def _header_only(header: list[str]) -> str:
+    """What a file's header pasted from git diff says of a change with no lines shown: a
+    rename, an empty file made or removed, a mode changed, a binary file; '' for none."""
+    said = {line.split(" ", 2)[0] + " " + line.split(" ", 2)[1]: line
+            for line in header if line.count(" ") >= 1}
+    if "rename from" in said and "rename to" in said:
+        return (f"renames {said['rename from'][len('rename from '):]} to "
+                f"{said['rename to'][len('rename to '):]}")
+    if any(line.startswith("Binary files ") for line in header):
+        return "changes a binary file"
+    if "new file" in said:
+        return "makes an empty file"
+    if "deleted file" in said:
+        return "removes an empty file"
+    if "new mode" in said:
+        return "changes the file's mode"
+    return ""
+
+
 def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal | None:
     """Parse a proposal block, resolve its files and check that it applies at the pinned
     commit; every problem goes to `ctx` with its line."""
     check = ctx.problems.checkpoint()
     proposal = Proposal(line=first - 1)
     headers, apart, header_end = git_headers(lines), commit_text(lines), 0
+    said: dict[int, str] = {}  # what a pasted header says of a file whose lines it leaves be
     for i, raw in enumerate(lines):
         if i in apart:  # pasted from git show or git format-patch: what is not the patch
             header_end = apart[i]
@@ -163,13 +183,18 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
             header_end = i + span
             _hunk_line(ctx, proposal, path_writing(path), None, None, first + i)
             proposal.hunks[-1].pasted = raw.strip()
+            said[len(proposal.hunks) - 1] = _header_only(lines[i:header_end])
         elif i >= header_end:
             _line(ctx, proposal, raw, first + i)
-    for hunk in proposal.hunks:
+    for k, hunk in enumerate(proposal.hunks):
         for section in hunk.sections:
             _trim(section)
             _number(ctx, section)
-        if not any(s.lines for s in hunk.sections):
+        if not any(s.lines for s in hunk.sections) and said.get(k):
+            ctx.error(f"'{hunk.pasted}' {said[k]} and changes no line; a proposal shows the lines "
+                      "it changes: leave this file's diff out of the block (and say it in the "
+                      "text)", hunk.line)
+        elif not any(s.lines for s in hunk.sections):
             ctx.error(f"hunk for '{hunk.path}' has no diff lines", hunk.line)
     if not proposal.saw_file_line and not proposal.skipping:  # (skipping: a hunk told of)
         ctx.error("a proposal needs at least one 'file: PATH Lstart-Lend · symbol' line "
