@@ -88,6 +88,7 @@ class Item:
     in_table: bool = False  # in a table's row, where a quote written into it escapes `|`
     columns: tuple[int, ...] = ()  # a hunk: the marks before each line after its file line
     rows: tuple[tuple[Row, ...], ...] = ()  # a hunk: each section's lines as written
+    creates: bool = False  # a hunk that makes a new file (`@@ -0,0 +1,N @@`)
 
     def sides(self) -> Iterator[Sides]:
         """A hunk's sections, each as its old side, its new side and its lines as written."""
@@ -348,9 +349,10 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                 trimmed.append(True)
             elif row[:1] in " -+" or row == "":
                 sections[-1].append((row[:1] or " ", row[1:]))
+        creates = first is not None and first["a"] == "0" and int(first["b"] or 1) == 0
         kept = [s[:len(s) - (trailing_blanks(s, n) if trim else 0)]
                 for s, n, trim in zip(sections, counts, trimmed, strict=True)
-                if any(mark in " -" and text.strip() for mark, text in s)]
+                if any((mark in " -" or creates) and text.strip() for mark, text in s)]
         if not spans and first and int(first["a"]):  # no lines named (pasted from git
             # diff, a bare `file:`): its first '@@' says
             spans = ((int(first["a"]), int(first["a"]) + max(int(first["b"] or 1), 1) - 1),)
@@ -360,7 +362,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                           offsets[index + after - i], full, written,
                           min((a for a, _ in spans), default=None),
                           max((b for _, b in spans), default=None), m["symbol"] if m else None,
-                          spans=spans,
+                          spans=spans, creates=creates,
                           rows=tuple(tuple(s) for s in kept),
                           columns=tuple(c for _, c, _ in held[i + 1:after])))
     return found
@@ -466,6 +468,8 @@ class HeadMove:
         link = _link_of(item.file, pinned)
         if link is not None:
             return self._in_submodule(item, link, pinned[link])
+        if item.kind == "hunk" and item.creates:
+            return self._made_file(item)
         new_path = self.new_path(item.file)
         old_lines = self.lines(self.old, item.file)
         if new_path is None or old_lines is None:
@@ -480,6 +484,24 @@ class HeadMove:
         if item.kind == "hunk":
             return self._hunk(item, new_path, old_lines, new_lines)
         return self._lines(item, new_path, old_lines, new_lines)
+
+    def _made_file(self, item: Item) -> Placed:
+        """A hunk that makes a new file: the same while the new head has no such file; where
+        it has one, changed (the build says it has it), the PR having made this change when
+        the file holds what the hunk proposes."""
+        lines = self.lines(self.new, item.file)
+        if lines is None:
+            return Placed(item, SAME, item.file)
+        rows = tuple(row for section in item.rows for row in section)
+        made = made_at(lines, rows, 1, len(lines), self._comments(item.file, lines))
+        if made is not None:
+            return Placed(item, CHANGED, item.file, new_text=tuple(lines[made[0] - 1:made[1]]),
+                          detail=f"the new head has {item.file}, which the hunk makes, with the "
+                                 f"lines it proposes ({lines_text(*made)}): the PR may have made "
+                                 "this change", made=made)
+        return Placed(item, CHANGED, item.file, new_text=tuple(lines[:8]), detail=(
+            f"the new head has {item.file}, which the hunk makes new: applied, it would make it "
+            "again"))
 
     def _in_submodule(self, item: Item, link: str, old: str) -> Placed:
         """A file of a submodule stands as it did while the new head pins the submodule at

@@ -798,6 +798,33 @@ def test_a_hunk_the_pr_made_in_words_of_its_own_where_they_are_comments_says_so(
             "new head has the lines it proposes (L13): the PR may have made this change") in out
 
 
+@pytest.mark.parametrize(("later", "said"), [
+    (None, None),  # the new head has no such file yet: the hunk still makes it
+    ("# ours\ndef check_user(user):\n    return user.id is not None\n",
+     "changed: src/widgets/checks.py: the new head has src/widgets/checks.py, which the hunk "
+     "makes, with the lines it proposes (L2-L3): the PR may have made this change"),
+    ("def check(user):\n    return True\n",
+     "changed: src/widgets/checks.py: the new head has src/widgets/checks.py, which the hunk "
+     "makes new: applied, it would make it again"),
+], ids=["not yet", "made", "another file"])
+def test_a_hunk_that_makes_a_file_is_made_when_the_new_head_has_it(
+        later: str | None, said: str | None, moved: Callable[..., tuple[Path, str, str]],
+        project: Project, cli: CLI) -> None:
+    """Real history (gin, hiredis): a proposal that makes a file the PR then made was 'gone:
+    ... was removed' (the old head had no such file, as a hunk that makes one expects)."""
+    made = ("```proposal\nfile: src/widgets/checks.py\n@@ -0,0 +1,2 @@\n"
+            "+def check_user(user):\n+    return user.id is not None\n```\n")
+    repo, _, _ = moved(made, {"src/widgets/checks.py": later} if later else
+                       {"src/widgets/core.py": "import os\n" + CORE})
+    pr_yml = project.root / "content/acme/widgets/12/pr.yml"
+    pr_yml.write_text(pr_yml.read_text() + "  - src/widgets/checks.py\n")
+    run = repin(cli, repo)
+    if said is None:
+        assert run.code == 0 and "1 hunk: 1 same" in run.out, run.out
+        return
+    assert run.code == 1 and said in run.out, run.out
+
+
 NEW_FUNCTION = """\
 ```proposal
 file: core.py L14-L16

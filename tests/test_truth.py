@@ -379,18 +379,27 @@ def test_the_patch_applies_whatever_the_file_s_line_ends(
     assert (repo / "src/app/tail.py").read_bytes() == expected
 
 
-@pytest.mark.parametrize("path", ["tests/test_tail.py", "src/app/tail.py"])
+@pytest.mark.parametrize("path", ["tests/test_tail.py", "src/app/tail.py", "tests/test_made.py"])
 def test_a_proposal_may_make_a_new_file(project: Project, cli: CLI, tmp_path: Path,
                                        path: str) -> None:
     """A hunk `@@ -0,0 +1,N @@` makes a file, named by its whole path: before, it was an
-    unknown file. The commit must not have it already."""
+    unknown file. The commit must not have it already; where it has it as the hunk makes
+    it (the PR made the proposal: real history of gin and hiredis), the error says so."""
     repo = tmp_path / "code"
-    head = commit_files(repo, {"src/app/tail.py": "def tail():\n    return 0\n"})
+    head = commit_files(repo, {"src/app/tail.py": "def tail():\n    return 0\n",
+                               "tests/test_made.py": "# the PR's own words\ndef test_tail():\n"
+                                                     "    assert tail() == 0\n"})
     project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head))
     project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("The tag")[0] +
                   f"```proposal\nfile: {path}\n@@ -0,0 +1,2 @@\n+def test_tail():\n"
                   "+    assert tail() == 0\n```\n")
     built = cli("build", "--strict", "--no-search", "--checkout", str(repo))
+    if path == "tests/test_made.py":
+        assert built.err.startswith(f"content/acme/widgets/12/cache-bug.md:7: 'file: {path}' "
+                                    f"makes a new file, and commit {head[:7]} has it, with the "
+                                    "lines it proposes (L2-L3): the proposed change is made; "
+                                    "the page proposes what the PR now does"), built.err
+        return
     if path == "src/app/tail.py":
         assert built.code == 1
         assert built.err.startswith(f"content/acme/widgets/12/cache-bug.md:7: 'file: {path}' "

@@ -174,14 +174,14 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
                           f"{ref.commit[:7]}, beside where it applies "
                           f"({lines_text(section.old_start, section.old_end)}): applied, it would "
                           "add them again; the page proposes what the commit has: rewrite it, "
-                          f"or drop the proposal{_shown_as_made(ctx, ref.path, made)}",
+                          f"or drop the proposal{shown_as_made(ctx, ref.path, made)}",
                           section.line)
                 continue
             if made is not None:  # one error for the section, not one per line
                 wrong += 1
                 ctx.error(f"the proposed change is made at {ref.commit[:7]}: {made} of {ref.path} "
                           "read as this hunk proposes; the page proposes what the PR now does: "
-                          f"rewrite it, or drop the proposal{_shown_as_made(ctx, ref.path, made)}",
+                          f"rewrite it, or drop the proposal{shown_as_made(ctx, ref.path, made)}",
                           section.line)
                 continue
             if found and (moved := _moved(ctx, hunk, section, [dl.text for dl in old])):
@@ -199,7 +199,7 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
     return "" if checked else None
 
 
-def _shown_as_made(ctx: PageContext, path: str, made: str) -> str:
+def shown_as_made(ctx: PageContext, path: str, made: str) -> str:
     """How a page shows a change the PR made, where it can (a pr-diff needs pr.yml's base)."""
     if ctx.pr is None or not ctx.pr.base:
         return ""

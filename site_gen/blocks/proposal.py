@@ -32,12 +32,12 @@ from markupsafe import Markup, escape
 from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
 from ..definitions import assigned_at, enclosing, holds, lines_text
-from ..highlight import Lexing, Tokens, lexing_for, line_html, shared_indent
+from ..highlight import Lexing, Tokens, comment_alone, lexing_for, line_html, shared_indent
 from ..names import REPO_PATH, path_writing, path_written
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
-from .hunks import DiffLine, Hunk, Proposal, Section, to_patch, trailing_blanks
-from .placement import check_applies, check_positions, number_lines, place
+from .hunks import DiffLine, Hunk, Proposal, Section, made_at, to_patch, trailing_blanks
+from .placement import check_applies, check_positions, number_lines, place, shown_as_made
 from .refs import code_definitions, parse_note, resolve
 
 HEADER = re.compile(r"^(?P<key>title|status|lands)\s*:\s*(?P<text>.*)$")
@@ -281,7 +281,18 @@ def _new_file(ctx: PageContext, hunk: Hunk) -> None:
     hunk.path, written = path, hunk.written
     pr = ctx.pr
     head = ctx.source.commit(pr.head) if ctx.source is not None and pr is not None else None
-    if ctx.source is not None and head is not None and ctx.source.lines(head, path) is not None:
+    lines = ctx.source.lines(head, path) if ctx.source is not None and head else None
+    if lines is None or head is None:
+        return
+    rows = [(dl.kind, dl.text) for section in hunk.sections for dl in section.lines]
+    lexing = lexing_for(path, ctx.config.languages, ctx.code_store, lines)
+    made = made_at(lines, rows, 1, len(lines), comment_alone(lexing))
+    if made is not None:  # the PR made the file as proposed
+        ctx.error(f"{written} makes a new file, and commit {head[:7]} has it, with the lines it "
+                  f"proposes ({lines_text(*made)}): the proposed change is made; the page "
+                  f"proposes what the PR now does: rewrite it, or drop the proposal"
+                  f"{shown_as_made(ctx, path, lines_text(*made))}", hunk.line)
+    else:
         ctx.error(f"{written} makes a new file (@@ -0,0), but commit {head[:7]} has it; "
                   "expected a new path, or the file's lines with their positions", hunk.line)
 
