@@ -286,14 +286,18 @@ def test_a_commit_pasted_from_git_show_or_format_patch_is_its_diff(tmp_path: Pat
     assert pasted[2].rstrip().endswith("\n-- \n" + git(repo, "--version").split()[-1])
     head, built = rendered_at(tmp_path, old, *(f"```proposal\ntitle: t\n\n{text}\n```\n"
                                                 for text in pasted),
-                              "```proposal\ncommit 0123abc\nAuthor: a <a@a>\n\n    Empty\n```\n")
-    for (html, errors, _), files in zip(built[:-1], (1, 2, 2, 2), strict=True):
+                              "```proposal\ncommit 0123abc\nAuthor: a <a@a>\n\n    Empty\n```\n",
+                              "```proposal\ncommit 0123abc\nMerge: 1234567 89abcde\n\n    Merge\n\n"
+                              "diff --cc a.py\n--- a/a.py\n+++ b/a.py\n@@@ -1,1 -1,1 +1,1 @@@\n```\n")
+    for (html, errors, _), files in zip(built[:-2], (1, 2, 2, 2), strict=True):
         assert errors == [] and f"Applies at {head[:7]}" in html
         assert html.count('<figure class="hunk">') == files
         assert "Return ten" not in html and "Author" not in html and "one" not in html
-    assert built[-1][1] == ["2: 'commit 0123abc' starts a commit as git show or git format-patch "
-                            "writes it, but no 'diff --git' line follows; expected the commit's "
-                            "diff after its message"]
+    said = ("2: 'commit 0123abc' starts a commit as git show or git format-patch writes it, but "
+            "no 'diff --git' line follows; expected the commit's diff after its message")
+    assert built[-2][1] == [said]
+    assert built[-1][1] == [said + " (a merge's combined diff, 'diff --cc', is no patch: paste "
+                                   "'git diff' of the merge against one of its parents)"]
 
 
 def test_a_hunk_that_names_no_definition_is_named_by_the_one_that_holds_its_change(

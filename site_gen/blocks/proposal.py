@@ -174,9 +174,13 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
         if i in apart:  # pasted from git show or git format-patch: what is not the patch
             header_end = apart[i]
             if header_end == len(lines) and COMMIT.match(raw):
+                combined = any(line.startswith("diff --cc ") for line in lines[i:])
                 ctx.error(f"'{raw.strip()}' starts a commit as git show or git format-patch "
                           "writes it, but no 'diff --git' line follows; expected the commit's "
-                          "diff after its message", first + i)
+                          "diff after its message" + (
+                              " (a merge's combined diff, 'diff --cc', is no patch: paste "
+                              "'git diff' of the merge against one of its parents)"
+                              if combined else ""), first + i)
                 proposal.skipping = True  # (the one error: not also 'needs a file: line')
         elif i in headers:  # pasted from git diff: its header names the file
             path, span = headers[i]
