@@ -113,7 +113,9 @@ def test_a_symbol_that_names_a_value_says_so_and_which_line_to_cite(
                    f"name at commit {ref[0].split('commit ')[1][:7]}: {given}, and a symbol names "
                    "a definition (a function, a class, a type); cite its line instead, as "
                    f"'[[{path}:{line}]]'"]
-    assert len(claim) == 1 and f"{given}, and a symbol names" in claim[0]
+    assert len(claim) == 1 and claim[0].endswith(
+        f"{given}, and a symbol names a definition (a function, a class, a type); count in its "
+        f"file instead, 'in: {path}', or in a definition that holds it")
     assert len(named) == 1 and named[0].endswith(
         f"no definition holds them ('{name}' is a value, given at L{line}: a hunk's symbol names "
         f"the function, class or type that holds its lines; leave '· {name}' out)")

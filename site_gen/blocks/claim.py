@@ -347,6 +347,9 @@ GLOB = re.compile(r"[*?\[]")
 Spans = dict[str, tuple[list[tuple[int, int]], list[tuple[int, int]]]]
 
 
+COUNT_IN_THE_FILE = "count in its file instead, 'in: {path}', or in a definition that holds it"
+
+
 def _definitions(ctx: PageContext, claim: Claim, commit: str) -> Spans | None:
     """For each file `in:` names a definition of (`context.go::ClientIP`), the lines of
     the definitions counted in and of those left out (`!`); None after an error."""
@@ -358,7 +361,7 @@ def _definitions(ctx: PageContext, claim: Claim, commit: str) -> Spans | None:
         if len(paths) != 1:
             continue  # no name, or no one file (_files said so)
         found = definitions_named(ctx, paths[0], commit, name, f"'in: {scope}'",
-                                  claim.lines["in"], shared=True)
+                                  claim.lines["in"], shared=True, instead=COUNT_IN_THE_FILE)
         if found is None:
             return None
         spans.setdefault(paths[0], ([], []))[scope.startswith("!")].extend(found)

@@ -407,11 +407,16 @@ def definition_lines(ctx: PageContext, path: str, commit: str, symbol: str, what
     return found[0] if found else None
 
 
+CITE_THE_LINE = "cite its line instead, as '[[{path}:{line}]]'"
+
+
 def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, what: str,
-                      line: int | None, *, shared: bool = False) -> list[tuple[int, int]] | None:
+                      line: int | None, *, shared: bool = False,
+                      instead: str = CITE_THE_LINE) -> list[tuple[int, int]] | None:
     """The lines of the definition `symbol` names in `path` at `commit` (as
     definition_lines); with `shared`, of every definition it names when they share one
-    whole name (overloads apart from each other, the branches of a Haskell `#if`)."""
+    whole name (overloads apart from each other, the branches of a Haskell `#if`).
+    `instead`: what to write where the name is a value's (given `path` and `line`)."""
     assert ctx.source is not None
     full = ctx.source.commit(commit) or commit
     index = code_definitions(ctx, full, path, what, line)
@@ -424,7 +429,7 @@ def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, wha
         value = assigned_at(ctx.source.lines(full, path) or (), symbol)
         where = (f": '{symbol.rsplit('.', 1)[-1].strip()}' is a value, given at L{value[0]} "
                  f"('{value[1]}'), and a symbol names a definition (a function, a class, a "
-                 f"type); cite its line instead, as '[[{path}:{value[0]}]]'" if value else
+                 f"type); {instead.format(path=path, line=value[0])}" if value else
                  f" (nearest: {nearest_names(index.definitions, symbol)})")
         ctx.error(f"unknown symbol '{symbol}' in {what}: {path} defines no such name at commit "
                   f"{commit[:7]}{where}{parse_note(index)}{unlisted(ctx, commit)}", line)
