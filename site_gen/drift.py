@@ -42,7 +42,7 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
-from .highlight import comment_alone, lexing_for
+from .highlight import comment_alone
 from .names import (
     GITLINK,
     Fence,
@@ -702,7 +702,7 @@ class HeadMove:
 
     def _comments(self, path: str, lines: list[str]) -> Callable[[str], bool]:
         """Which lines of `path` are comments alone, as the build tells them (see _made)."""
-        return comment_alone(lexing_for(path, self.config.languages, lines=lines))
+        return comment_alone(path, self.config.languages, lines=lines)
 
     def _unapplied(self, item: Item, new_path: str, sides: Sides, at: int | None,
                    heads: tuple[list[str], list[str]]) -> Placed:

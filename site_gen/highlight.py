@@ -231,13 +231,23 @@ class Lexing:
         return tokens
 
 
-def comment_alone(lexing: Lexing) -> Callable[[str], bool]:
-    """Whether a line of code holds a comment and nothing else, as its lexer reads it alone
-    (a preprocessor's line, `#include`, `#define`, is code). A line inside a block comment
-    that does not open it (` * text`) reads as no comment: such lines are told no apart."""
+def comment_alone(path: str, languages: dict[str, str], store: Kept | None = None,
+                  lines: list[str] | None = None) -> Callable[[str], bool]:
+    """Whether a line of `path` (see lexing_for) holds a comment and nothing else, as its
+    lexer reads it alone (a preprocessor's line, `#include`, `#define`, is code). A line
+    inside a block comment that does not open it (` * text`) reads as no comment: such
+    lines are told no apart; nor is a comment that opens with a word (Basic's `REM`): only
+    a line that starts with a mark is lexed, by a lexer made when one first is."""
+    @functools.cache
+    def lexer() -> Lexer:
+        return lexing_for(path, languages, store, lines).lexer
+
     @functools.lru_cache(maxsize=1024)
     def alone(line: str) -> bool:
-        tokens = [(ttype, value) for ttype, value in lexing.lexer.get_tokens(line + "\n")
+        start = line.lstrip()[:1]
+        if not start or start.isalnum() or start == "_":
+            return False  # (a comment opens with a mark, `#`, `//`, `--`: not lexed)
+        tokens = [(ttype, value) for ttype, value in lexer().get_tokens(line + "\n")
                   if value.strip()]  # (with its line end: C's `//` comment ends at one)
         return bool(tokens) and all(ttype[:1] == Comment and ttype[:2] != Comment.Preproc
                                     for ttype, _ in tokens)  # (a token type is a tuple)

@@ -593,9 +593,9 @@ def test_a_proposal_taken_with_comments_in_the_prs_own_words_is_made(
     lines are; and a line it takes out that its context has too (`return True` before the
     `elif`) standing by them is that context, not the line still there."""
     from site_gen.blocks.hunks import made_at
-    from site_gen.highlight import comment_alone, lexing_for
+    from site_gen.highlight import comment_alone
 
-    comments = comment_alone(lexing_for("_termui_impl.py", {}))
+    comments = comment_alone("_termui_impl.py", {})
     assert made_at(lines, LESS_ROWS, 1, len(LESS_ROWS), comments) == expected
     assert made_at(lines, LESS_ROWS, 1, len(LESS_ROWS)) is None  # comments weigh as code
 
@@ -618,9 +618,9 @@ def test_a_line_taken_out_is_still_by_them_unless_its_context_has_it_too() -> No
     ("a.c", "#define MAX 4", False), ("a.lua", "-- why", True), ("a.rb", "# why", True),
 ])
 def test_a_comment_alone_is_told_by_the_file_s_lexer(path: str, line: str, alone: bool) -> None:
-    from site_gen.highlight import comment_alone, lexing_for
+    from site_gen.highlight import comment_alone
 
-    assert comment_alone(lexing_for(path, {}))(line) is alone
+    assert comment_alone(path, {})(line) is alone
 
 
 def test_the_build_says_once_that_a_proposal_taken_in_the_prs_own_comments_is_made(

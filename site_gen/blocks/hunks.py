@@ -213,26 +213,26 @@ def made_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
 def _added_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
               aside: Aside = None) -> tuple[int, int] | None:
     """Where `lines` hold the runs of lines a hunk's section adds, as made_at tells them:
-    its comments as they are, else (`aside`) in words of the PR's own."""
-    return _runs_at(lines, rows, near, reach) or (
-        _runs_at(lines, rows, near, reach, aside) if aside is not None else None)
+    its comments as they are, else (`aside`), when it adds comments, in words of the PR's
+    own."""
+    if (made := _runs_at(lines, rows, near, reach)) or aside is None or \
+            not any(mark == "+" and aside(text) for mark, text in rows):
+        return made  # (no comment of its own: the file's are not read as comments either)
+    return _runs_at(lines, rows, near, reach, aside)
 
 
 def _runs_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
              aside: Aside = None) -> tuple[int, int] | None:
     """Where `lines` hold the runs of lines a hunk's section adds, each line of the page's
     and the file's that `aside` says is a comment alone left out, as blank lines are."""
-    def weighs(line: str) -> bool:  # a line of code: not blank, no comment alone
-        return bool(line.strip()) and not (aside is not None and aside(line))
-
-    runs = _added_runs([(mark, text) for mark, text in rows if weighs(text)])
+    runs = _added_runs([(mark, text) for mark, text in rows if aside is None or not aside(text)])
     if sum(len(line.strip()) for told, _, _ in runs for line in told) < ADDED_TELLS:
         return None
     far = reach + ADDED_SLACK  # the lines read: those they may stand on, and a neighbour's
     low = max(1, near - far - 1)
     high = near + far + sum(mark == "+" for mark, _ in rows) + 1
     written = [(n, line.rstrip()) for n, line in enumerate(lines[low - 1:high], low)
-               if weighs(line)]
+               if line.strip() and (aside is None or not aside(line))]
     spans: list[tuple[int, int]] = []  # where each run stands, as indices of `written`
     at = 0  # the first of `written` the next run may stand on
     for told, before, after in runs:

@@ -289,8 +289,8 @@ def _new_file(ctx: PageContext, hunk: Hunk) -> None:
     if lines is None or head is None:
         return
     rows = [(dl.kind, dl.text) for section in hunk.sections for dl in section.lines]
-    lexing = lexing_for(path, ctx.config.languages, ctx.code_store, lines)
-    made = made_at(lines, rows, 1, len(lines), comment_alone(lexing))
+    made = made_at(lines, rows, 1, len(lines),
+                   comment_alone(path, ctx.config.languages, ctx.code_store, lines))
     if made is not None:  # the PR made the file as proposed
         ctx.error(f"{written} makes a new file, and commit {head[:7]} has it, with the lines it "
                   f"proposes ({lines_text(*made)}): the proposed change is made; the page "
