@@ -18,7 +18,9 @@ Then, each command in a fresh process, alternating, the best of `--rounds`:
   index (`code_index.index_of`, each call's own time), in the drift look-up
   (`code_check._drift`) and in claims (`blocks.claim`: the model page has none) added up
   inside the process: each stage's share of that build (goal: the three together at most
-  10% of a clean build when nothing is cached);
+  10% of a clean build when nothing is cached); and, not a goal, the proposals' check
+  against the code (`placement.check_applies`, where a proposal is placed and looked for
+  as made: the code index's calls inside it count in both);
 - the same command again with nothing changed, cache on: the build stops at its
   up-to-date check, so none of the stages runs (goal: nothing measurable);
 - a one-edit rebuild of each (one page's text changed, then the same command, cache on),
@@ -52,7 +54,7 @@ STAGED = textwrap.dedent("""\
     started = time.perf_counter()
     from site_gen import cli, code_check
     from site_gen.blocks import claim, excerpt, proposal, refs
-    spent = {"code index": 0.0, "drift look-up": 0.0, "claims": 0.0}
+    spent = {"code index": 0.0, "drift look-up": 0.0, "claims": 0.0, "proposals checked": 0.0}
     def timed(module, name, stage):
         real = getattr(module, name)
         def wrapper(*args, **kwargs):
@@ -66,6 +68,7 @@ STAGED = textwrap.dedent("""\
         timed(module, "index_of", "code index")
     timed(code_check, "_drift", "drift look-up")
     timed(claim, "_count", "claims")
+    timed(proposal, "check_applies", "proposals checked")  # index_of inside it counts twice
     try:
         cli.main(sys.argv[1:])
     except SystemExit as stop:
@@ -121,6 +124,7 @@ def measure(n: int, rounds: int) -> dict[str, float]:
                 "code index (1 worker)": best["code index"],
                 "drift look-up (1 worker)": best["drift look-up"],
                 "claims (1 worker)": best["claims"],
+                "proposals checked (1 worker)": best["proposals checked"],
                 "checked, nothing changed": again,
                 "not checked, one-edit rebuild": min(edits["not checked"]),
                 "checked, one-edit rebuild": min(edits["checked"])}
@@ -156,6 +160,8 @@ def main() -> None:
         / r["checked, clean, 1 worker"],
         "claims' share (1 worker)": lambda r: r["claims (1 worker)"]
         / r["checked, clean, 1 worker"],
+        "proposals checked: share (1 worker)": lambda r:
+        r["proposals checked (1 worker)"] / r["checked, clean, 1 worker"],
     }
     for label, ratio in ratios.items():
         print(f"{label:44}" + "".join(f"{ratio(results[n]):>14.3f}" for n in sizes))
