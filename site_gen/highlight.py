@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 from pygments import __version__ as PYGMENTS
 from pygments.lexer import Lexer
-from pygments.token import STANDARD_TYPES, Comment, _TokenType
+from pygments.token import STANDARD_TYPES, Comment, String, _TokenType
 from pygments.util import ClassNotFound
 
 from . import lexer_index
@@ -234,7 +234,8 @@ class Lexing:
 def comment_alone(path: str, languages: dict[str, str], store: Kept | None = None,
                   lines: list[str] | None = None) -> Callable[[str], bool]:
     """Whether a line of `path` (see lexing_for) holds a comment and nothing else, as its
-    lexer reads it alone (a preprocessor's line, `#include`, `#define`, is code). A line
+    lexer reads it alone (a doc comment too, Rust's `///`, a docstring on one line; a
+    preprocessor's line, `#include`, `#define`, and an attribute, `#[derive]`, are code). A line
     inside a block comment that does not open it (` * text`) reads as no comment: such
     lines are told no apart; nor is a comment that opens with a word (Basic's `REM`): only
     a line that starts with a mark is lexed, by a lexer made when one first is."""
@@ -249,10 +250,16 @@ def comment_alone(path: str, languages: dict[str, str], store: Kept | None = Non
             return False  # (a comment opens with a mark, `#`, `//`, `--`: not lexed)
         tokens = [(ttype, value) for ttype, value in lexer().get_tokens(line + "\n")
                   if value.strip()]  # (with its line end: C's `//` comment ends at one)
-        return bool(tokens) and all(ttype[:1] == Comment and ttype[:2] != Comment.Preproc
-                                    for ttype, _ in tokens)  # (a token type is a tuple)
+        return bool(tokens) and all(
+            _within(ttype, Comment) and not _within(ttype, Comment.Preproc)
+            or _within(ttype, String.Doc) for ttype, _ in tokens)
 
     return alone
+
+
+def _within(ttype: _TokenType, kind: _TokenType) -> bool:
+    """Whether `ttype` is `kind` or one of its subtypes (a token type is a tuple of names)."""
+    return ttype[:len(kind)] == kind
 
 
 def _css_class(ttype: _TokenType) -> str:

@@ -613,9 +613,11 @@ def test_a_line_taken_out_is_still_by_them_unless_its_context_has_it_too() -> No
 
 @pytest.mark.parametrize(("path", "line", "alone"), [
     ("a.py", "    # why", True), ("a.py", "#: doc of a constant", True),
-    ("a.py", "x = 1  # why", False), ("a.py", '"""A docstring."""', False), ("a.py", "", False),
+    ("a.py", "x = 1  # why", False), ("a.py", '"""A docstring."""', True), ("a.py", "", False),
     ("a.c", "/* why */", True), ("a.c", "// why", True), ("a.c", "#include <stdio.h>", False),
     ("a.c", "#define MAX 4", False), ("a.lua", "-- why", True), ("a.rb", "# why", True),
+    ("a.rs", "/// Why.", True), ("a.rs", "#[derive(Debug)]", False), ("a.cs", "#region X", False),
+    ("a.md", "# A heading", False),
 ])
 def test_a_comment_alone_is_told_by_the_file_s_lexer(path: str, line: str, alone: bool) -> None:
     from site_gen.highlight import comment_alone
