@@ -89,6 +89,7 @@ class Item:
     columns: tuple[int, ...] = ()  # a hunk: the marks before each line after its file line
     rows: tuple[tuple[Row, ...], ...] = ()  # a hunk: each section's lines as written
     creates: bool = False  # a hunk that makes a new file (`@@ -0,0 +1,N @@`)
+    removes: bool = False  # a hunk pasted from git diff that removes its file
 
     def sides(self) -> Iterator[Sides]:
         """A hunk's sections, each as its old side, its new side and its lines as written."""
@@ -350,6 +351,8 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
             elif row[:1] in " -+" or row == "":
                 sections[-1].append((row[:1] or " ", row[1:]))
         creates = first is not None and first["a"] == "0" and int(first["b"] or 1) == 0
+        removes = not m and headers[i][2]  # pasted: '+++ /dev/null'
+
         kept = [s[:len(s) - (trailing_blanks(s, n) if trim else 0)]
                 for s, n, trim in zip(sections, counts, trimmed, strict=True)
                 if any((mark in " -" or creates) and text.strip() for mark, text in s)]
@@ -362,7 +365,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                           offsets[index + after - i], full, written,
                           min((a for a, _ in spans), default=None),
                           max((b for _, b in spans), default=None), m["symbol"] if m else None,
-                          spans=spans, creates=creates,
+                          spans=spans, creates=creates, removes=removes,
                           rows=tuple(tuple(s) for s in kept),
                           columns=tuple(c for _, c, _ in held[i + 1:after])))
     return found
@@ -472,6 +475,10 @@ class HeadMove:
             return self._made_file(item)
         new_path = self.new_path(item.file)
         old_lines = self.lines(self.old, item.file)
+        if new_path is None and item.kind == "hunk" and item.removes:
+            return Placed(item, CHANGED, item.file, detail=(
+                f"the new head has no {item.file}, which the hunk removes: the PR may have "
+                "made this change"))
         if new_path is None or old_lines is None:
             return Placed(item, GONE, detail=f"{item.file} was removed")
         new_lines = self.lines(self.new, new_path)

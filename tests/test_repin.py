@@ -825,6 +825,19 @@ def test_a_hunk_that_makes_a_file_is_made_when_the_new_head_has_it(
     assert run.code == 1 and said in run.out, run.out
 
 
+def test_a_hunk_pasted_to_remove_a_file_is_made_when_the_new_head_has_no_such_file(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A proposal to remove a file the PR then removed was 'gone: ... was removed'."""
+    removes = ("```proposal\ndiff --git a/src/widgets/checkpoint.py b/src/widgets/checkpoint.py\n"
+               "deleted file mode 100644\n--- a/src/widgets/checkpoint.py\n+++ /dev/null\n"
+               "@@ -1,2 +0,0 @@\n-def save():\n-    return 0\n```\n")
+    repo, _, _ = moved(removes, {"src/widgets/checkpoint.py": None})
+    run = repin(cli, repo)
+    assert run.code == 1 and ("changed: src/widgets/checkpoint.py L1-L2: the new head has no "
+                              "src/widgets/checkpoint.py, which the hunk removes: the PR may have "
+                              "made this change") in run.out, run.out
+
+
 NEW_FUNCTION = """\
 ```proposal
 file: core.py L14-L16

@@ -379,6 +379,43 @@ def test_the_patch_applies_whatever_the_file_s_line_ends(
     assert (repo / "src/app/tail.py").read_bytes() == expected
 
 
+REMOVED = ("```proposal\ndiff --git a/src/app/old.py b/src/app/old.py\ndeleted file mode 100644\n"
+           "index 1111111..0000000\n--- a/src/app/old.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n"
+           "-def old():\n-    return 0\n```\n")
+
+
+@pytest.mark.parametrize("old", ["def old():\n    return 0\n", "def old():\n    return 0\n# more\n",
+                                 None])
+def test_a_proposal_pasted_from_git_diff_may_remove_a_file(
+        project: Project, cli: CLI, tmp_path: Path, old: str | None) -> None:
+    """`git diff` of a file removed (`deleted file mode`, `+++ /dev/null`): its patch
+    emptied the file and kept it (`+++ b/...`, no `deleted file mode`). It removes it, as
+    `git apply` does with the diff itself; every line must be taken out; and at a commit
+    without the file (the PR removed it), the change is made: one error, not 'unknown file'."""
+    repo = tmp_path / "code"
+    head = commit_files(repo, {"src/app/tail.py": "x = 1\n", **({"src/app/old.py": old} if old else {})})
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head)
+                  + "files:\n  - src/app/old.py\n")
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("The tag")[0] + REMOVED)
+    built = cli("build", "--strict", "--no-search", "--checkout", str(repo))
+    if old is None:
+        assert built.err.startswith(f"content/acme/widgets/12/cache-bug.md:7: the proposed change "
+                                    f"is made at {head[:7]}: it has no src/app/old.py, which 'diff "
+                                    "--git a/src/app/old.py b/src/app/old.py' removes"), built.err
+        return
+    if old.endswith("# more\n"):
+        assert built.err.startswith(
+            "content/acme/widgets/12/cache-bug.md:7: 'diff --git a/src/app/old.py b/src/app/old.py' "
+            f"removes src/app/old.py, which has 3 lines at {head[:7]}, but takes out 2 of them"), \
+            built.err
+        return
+    assert built.code == 0, built.err
+    page = project.site / "acme/widgets/12/cache-bug"
+    assert '<span class="hunk-new">file removed</span>' in (page / "index.html").read_text()
+    git(repo, "apply", str(page / "proposal-1.patch"))
+    assert not (repo / "src/app/old.py").exists()
+
+
 @pytest.mark.parametrize("path", ["tests/test_tail.py", "src/app/tail.py", "tests/test_made.py"])
 def test_a_proposal_may_make_a_new_file(project: Project, cli: CLI, tmp_path: Path,
                                        path: str) -> None:

@@ -52,7 +52,8 @@ class Hunk:
     file_ref: CodeRef | None = None
     range_refs: list[tuple[str, CodeRef | None]] = field(default_factory=list)
     old_path: str | None = None  # the PR's own change to a file it renamed: the name at base
-    removed: bool = False  # the PR's own change to a file it removed
+    removed: bool = False  # the file removed: by the PR (a pr-diff), or by a proposal's
+    # diff pasted from git (`+++ /dev/null`), every line of it taken out
     base: str | None = None  # the PR's own change: the commit its old side is read at
     # The file around it, when the code is there and the hunk stands in it: the old side's
     # lines (the new side's too, for the PR's own change) and the line lexing starts at
@@ -116,6 +117,7 @@ def to_patch(proposal: Proposal, files: Files | None = None) -> str | None:
     as `git diff` marks it), so that `git apply` takes it."""
     by_file: dict[str, list[Section]] = {}
     made = {h.path for h in proposal.hunks if h.creates}
+    gone = {h.file_ref.path for h in proposal.hunks if h.removed and h.file_ref}
     for hunk in proposal.hunks:
         sections = [s for s in hunk.sections if s.lines]
         if (hunk.file_ref is None and not hunk.creates) or any(
@@ -130,8 +132,9 @@ def to_patch(proposal: Proposal, files: Files | None = None) -> str | None:
         tab = "\t" if " " in path else ""  # as git ends a name with a space, for patch(1)
         out += [f"diff --git a/{path} b/{path}\n"] + (
             ["new file mode 100644\n", "--- /dev/null\n"] if path in made
+            else ["deleted file mode 100644\n", f"--- a/{path}{tab}\n"] if path in gone
             else [f"--- a/{path}{tab}\n"])
-        out.append(f"+++ b/{path}{tab}\n")
+        out.append("+++ /dev/null\n" if path in gone else f"+++ b/{path}{tab}\n")
         for section in sorted(sections, key=lambda s: s.old_start or 0):
             after = _context_after(section, lines)
             out.append(f"@@ -{section.old_start},{(section.old_count or 0) + len(after)} "

@@ -115,13 +115,14 @@ def commit_text(lines: list[str]) -> dict[int, int]:
     return found
 
 
-def git_headers(lines: list[str]) -> dict[int, tuple[str, int]]:
+def git_headers(lines: list[str]) -> dict[int, tuple[str, int, bool]]:
     """Where `lines` (a proposal's) hold a file's header as `git diff` writes it: at each
     header's first line, the path of the file it names at the pinned commit (the old side;
-    the new one for a file made) and how many lines the header spans. A removed line that
-    reads `--- a/x` (a Lua or SQL comment) is one, not a header, unless `+++ b/...` and an
-    `@@` line follow it, or it follows `diff --git`."""
-    found: dict[int, tuple[str, int]] = {}
+    the new one for a file made), how many lines the header spans, and whether it removes
+    the file (`+++ /dev/null`). A removed line that reads `--- a/x` (a Lua or SQL comment)
+    is one, not a header, unless `+++ b/...` and an `@@` line follow it, or it follows
+    `diff --git`."""
+    found: dict[int, tuple[str, int, bool]] = {}
     i = 0
     while i < len(lines):
         if not lines[i].startswith(("diff --git ", "--- ")):  # (most lines: no match to try)
@@ -135,10 +136,11 @@ def git_headers(lines: list[str]) -> dict[int, tuple[str, int]]:
         old = OLD_FILE.match(lines[i]) if i + 1 < len(lines) else None
         new = NEW_FILE.match(lines[i + 1]) if old else None
         if old and new and (git is not None or i + 2 < len(lines) and POSITION.match(lines[i + 2])):
-            found[start] = (old["path"] or new["path"] or "", i + 2 - start)
+            found[start] = (old["path"] or new["path"] or "", i + 2 - start,
+                            bool(old["path"]) and not new["path"])
             i += 2
         elif git is not None:
-            found[start] = (git, i - start)
+            found[start] = (git, i - start, False)
         else:
             i += 1
     return found
@@ -183,10 +185,10 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
                               if combined else ""), first + i)
                 proposal.skipping = True  # (the one error: not also 'needs a file: line')
         elif i in headers:  # pasted from git diff: its header names the file
-            path, span = headers[i]
+            path, span, removes = headers[i]
             header_end = i + span
             _hunk_line(ctx, proposal, path_writing(path), None, None, first + i)
-            proposal.hunks[-1].pasted = raw.strip()
+            proposal.hunks[-1].pasted, proposal.hunks[-1].removed = raw.strip(), removes
             said[len(proposal.hunks) - 1] = _header_only(lines[i:header_end])
         elif i >= header_end:
             _line(ctx, proposal, raw, first + i)
@@ -214,6 +216,8 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
         if hunk.creates:
             _new_file(ctx, hunk)
             continue
+        if hunk.removed and _removed_already(ctx, hunk):
+            continue
         hunk.file_ref = resolve(ctx, hunk.path, hunk.line, hunk.written)
         if hunk.file_ref is None:  # said once, for the file: its ranges are not looked up
             continue
@@ -231,6 +235,9 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
             _shown_lines(ctx, hunk)
             if proposal.applies == "":
                 _named_by_code(ctx, hunk)
+    for hunk in proposal.hunks:
+        if proposal.applies == "" and hunk.removed:
+            _removes_all(ctx, hunk)
     if proposal.applies == "" and ctx.source is not None:
         for hunk in proposal.hunks:
             if hunk.file_ref is not None:
@@ -251,6 +258,33 @@ def _shown_lines(ctx: PageContext, hunk: Hunk) -> None:
             a, b = section.old_start, section.old_end
             hunk.range_refs.append((lines_text(a, b), resolve(ctx, f"{hunk.path}:{a}-{b}",
                                                               hunk.line, hunk.written)))
+
+
+def _removed_already(ctx: PageContext, hunk: Hunk) -> bool:
+    """A hunk that removes a file pr.yml lists, which the pinned commit does not have: the
+    PR removed it (one error, not 'unknown file')."""
+    path, pr = path_written(hunk.path).strip("/"), ctx.pr
+    head = ctx.source.commit(pr.head) if ctx.source is not None and pr is not None else None
+    if pr is None or head is None or path not in pr.files or \
+            ctx.source is None or ctx.source.lines(head, path) is not None:
+        return False
+    ctx.error(f"the proposed change is made at {head[:7]}: it has no {path}, which "
+              f"'{hunk.pasted}' removes; the page proposes what the PR now does: rewrite it, or "
+              "drop the proposal", hunk.line)
+    return True
+
+
+def _removes_all(ctx: PageContext, hunk: Hunk) -> None:
+    """A hunk pasted from git diff that removes its file (`+++ /dev/null`) takes out every
+    line of it, as `git apply` asks ('deleted file still has contents')."""
+    ref = hunk.file_ref
+    lines = ctx.source.lines(ref.commit, ref.path) if ctx.source and ref else None
+    taken = sum(1 for s in hunk.sections for dl in s.lines if dl.kind == "-")
+    if ref is None or lines is None or taken == len(lines):
+        return
+    ctx.error(f"'{hunk.pasted}' removes {ref.path}, which has {len(lines)} lines at "
+              f"{ref.commit[:7]}, but takes out {taken} of them; expected every line taken "
+              "out (or the file kept: '+++ b/...')", hunk.line)
 
 
 def _named_by_code(ctx: PageContext, hunk: Hunk) -> None:
