@@ -352,7 +352,6 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                 sections[-1].append((row[:1] or " ", row[1:]))
         creates = first is not None and first["a"] == "0" and int(first["b"] or 1) == 0
         removes = not m and headers[i][2]  # pasted: '+++ /dev/null'
-
         kept = [s[:len(s) - (trailing_blanks(s, n) if trim else 0)]
                 for s, n, trim in zip(sections, counts, trimmed, strict=True)
                 if any((mark in " -" or creates) and text.strip() for mark, text in s)]

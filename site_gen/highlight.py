@@ -234,9 +234,9 @@ class Lexing:
 def comment_alone(path: str, languages: dict[str, str], store: Kept | None = None,
                   lines: list[str] | None = None) -> Callable[[str], bool]:
     """Whether a line of `path` (see lexing_for) holds a comment and nothing else, as its
-    lexer reads it alone (a doc comment too, Rust's `///`, a docstring on one line; a
-    preprocessor's line, `#include`, `#define`, and an attribute, `#[derive]`, are code). A line
-    inside a block comment that does not open it (` * text`) reads as no comment: such
+    lexer reads it alone: a doc comment too (Rust's `///`, a docstring on one line); a
+    preprocessor's line (`#include`, `#define`) and an attribute (`#[derive]`) are code. A
+    line inside a block comment that does not open it (` * text`) reads as no comment: such
     lines are told no apart; nor is a comment that opens with a word (Basic's `REM`): only
     a line that starts with a mark is lexed, by a lexer made when one first is."""
     @functools.cache
