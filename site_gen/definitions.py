@@ -806,20 +806,22 @@ def enclosing(defs: Iterable[Definition], start: int, end: int) -> Definition | 
     return min(holding, key=lambda d: (d.end - d.start, -d.start)) if holding else None
 
 
-# A line that gives a name a value, as a constant or a variable is given one: the name first
-# (after the words that declare it), then a type perhaps, then `=` or `:=`.
-_GIVING = (r"^[ \t]*(?:(?:export|pub(?:\([^)]*\))?|public|private|protected|internal|static|"
-              r"final|const|let|var|val|readonly|declare|my|our|local|global)\s+)*")
+# A line that gives a name a value, as a constant or a variable is given one: the words that
+# declare it and a type perhaps (`pub const`, `static const char *`, `public static final
+# int`), the name, a type perhaps (`: u32`, Go's `X int8`), then `=` or `:=`.
+_GIVING = r"^[ \t]*(?:[\w.\[\]<>,]+(?:\([^)]*\))?\s+\**)*"
+_GIVEN = r"(?:\[[^\]]*\])?(?:\s*:[^=]*|\s+[\w.*\[\]<>]+)?\s*(?::=|=(?![=>~]))"
 
 
 def assigned_at(lines: Sequence[str], symbol: str) -> tuple[int, str] | None:
     """Where the last part of `symbol` is given a value, as a constant or a variable is
-    (`X = 1`, `X: Final = 1`, `const X = 1`, `X := 1`, Rust's `const X: &str = ...`): the
-    least indented such line, as (its number, its text); None where no line does."""
+    (`X = 1`, `X: Final = 1`, `const X = 1`, `X := 1`, Rust's `const X: &str = ...`, Go's
+    `var X T = ...`, C's `static const char *X = ...`): the least indented such line, as
+    (its number, its text); None where no line does (`_` names nothing)."""
     name = symbol.rsplit(".", 1)[-1].strip()
-    if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", name) or name == "_":
         return None
-    giving = re.compile(_GIVING + re.escape(name) + r"\s*(?::[^=]*)?(?::=|=(?![=>~]))")
+    giving = re.compile(_GIVING + re.escape(name) + _GIVEN)
     found = [(len(text) - len(text.lstrip()), n, text.strip())
              for n, text in enumerate(lines, 1) if name in text and giving.match(text)]
     return min(found)[1:] if found else None

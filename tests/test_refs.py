@@ -96,6 +96,8 @@ def test_a_backslash_of_the_code_in_a_quote_is_its_own(tmp_path: Path) -> None:
     ("limits.ts", "export const LIMIT = 5;\n", "LIMIT", 1),
     ("limits.go", "package a\n\nconst (\n\tLimit = 5\n)\n", "Limit", 4),
     ("limits.rs", "pub const LIMIT: u32 = 5;\n", "LIMIT", 1),
+    ("mode.go", "package gin\n\nvar DefaultWriter io.Writer = os.Stdout\n", "DefaultWriter", 3),
+    ("net.c", "static const char *AF = \"inet\";\nint f(void) { return 5; }\n", "AF", 1),
 ])
 def test_a_symbol_that_names_a_value_says_so_and_which_line_to_cite(
         tmp_path: Path, path: str, code: str, name: str, line: int) -> None:
@@ -122,7 +124,8 @@ def test_a_symbol_that_names_a_value_says_so_and_which_line_to_cite(
 
 
 @pytest.mark.parametrize("line", ["f(TIMEOUT=5)", "if TIMEOUT == 5:", "TIMEOUT => 5",
-                                  "    my_TIMEOUT = 5", "x.TIMEOUT = 5"])
+                                  "    my_TIMEOUT = 5", "x.TIMEOUT = 5", "# TIMEOUT = 5",
+                                  "return TIMEOUT"])
 def test_a_name_used_is_not_a_value_given(line: str) -> None:
     from site_gen.definitions import assigned_at
 
