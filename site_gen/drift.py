@@ -1040,7 +1040,8 @@ def _renamed(line: str, written: str, path: str) -> str:
         return line
     if line == f"diff --git {path_written(written)} {path_written(written)}":  # --no-prefix
         return f"diff --git {path_written(path)} {path_written(path)}"
-    named = re.compile(r"(\sa/|\sb/|^--- (?:a/)?|^\+\+\+ (?:b/)?)" + re.escape(path_written(written))
+    named = re.compile(r"(\sa/|\sb/|^--- (?:a/)?|^\+\+\+ (?:b/)?|^rename from )"
+                       + re.escape(path_written(written))
                        + r"(?=\s|$)")
     return named.sub(lambda m: m[1] + path_written(path), line)
 

@@ -676,6 +676,7 @@ def test_a_file_s_diff_pasted_from_git_diff_moves_and_names_the_file_where_it_we
     ("--- a/diff", "--- a/bin/diff"), ("+++ b/diff", "+++ b/bin/diff"),
     ("--- diff\t2026-12-04 10:00:00", "--- bin/diff\t2026-12-04 10:00:00"),
     ("index 8e03d9e..6efc5a7 100644", "index 8e03d9e..6efc5a7 100644"),
+    ("rename from diff", "rename from bin/diff"), ("rename to diff2", "rename to diff2"),
 ])
 def test_a_pasted_header_is_renamed_where_it_names_the_file(line: str, renamed: str) -> None:
     """A file named as a word of the header itself (`diff`, or `a`): its name was replaced

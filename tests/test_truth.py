@@ -379,6 +379,39 @@ def test_the_patch_applies_whatever_the_file_s_line_ends(
     assert (repo / "src/app/tail.py").read_bytes() == expected
 
 
+RENAMED = ("```proposal\ndiff --git a/src/app/old.py b/src/app/{to}\nsimilarity index 60%\n"
+           "rename from src/app/old.py\nrename to src/app/{to}\nindex 1111111..2222222 100644\n"
+           "--- a/src/app/old.py\n+++ b/src/app/{to}\n@@ -1,2 +1,2 @@\n def old():\n"
+           "-    return 0\n+    return 1\n```\n")
+
+
+@pytest.mark.parametrize("to", ["new.py", "tail.py"])
+def test_a_proposal_pasted_from_git_diff_may_rename_a_file_it_changes(
+        project: Project, cli: CLI, tmp_path: Path, to: str) -> None:
+    """`git diff` of a file renamed and changed: its lines were checked against the old
+    name, but its patch changed the file in place. It renames it, as the diff does, and
+    says so on the page; a name the commit has already is an error."""
+    repo = tmp_path / "code"
+    head = commit_files(repo, {"src/app/tail.py": "x = 1\n", "src/app/old.py": "def old():\n    return 0\n"})
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head)
+                  + "files:\n  - src/app/old.py\n")
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("The tag")[0]
+                  + RENAMED.format(to=to))
+    built = cli("build", "--strict", "--no-search", "--checkout", str(repo))
+    if to == "tail.py":
+        assert built.err.startswith(
+            "content/acme/widgets/12/cache-bug.md:7: 'diff --git a/src/app/old.py b/src/app/tail.py' "
+            f"renames src/app/old.py to src/app/tail.py, which commit {head[:7]} has already"), \
+            built.err
+        return
+    assert built.code == 0, built.err
+    page = project.site / "acme/widgets/12/cache-bug"
+    assert "renamed to <code>src/app/new.py</code>" in (page / "index.html").read_text()
+    git(repo, "apply", str(page / "proposal-1.patch"))
+    assert not (repo / "src/app/old.py").exists()
+    assert (repo / "src/app/new.py").read_text() == "def old():\n    return 1\n"
+
+
 REMOVED = ("```proposal\ndiff --git a/src/app/old.py b/src/app/old.py\ndeleted file mode 100644\n"
            "index 1111111..0000000\n--- a/src/app/old.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n"
            "-def old():\n-    return 0\n```\n")

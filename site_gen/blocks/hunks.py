@@ -52,6 +52,7 @@ class Hunk:
     file_ref: CodeRef | None = None
     range_refs: list[tuple[str, CodeRef | None]] = field(default_factory=list)
     old_path: str | None = None  # the PR's own change to a file it renamed: the name at base
+    renames_to: str | None = None  # a proposal's diff pasted from git that renames its file
     removed: bool = False  # the file removed: by the PR (a pr-diff), or by a proposal's
     # diff pasted from git (`+++ /dev/null`), every line of it taken out
     base: str | None = None  # the PR's own change: the commit its old side is read at
@@ -118,6 +119,7 @@ def to_patch(proposal: Proposal, files: Files | None = None) -> str | None:
     by_file: dict[str, list[Section]] = {}
     made = {h.path for h in proposal.hunks if h.creates}
     gone = {h.file_ref.path for h in proposal.hunks if h.removed and h.file_ref}
+    moved = {h.file_ref.path: h.renames_to for h in proposal.hunks if h.renames_to and h.file_ref}
     for hunk in proposal.hunks:
         sections = [s for s in hunk.sections if s.lines]
         if (hunk.file_ref is None and not hunk.creates) or any(
@@ -130,11 +132,13 @@ def to_patch(proposal: Proposal, files: Files | None = None) -> str | None:
         lines = files.lines(commit, path) if files and path not in made else None
         end, last_ended = files.line_ends(commit, path) if files and lines else ("\n", True)
         tab = "\t" if " " in path else ""  # as git ends a name with a space, for patch(1)
-        out += [f"diff --git a/{path} b/{path}\n"] + (
+        to = moved.get(path, path)
+        out += [f"diff --git a/{path} b/{to}\n"] + (
             ["new file mode 100644\n", "--- /dev/null\n"] if path in made
             else ["deleted file mode 100644\n", f"--- a/{path}{tab}\n"] if path in gone
-            else [f"--- a/{path}{tab}\n"])
-        out.append("+++ /dev/null\n" if path in gone else f"+++ b/{path}{tab}\n")
+            else [f"rename from {path}\n", f"rename to {to}\n", f"--- a/{path}{tab}\n"]
+            if to != path else [f"--- a/{path}{tab}\n"])
+        out.append("+++ /dev/null\n" if path in gone else f"+++ b/{to}{tab}\n")
         for section in sorted(sections, key=lambda s: s.old_start or 0):
             after = _context_after(section, lines)
             out.append(f"@@ -{section.old_start},{(section.old_count or 0) + len(after)} "

@@ -190,6 +190,9 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
             _hunk_line(ctx, proposal, path_writing(path), None, None, first + i)
             proposal.hunks[-1].pasted, proposal.hunks[-1].removed = raw.strip(), removes
             said[len(proposal.hunks) - 1] = _header_only(lines[i:header_end])
+            proposal.hunks[-1].renames_to = next(
+                (line[len("rename to "):].strip() for line in lines[i:header_end]
+                 if line.startswith("rename to ")), None)
         elif i >= header_end:
             _line(ctx, proposal, raw, first + i)
     for k, hunk in enumerate(proposal.hunks):
@@ -219,6 +222,8 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
         if hunk.removed and _removed_already(ctx, hunk):
             continue
         hunk.file_ref = resolve(ctx, hunk.path, hunk.line, hunk.written)
+        if hunk.renames_to and hunk.file_ref is not None:
+            _renamed_to(ctx, hunk)
         if hunk.file_ref is None:  # said once, for the file: its ranges are not looked up
             continue
         hunk.range_refs = [(name, resolve(ctx, f"{hunk.path}:{a}-{b}", hunk.line,
@@ -258,6 +263,16 @@ def _shown_lines(ctx: PageContext, hunk: Hunk) -> None:
             a, b = section.old_start, section.old_end
             hunk.range_refs.append((lines_text(a, b), resolve(ctx, f"{hunk.path}:{a}-{b}",
                                                               hunk.line, hunk.written)))
+
+
+def _renamed_to(ctx: PageContext, hunk: Hunk) -> None:
+    """A hunk pasted from git diff that renames its file: the name it gives must be free at
+    the commit (`git apply` refuses a rename onto a file that is there)."""
+    ref, to = hunk.file_ref, hunk.renames_to
+    assert ref is not None and to is not None
+    if ctx.source is not None and ctx.source.lines(ref.commit, to) is not None:
+        ctx.error(f"'{hunk.pasted}' renames {ref.path} to {to}, which commit {ref.commit[:7]} "
+                  "has already; expected a name no file has", hunk.line)
 
 
 def _removed_already(ctx: PageContext, hunk: Hunk) -> bool:
