@@ -379,6 +379,17 @@ def test_the_patch_applies_whatever_the_file_s_line_ends(
     assert (repo / "src/app/tail.py").read_bytes() == expected
 
 
+def built_pasting(project: Project, cli: CLI, repo: Path, old: str | None,
+                  body: str) -> tuple[str, Run]:
+    """A page with the proposal `body` pinned to a commit of `repo` holding src/app/old.py
+    (`old`, or no such file) beside another file, strictly built against it."""
+    head = commit_files(repo, {"src/app/tail.py": "x = 1\n", **({"src/app/old.py": old} if old else {})})
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head)
+                  + "files:\n  - src/app/old.py\n")
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("The tag")[0] + body)
+    return head, cli("build", "--strict", "--no-search", "--checkout", str(repo))
+
+
 RENAMED = ("```proposal\ndiff --git a/src/app/old.py b/src/app/{to}\nsimilarity index 60%\n"
            "rename from src/app/old.py\nrename to src/app/{to}\nindex 1111111..2222222 100644\n"
            "--- a/src/app/old.py\n+++ b/src/app/{to}\n@@ -1,2 +1,2 @@\n def old():\n"
@@ -392,12 +403,7 @@ def test_a_proposal_pasted_from_git_diff_may_rename_a_file_it_changes(
     name, but its patch changed the file in place. It renames it, as the diff does, and
     says so on the page; a name the commit has already is an error."""
     repo = tmp_path / "code"
-    head = commit_files(repo, {"src/app/tail.py": "x = 1\n", "src/app/old.py": "def old():\n    return 0\n"})
-    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head)
-                  + "files:\n  - src/app/old.py\n")
-    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("The tag")[0]
-                  + RENAMED.format(to=to))
-    built = cli("build", "--strict", "--no-search", "--checkout", str(repo))
+    head, built = built_pasting(project, cli, repo, "def old():\n    return 0\n", RENAMED.format(to=to))
     if to == "tail.py":
         assert built.err.startswith(
             "content/acme/widgets/12/cache-bug.md:7: 'diff --git a/src/app/old.py b/src/app/tail.py' "
@@ -426,11 +432,7 @@ def test_a_proposal_pasted_from_git_diff_may_remove_a_file(
     `git apply` does with the diff itself; every line must be taken out; and at a commit
     without the file (the PR removed it), the change is made: one error, not 'unknown file'."""
     repo = tmp_path / "code"
-    head = commit_files(repo, {"src/app/tail.py": "x = 1\n", **({"src/app/old.py": old} if old else {})})
-    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head)
-                  + "files:\n  - src/app/old.py\n")
-    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("The tag")[0] + REMOVED)
-    built = cli("build", "--strict", "--no-search", "--checkout", str(repo))
+    head, built = built_pasting(project, cli, repo, old, REMOVED)
     if old is None:
         assert built.err.startswith(f"content/acme/widgets/12/cache-bug.md:7: the proposed change "
                                     f"is made at {head[:7]}: it has no src/app/old.py, which 'diff "
