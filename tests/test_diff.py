@@ -600,6 +600,35 @@ def test_a_proposal_taken_with_comments_in_the_prs_own_words_is_made(
     assert made_at(lines, LESS_ROWS, 1, len(LESS_ROWS)) is None  # comments weigh as code
 
 
+# reqwest's blocking wait: a proposal with no context, its `log::warn!` line moved into a
+# closure, taken by the PR with its comment in other words
+DEADLINE_ROWS = [("-", "        let deadline = Instant::now().checked_add(d);"), ("-", ""),
+                 ("-", "        if deadline.is_none() {"),
+                 ("-", '            log::warn!("timeout {d:?} overflows");'), ("-", "        }"),
+                 ("-", "        deadline"), ("+", "        // An overflow is no deadline."),
+                 ("+", "        Instant::now().checked_add(d).or_else(|| {"),
+                 ("+", '            log::warn!("timeout {d:?} overflows");'), ("+", "            None"),
+                 ("+", "        })")]
+DEADLINE_TAKEN = ["    let deadline = timeout.and_then(|d| {", "        // Overflowing means forever.",
+                  *(text for mark, text in DEADLINE_ROWS[7:]), "    });"]
+
+
+def test_a_proposal_without_context_that_moves_a_line_is_made() -> None:
+    """A hunk with no context has no line beside its added run: it was never told made. A
+    line it takes out and adds again (moved into a closure) stands among the lines it adds,
+    and is that line, not the old one still standing; but a hunk that adds back just what
+    it takes out (as the page holds it: a change of line ends) is not made where it applies."""
+    from site_gen.blocks.hunks import made_at, made_beside
+    from site_gen.highlight import comment_alone
+
+    assert made_at(DEADLINE_TAKEN, DEADLINE_ROWS, 1, len(DEADLINE_ROWS),
+                   comment_alone("wait.rs", {})) == (3, 6)
+    same = [(" ", "#ifndef _WIN32"), ("-", "#else"), ("-", "#define strcasecmp stricmp"),
+            ("+", "#else"), ("+", "#define strcasecmp stricmp"), (" ", "#endif")]
+    lines = ["#ifndef _WIN32", "#else", "#define strcasecmp stricmp", "#endif"]
+    assert made_beside(lines, same, 1, 4) is None
+
+
 def test_a_line_taken_out_is_still_by_them_unless_its_context_has_it_too() -> None:
     """A removed line its context also has is that line, by them (the click case above);
     one the hunk adds again alike (ky's `throw error;` without its trailing tab) is not

@@ -205,9 +205,10 @@ def made_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
     words where they are no code (its comments), each run of lines it adds, one after the
     other (blank lines and, in the page's lines and the file's alike, those `aside` says are
     comments aside), found once, in their order, within `reach` + ADDED_SLACK lines, beside
-    the line of the hunk next to it (before or after), together holding ADDED_TELLS
-    characters; none of the lines it takes out still by them (more often than its context
-    holds it: a `return True` or a `}` of its context is that line)."""
+    the line of the hunk next to it (before or after; a hunk with no context has none),
+    together holding ADDED_TELLS characters; none of the lines it takes out still by them
+    (more often than its context holds it: a `return True` or a `}` of its context is that
+    line)."""
     new = [text for mark, text in rows if mark in " +"]
     if not lines or not any(line.strip() for line in new):
         return None
@@ -248,15 +249,25 @@ def _runs_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
                  and [line for _, line in written[i:i + len(told)]] == told
                  and ((before is not None and i > 0 and written[i - 1][1] == before)
                       or (after is not None and i + len(told) < len(written)
-                          and written[i + len(told)][1] == after))]
+                          and written[i + len(told)][1] == after)
+                      or (before is None and after is None))]  # a hunk without context
         if len(found) != 1:
             return None
         at = found[0] + len(told)
         spans.append((found[0], at))
     # by them: among them, or as many lines (blank ones aside) before or after as it takes
-    # out, more often than its context holds them
+    # out, more often than its context and the lines it adds hold them (a line it moves);
+    # a line it changes only at its end (trailing whitespace) cannot be told made
     removed = Counter(text.rstrip() for mark, text in rows if mark == "-" and text.strip())
-    kept = Counter(text.rstrip() for mark, text in rows if mark == " " and text.rstrip() in removed)
+    kept = Counter(text.rstrip() for mark, text in rows if mark in " +" and text.rstrip() in removed)
+    ends: dict[str, set[Row]] = {}  # the lines it takes out and adds, by their text
+    for mark, text in rows:
+        if mark in "+-":
+            ends.setdefault(text.rstrip(), set()).add((mark, text))
+    if any({m for m, _ in both} == {"+", "-"} and len({t for _, t in both}) > 1
+           for both in ends.values()) or \
+            Counter(t for m, t in rows if m == "-") == Counter(t for m, t in rows if m == "+"):
+        return None  # (nor one that adds back what it takes out: as the page has it, no change)
     by = Counter(line for _, line in written[max(0, spans[0][0] - sum(removed.values())):
                                              spans[-1][1] + sum(removed.values())])
     if any(by[line] > kept[line] for line in removed):
