@@ -325,7 +325,8 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
     found: list[Item] = []
     headers = git_headers(body)  # pasted from git diff, in place of `file:` lines
     apart = {k for start, end in commit_text(body).items() for k in range(start, end)}
-    starts = [i for i, raw in enumerate(body) if i in headers or FILE.match(raw)]
+    starts = [i for i, raw in enumerate(body)
+              if i not in apart and (i in headers or FILE.match(raw))]
     for i, after in zip(starts, [*starts[1:], len(body)], strict=True):
         m = FILE.match(body[i])
         written = m["path"] if m else path_writing(headers[i][0])

@@ -642,7 +642,8 @@ def test_a_hunk_whose_file_line_names_no_lines_moves_by_its_positions(
 
 GIT_LINE = "diff --git {a}{{path}} {b}{{path}}\nindex 8e03d9e..6efc5a7 100644\n"
 MAILED = (f"From {'0123abc' * 6}0123 Mon Sep 17 00:00:00 2001\nFrom: t <t@t>\n"
-          "Subject: [PATCH] Keys of two parts\n\n---\n src/widgets/core.py | 4 ++--\n\n")
+          "Subject: [PATCH] Keys of two parts\n\nfile: core.py L1\n---\n"
+          " src/widgets/core.py | 4 ++--\n\n")
 
 
 @pytest.mark.parametrize(("renamed", "a", "b", "before"), [
