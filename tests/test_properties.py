@@ -314,7 +314,15 @@ HUNKS = st.lists(st.sampled_from([
     ["diff --git a/src/core.py b/src/core.py", "index 1..2 100644", "--- a/src/core.py",
      "+++ b/src/core.py", "@@ -4,1 +4,1 @@ def name():", "--- a/x", "+x = 2"],
     ["--- a/src/core.py", "+++ b/src/core.py", "@@ -5 +5 @@", "-x = 1", "+x = 2"],
-    ["file: core.py", "-x = 1", "+x = 2", " ", "...", " y", "-z = 1", "+z = 2", ""]]),
+    ["file: core.py", "-x = 1", "+x = 2", " ", "...", " y", "-z = 1", "+z = 2", ""],
+    # a commit pasted as git show and git format-patch write it, around its diff
+    ["commit 0123abc", "Author: t <t@t>", "", "    + a line of its message", "    file: core.py L3",
+     "diff --git a/src/core.py b/src/core.py", "--- a/src/core.py", "+++ b/src/core.py",
+     "@@ -3,1 +3,1 @@", "-x = 1", "+x = 2"],
+    [f"From {'0' * 40} Mon Sep 17 00:00:00 2001", "Subject: [PATCH] s", "", "file: core.py L3",
+     "---", " src/core.py | 2 +-", "", "diff --git a/src/core.py b/src/core.py",
+     "--- a/src/core.py", "+++ b/src/core.py", "@@ -3,1 +3,1 @@", "-x = 1", "+x = 2", "-- ",
+     "2.39.5", ""]]),
     min_size=1, max_size=2).map(lambda hunks: [line for hunk in hunks for line in hunk])
 CLAIM_LINES = st.sampled_from([[], ["in: core.py"], ["at: head"], [""]]).map(
     lambda more: ["says: s", "text: x = 1", "count: 1", *more])
