@@ -42,7 +42,7 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
-from .highlight import comment_alone
+from .highlight import comment_lines
 from .names import (
     GITLINK,
     Fence,
@@ -707,9 +707,9 @@ class HeadMove:
             return Placed(item, CHANGED, new_path, start, end, detail=unnamed, shift=shift)
         return self._moved(item, new_path, start, end, (), (), shift)
 
-    def _comments(self, path: str, lines: list[str]) -> Callable[[str], bool]:
+    def _comments(self, path: str, lines: list[str]) -> Aside:
         """Which lines of `path` are comments alone, as the build tells them (see _made)."""
-        return comment_alone(path, self.config.languages, lines=lines)
+        return comment_lines(path, self.config.languages, lines=lines)
 
     def _unapplied(self, item: Item, new_path: str, sides: Sides, at: int | None,
                    heads: tuple[list[str], list[str]]) -> Placed:

@@ -17,7 +17,7 @@ import html
 import os
 import re
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -231,30 +231,39 @@ class Lexing:
         return tokens
 
 
-def comment_alone(path: str, languages: dict[str, str], store: Kept | None = None,
-                  lines: list[str] | None = None) -> Callable[[str], bool]:
-    """Whether a line of `path` (see lexing_for) holds a comment and nothing else, as its
-    lexer reads it alone: a doc comment too (Rust's `///`, a docstring on one line); a
-    preprocessor's line (`#include`, `#define`) and an attribute (`#[derive]`) are code. A
-    line inside a block comment that does not open it (` * text`) reads as no comment: such
-    lines are told no apart; nor is a comment that opens with a word (Basic's `REM`): only
-    a line that starts with a mark is lexed, by a lexer made when one first is."""
+# What opens a comment or a doc string in most languages: a block of lines without any of
+# these is not lexed for comments (a `;`, `%` or `'` comment, Lisp's, TeX's or Basic's,
+# is not told, where those marks stand in most lines of code).
+COMMENT_MARKS = ("#", "//", "/*", "--", '"""', "'''", "<!--", "{-", "(*")
+
+
+def comment_lines(path: str, languages: dict[str, str], store: Kept | None = None,
+                  lines: list[str] | None = None) -> Callable[[Sequence[str]], list[bool]]:
+    """For lines of `path` (see lexing_for) read one after the other, as its lexer reads them
+    together, which of them hold a comment and nothing else: a doc comment too (Rust's
+    `///`, a docstring), and each line of a block comment (`/** ... */`, a Javadoc's ` *
+    @param` lines); a preprocessor's line (`#include`, `#define`) and an attribute
+    (`#[derive]`) are code. The lexer is made when first needed."""
     @functools.cache
     def lexer() -> Lexer:
         return lexing_for(path, languages, store, lines).lexer
 
-    @functools.lru_cache(maxsize=1024)
-    def alone(line: str) -> bool:
-        start = line.lstrip()[:1]
-        if not start or start.isalnum() or start == "_":
-            return False  # (a comment opens with a mark, `#`, `//`, `--`: not lexed)
-        tokens = [(ttype, value) for ttype, value in lexer().get_tokens(line + "\n")
-                  if value.strip()]  # (with its line end: C's `//` comment ends at one)
-        return bool(tokens) and all(
-            _within(ttype, Comment) and not _within(ttype, Comment.Preproc)
-            or _within(ttype, String.Doc) for ttype, _ in tokens)
+    def flags(block: Sequence[str]) -> list[bool]:
+        alone = [False] * len(block)
+        if not any(mark in line for line in block for mark in COMMENT_MARKS):
+            return alone  # (no comment can open here: not lexed)
+        kinds: list[set[bool]] = [set() for _ in block]
+        row = 0
+        for ttype, value in lexer().get_tokens("\n".join(block) + "\n"):
+            for k, part in enumerate(value.split("\n")):
+                if k:
+                    row += 1
+                if part.strip() and row < len(block):
+                    kinds[row].add(_within(ttype, Comment) and not _within(ttype, Comment.Preproc)
+                                   or _within(ttype, String.Doc))
+        return [held == {True} for held in kinds]
 
-    return alone
+    return flags
 
 
 def _within(ttype: _TokenType, kind: _TokenType) -> bool:

@@ -593,9 +593,9 @@ def test_a_proposal_taken_with_comments_in_the_prs_own_words_is_made(
     lines are; and a line it takes out that its context has too (`return True` before the
     `elif`) standing by them is that context, not the line still there."""
     from site_gen.blocks.hunks import made_at
-    from site_gen.highlight import comment_alone
+    from site_gen.highlight import comment_lines
 
-    comments = comment_alone("_termui_impl.py", {})
+    comments = comment_lines("_termui_impl.py", {})
     assert made_at(lines, LESS_ROWS, 1, len(LESS_ROWS), comments) == expected
     assert made_at(lines, LESS_ROWS, 1, len(LESS_ROWS)) is None  # comments weigh as code
 
@@ -619,14 +619,30 @@ def test_a_proposal_without_context_that_moves_a_line_is_made() -> None:
     and is that line, not the old one still standing; but a hunk that adds back just what
     it takes out (as the page holds it: a change of line ends) is not made where it applies."""
     from site_gen.blocks.hunks import made_at, made_beside
-    from site_gen.highlight import comment_alone
+    from site_gen.highlight import comment_lines
 
     assert made_at(DEADLINE_TAKEN, DEADLINE_ROWS, 1, len(DEADLINE_ROWS),
-                   comment_alone("wait.rs", {})) == (3, 6)
+                   comment_lines("wait.rs", {})) == (3, 6)
     same = [(" ", "#ifndef _WIN32"), ("-", "#else"), ("-", "#define strcasecmp stricmp"),
             ("+", "#else"), ("+", "#define strcasecmp stricmp"), (" ", "#endif")]
     lines = ["#ifndef _WIN32", "#else", "#define strcasecmp stricmp", "#endif"]
     assert made_beside(lines, same, 1, 4) is None
+
+
+def test_a_method_taken_with_its_javadoc_in_other_words_is_made() -> None:
+    """A Javadoc's middle lines (` * ...`) read alone are no comment: a proposal of a method
+    with its doc comment, taken by the PR in other words, was not made."""
+    from site_gen.blocks.hunks import made_at
+    from site_gen.highlight import comment_lines
+
+    rows = [(" ", "    }"), ("+", ""), ("+", "    /**"), ("+", "     * Closes the pool."),
+            ("+", "     * @throws IOException never"), ("+", "     */"),
+            ("+", "    public void close() throws IOException {"), ("+", "        pool.shutdown();"),
+            ("+", "    }"), (" ", "}")]
+    taken = ["    }", "", "    /** Shuts the pool down: idle connections are closed at once. */",
+             "    public void close() throws IOException {", "        pool.shutdown();", "    }", "}"]
+    assert made_at(taken, rows, 1, len(rows), comment_lines("Pool.java", {})) == (4, 6)
+    assert made_at(taken, rows, 1, len(rows)) is None
 
 
 def test_a_line_taken_out_is_still_by_them_unless_its_context_has_it_too() -> None:
@@ -649,9 +665,12 @@ def test_a_line_taken_out_is_still_by_them_unless_its_context_has_it_too() -> No
     ("a.md", "# A heading", False),
 ])
 def test_a_comment_alone_is_told_by_the_file_s_lexer(path: str, line: str, alone: bool) -> None:
-    from site_gen.highlight import comment_alone
+    from site_gen.highlight import comment_lines
 
-    assert comment_alone(path, {})(line) is alone
+    assert comment_lines(path, {})([line]) == [alone]
+    # a block comment's lines read together: each is a comment alone, but for code after it
+    assert comment_lines("A.java", {})(["/**", " * Why.", " * @param x the x", " */", "int f;"]) \
+        == [True, True, True, True, False]
 
 
 def test_the_build_says_once_that_a_proposal_taken_in_the_prs_own_comments_is_made(

@@ -178,7 +178,8 @@ def _context_after(section: Section, lines: list[str] | None) -> list[str]:
 ADDED_SLACK = 30
 ADDED_TELLS = 12
 Row = tuple[str, str]  # a line of a hunk's section: its mark (' ', '-' or '+') and text
-Aside = Callable[[str], bool] | None  # which lines of its language are comments alone
+# Which of some lines of a file's language, read one after the other, are comments alone
+Aside = Callable[[Sequence[str]], list[bool]] | None
 
 
 def trailing_blanks(rows: Sequence[Row], counts: tuple[int, int] | None = None) -> int:
@@ -224,7 +225,7 @@ def _added_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
     its comments as they are, else (`aside`), when it adds comments, in words of the PR's
     own."""
     if (made := _runs_at(lines, rows, near, reach)) or aside is None or \
-            not any(mark == "+" and aside(text) for mark, text in rows):
+            not any(aside([text for mark, text in rows if mark == "+"])):
         return made  # (no comment of its own: the file's are not read as comments either)
     return _runs_at(lines, rows, near, reach, aside)
 
@@ -233,14 +234,17 @@ def _runs_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
              aside: Aside = None) -> tuple[int, int] | None:
     """Where `lines` hold the runs of lines a hunk's section adds, each line of the page's
     and the file's that `aside` says is a comment alone left out, as blank lines are."""
-    runs = _added_runs([(mark, text) for mark, text in rows if aside is None or not aside(text)])
+    runs = _added_runs(_weighing(rows, aside))
     if sum(len(line.strip()) for told, _, _ in runs for line in told) < ADDED_TELLS:
         return None
     far = reach + ADDED_SLACK  # the lines read: those they may stand on, and a neighbour's
     low = max(1, near - far - 1)
     high = near + far + sum(mark == "+" for mark, _ in rows) + 1
-    written = [(n, line.rstrip()) for n, line in enumerate(lines[low - 1:high], low)
-               if line.strip() and (aside is None or not aside(line))]
+    window = lines[low - 1:high]
+    comments = aside(window) if aside is not None else [False] * len(window)
+    written = [(n, line.rstrip()) for n, line, comment in zip(
+        range(low, low + len(window)), window, comments, strict=True)
+        if line.strip() and not comment]
     spans: list[tuple[int, int]] = []  # where each run stands, as indices of `written`
     at = 0  # the first of `written` the next run may stand on
     for told, before, after in runs:
@@ -273,6 +277,18 @@ def _runs_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
     if any(by[line] > kept[line] for line in removed):
         return None
     return written[spans[0][0]][0], written[spans[-1][1] - 1][0]
+
+
+def _weighing(rows: Sequence[Row], aside: Aside) -> list[Row]:
+    """`rows` but for those `aside` says are comments alone, each side read as a whole (its
+    new side: context and added lines; its old side's removed lines)."""
+    if aside is None:
+        return list(rows)
+    new = [k for k, (mark, _) in enumerate(rows) if mark in " +"]
+    old = [k for k, (mark, _) in enumerate(rows) if mark == "-"]
+    comment = dict(zip(new, aside([rows[k][1] for k in new]), strict=True))
+    comment |= dict(zip(old, aside([rows[k][1] for k in old]), strict=True))
+    return [row for k, row in enumerate(rows) if not comment[k]]
 
 
 def _added_runs(rows: Sequence[Row]) -> list[tuple[list[str], str | None, str | None]]:

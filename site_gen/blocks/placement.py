@@ -18,7 +18,7 @@ from collections import defaultdict
 from ..code_index import named_holds
 from ..context import PageContext
 from ..definitions import lines_text
-from ..highlight import comment_alone
+from ..highlight import comment_lines
 from .hunks import DiffLine, Hunk, Proposal, Section, made_at, made_beside
 
 
@@ -216,7 +216,7 @@ def _made(ctx: PageContext, hunk: Hunk, section: Section, applies: bool = False)
     if not lines or section.new_start is None or not any(dl.kind in "+-" for dl in section.lines):
         return None
     rows = [(dl.kind, dl.text) for dl in section.lines if dl.kind in " +-"]
-    comments = comment_alone(ref.path, ctx.config.languages, ctx.code_store, lines)
+    comments = comment_lines(ref.path, ctx.config.languages, ctx.code_store, lines)
     if not applies:  # near where it would put them, as far as lines above may move it
         made = made_at(lines, rows, section.new_start, len(section.lines), comments)
     elif section.old_start is not None and section.old_count is not None:

@@ -32,7 +32,7 @@ from markupsafe import Markup, escape
 from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
 from ..definitions import assigned_at, enclosing, holds, lines_text
-from ..highlight import Lexing, Tokens, comment_alone, lexing_for, line_html, shared_indent
+from ..highlight import Lexing, Tokens, comment_lines, lexing_for, line_html, shared_indent
 from ..names import REPO_PATH, path_writing, path_written
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
@@ -339,7 +339,7 @@ def _new_file(ctx: PageContext, hunk: Hunk) -> None:
         return
     rows = [(dl.kind, dl.text) for section in hunk.sections for dl in section.lines]
     made = made_at(lines, rows, 1, len(lines),
-                   comment_alone(path, ctx.config.languages, ctx.code_store, lines))
+                   comment_lines(path, ctx.config.languages, ctx.code_store, lines))
     if made is not None:  # the PR made the file as proposed
         ctx.error(f"{written} makes a new file, and commit {head[:7]} has it, with the lines it "
                   f"proposes ({lines_text(*made)}): the proposed change is made; the page "
