@@ -339,6 +339,25 @@ def test_a_pasted_file_s_diff_without_lines_says_what_it_does(header: str, said:
                       "say it in the text)"]
 
 
+def test_a_hunk_that_does_not_apply_is_not_told_of_its_symbol_too(tmp_path: Path) -> None:
+    """ky's page once the PR took its proposal (a doc comment over the function, so the
+    lines the 'file:' line names no longer hold it): the hunk was told both that it is made
+    and that its '· getRetryTimingHeader' holds none of its lines, 'a value, given at L30'
+    (an arrow function given to a const is a definition). Where a hunk does not apply, its
+    lines are not those, and its symbol is not checked against them; and a name a definition
+    has is never told a value."""
+    code = ("/** Doc. */\nexport const pick = (h: Headers): string | undefined => {\n"
+            "\treturn h.get('Retry-After') ?? undefined;\n};\n")
+    hunk = ("```proposal\nfile: pick.ts L1 · {name}\n@@ -1,1 +1,1 @@\n-/** {doc} */\n+/** Other. */\n"
+            "```\n")
+    head, [(_, stale, _), (_, applies, _)] = rendered_at(
+        tmp_path, {"pick.ts": code}, hunk.format(name="pick", doc="Old."),
+        hunk.format(name="pick", doc="Doc."))
+    assert len(stale) == 1 and "does not apply" in stale[0], stale
+    assert applies == ["2: '· pick' in 'file: pick.ts L1' is not a definition that holds L1 at "
+                       f"commit {head[:7]}; no definition holds them"]
+
+
 def test_a_blank_line_of_the_file_that_ends_a_section_is_kept_where_its_counts_hold_it(
         tmp_path: Path) -> None:
     """git writes a blank line of the file as ' ', often the last of a section's context

@@ -31,7 +31,7 @@ from markupsafe import Markup, escape
 
 from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
-from ..definitions import assigned_at, enclosing, holds, lines_text
+from ..definitions import assigned_at, chosen, enclosing, holds, lines_text
 from ..highlight import Lexing, Tokens, comment_lines, lexing_for, line_html, shared_indent
 from ..names import REPO_PATH, path_writing, path_written
 from ..statuses import find_status
@@ -231,12 +231,11 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
                            for a, b in hunk.ranges
                            for name in [f"L{a}" if a == b else f"L{a}-L{b}"]]
     place(ctx, proposal)
-    for hunk in proposal.hunks:
-        _check_symbol(ctx, hunk)
     check_positions(ctx, proposal)
     proposal.applies = check_applies(ctx, proposal)
     if proposal.applies in ("", None):
-        for hunk in proposal.hunks:
+        for hunk in proposal.hunks:  # (where it does not apply, its lines are not those)
+            _check_symbol(ctx, hunk)
             _shown_lines(ctx, hunk)
             if proposal.applies == "":
                 _named_by_code(ctx, hunk)
@@ -391,7 +390,8 @@ def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
     start, end = spans[0]
     inner = enclosing(defs, start, end)
     lines = lines_text(start, end)
-    value = None if inner else assigned_at(ctx.source.lines(ref.commit, ref.path) or (), symbol)
+    value = None if inner or chosen(defs, symbol) else \
+        assigned_at(ctx.source.lines(ref.commit, ref.path) or (), symbol)
     actual = (f"the definition that holds them is {inner.shown} ({inner.lines})" if inner
               else f"no definition holds them ('{symbol}' is a value, given at L{value[0]}: a "
                    "hunk's symbol names the function, class or type that holds its lines; "
