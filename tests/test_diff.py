@@ -350,10 +350,16 @@ def test_a_hunk_that_does_not_apply_is_not_told_of_its_symbol_too(tmp_path: Path
             "\treturn h.get('Retry-After') ?? undefined;\n};\n")
     hunk = ("```proposal\nfile: pick.ts L1 · {name}\n@@ -1,1 +1,1 @@\n-/** {doc} */\n+/** Other. */\n"
             "```\n")
-    head, [(_, stale, _), (_, applies, _)] = rendered_at(
+    other = "\nfile: pick.ts L3 · nothing\n@@ -3,1 +3,1 @@\n-\treturn h.get('Retry-After') ?? undefined;\n" \
+            "+\treturn h.get('Retry-After')?.trim();\n"
+    head, [(_, stale, _), (_, applies, _), (_, both, _)] = rendered_at(
         tmp_path, {"pick.ts": code}, hunk.format(name="pick", doc="Old."),
-        hunk.format(name="pick", doc="Doc."))
+        hunk.format(name="pick", doc="Doc."),
+        hunk.format(name="pick", doc="Old.").replace("```\n", "", 1).replace(
+            "+/** Other. */\n", "+/** Other. */\n" + other + "```\n"))
     assert len(stale) == 1 and "does not apply" in stale[0], stale
+    # a hunk that applies is told of its symbol, whatever another hunk of the block does
+    assert len(both) == 2 and "'· nothing'" in both[1], both
     assert applies == ["2: '· pick' in 'file: pick.ts L1' is not a definition that holds L1 at "
                        f"commit {head[:7]}; no definition holds them"]
 

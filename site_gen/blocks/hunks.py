@@ -53,6 +53,7 @@ class Hunk:
     range_refs: list[tuple[str, CodeRef | None]] = field(default_factory=list)
     old_path: str | None = None  # the PR's own change to a file it renamed: the name at base
     renames_to: str | None = None  # a proposal's diff pasted from git that renames its file
+    fits: bool = True  # False once its sections are found not to apply at the commit
     removed: bool = False  # the file removed: by the PR (a pr-diff), or by a proposal's
     # diff pasted from git (`+++ /dev/null`), every line of it taken out
     base: str | None = None  # the PR's own change: the commit its old side is read at

@@ -161,6 +161,7 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
     for hunk in proposal.hunks:
         ref = hunk.file_ref
         checked = checked or hunk.creates  # the commit has no such file (see _new_file)
+        before = wrong
         for section in hunk.sections:
             if ref is None or section.old_start is None:
                 continue
@@ -194,6 +195,7 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
                 ctx.error(f"the proposed change does not apply at {ref.commit[:7]}: line {number} "
                           f"of {ref.path} {_difference(actual, by_number[number].text)}",
                           by_number[number].line)
+        hunk.fits = wrong == before
     if wrong:
         return f"{wrong} line(s) differ from the file"
     return "" if checked else None

@@ -233,9 +233,11 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
     place(ctx, proposal)
     check_positions(ctx, proposal)
     proposal.applies = check_applies(ctx, proposal)
-    if proposal.applies in ("", None):
-        for hunk in proposal.hunks:  # (where it does not apply, its lines are not those)
+    for hunk in proposal.hunks:
+        if hunk.fits:  # (where it does not apply, its lines are not those)
             _check_symbol(ctx, hunk)
+    if proposal.applies in ("", None):
+        for hunk in proposal.hunks:
             _shown_lines(ctx, hunk)
             if proposal.applies == "":
                 _named_by_code(ctx, hunk)
