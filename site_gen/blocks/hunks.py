@@ -209,8 +209,8 @@ def made_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
     comments aside), found once, in their order, within `reach` + ADDED_SLACK lines, beside
     the line of the hunk next to it (before or after; a hunk with no context has none),
     together holding ADDED_TELLS characters; none of the lines it takes out still by them
-    (more often than its context holds it: a `return True` or a `}` of its context is that
-    line)."""
+    (see _still_by: a `return True` of its context, or a line it moves, is that line), and
+    never a section that changes only trailing whitespace or adds back what it takes out."""
     new = [text for mark, text in rows if mark in " +"]
     if not lines or not any(line.strip() for line in new):
         return None
@@ -260,24 +260,34 @@ def _runs_at(lines: Sequence[str], rows: Sequence[Row], near: int, reach: int,
             return None
         at = found[0] + len(told)
         spans.append((found[0], at))
-    # by them: among them, or as many lines (blank ones aside) before or after as it takes
-    # out, more often than its context and the lines it adds hold them (a line it moves);
-    # a line it changes only at its end (trailing whitespace) cannot be told made
-    removed = Counter(text.rstrip() for mark, text in rows if mark == "-" and text.strip())
-    kept = Counter(text.rstrip() for mark, text in rows if mark in " +" and text.rstrip() in removed)
+    if _untold(rows) or _still_by(rows, written, spans):
+        return None
+    return written[spans[0][0]][0], written[spans[-1][1] - 1][0]
+
+
+def _untold(rows: Sequence[Row]) -> bool:
+    """Whether a section cannot be told made at all: it changes a line only at its end
+    (trailing whitespace, the same text either way once stripped), or adds back just what
+    it takes out (as the page holds it, a change of line ends: no change)."""
     ends: dict[str, set[Row]] = {}  # the lines it takes out and adds, by their text
     for mark, text in rows:
         if mark in "+-":
             ends.setdefault(text.rstrip(), set()).add((mark, text))
-    if any({m for m, _ in both} == {"+", "-"} and len({t for _, t in both}) > 1
-           for both in ends.values()) or \
-            Counter(t for m, t in rows if m == "-") == Counter(t for m, t in rows if m == "+"):
-        return None  # (nor one that adds back what it takes out: as the page has it, no change)
-    by = Counter(line for _, line in written[max(0, spans[0][0] - sum(removed.values())):
-                                             spans[-1][1] + sum(removed.values())])
-    if any(by[line] > kept[line] for line in removed):
-        return None
-    return written[spans[0][0]][0], written[spans[-1][1] - 1][0]
+    return any({m for m, _ in both} == {"+", "-"} and len({t for _, t in both}) > 1
+               for both in ends.values()) or \
+        Counter(t for m, t in rows if m == "-") == Counter(t for m, t in rows if m == "+")
+
+
+def _still_by(rows: Sequence[Row], written: list[tuple[int, str]],
+              spans: list[tuple[int, int]]) -> bool:
+    """Whether a line the section takes out still stands by its runs found at `spans` of
+    `written`: among them, or as many lines (blank ones aside) before or after as it takes
+    out, more often than its context and the lines it adds hold it (a line it moves)."""
+    removed = Counter(text.rstrip() for mark, text in rows if mark == "-" and text.strip())
+    kept = Counter(text.rstrip() for mark, text in rows if mark in " +" and text.rstrip() in removed)
+    reach = sum(removed.values())
+    by = Counter(line for _, line in written[max(0, spans[0][0] - reach):spans[-1][1] + reach])
+    return any(by[line] > kept[line] for line in removed)
 
 
 def _weighing(rows: Sequence[Row], aside: Aside) -> list[Row]:
