@@ -146,6 +146,31 @@ def git_headers(lines: list[str]) -> dict[int, tuple[str, int, bool]]:
     return found
 
 
+def _no_diff(ctx: PageContext, proposal: Proposal, rest: list[str], line: int) -> None:
+    """A commit pasted as git show or git format-patch write it (`rest`, from its first
+    line to the block's end) that no file's diff follows: one error."""
+    combined = any(text.startswith("diff --cc ") for text in rest)
+    ctx.error(f"'{rest[0].strip()}' starts a commit as git show or git format-patch writes it, "
+              "but no 'diff --git' line follows; expected the commit's diff after its message"
+              + (" (a merge's combined diff, 'diff --cc', is no patch: paste 'git diff' of the "
+                 "merge against one of its parents)" if combined else ""), line)
+    proposal.skipping = True  # (the one error: not also 'needs a file: line')
+
+
+def _pasted(ctx: PageContext, proposal: Proposal, header: list[str],
+            found: tuple[str, int, bool], line: int) -> str:
+    """A hunk begins at a file's header pasted from git diff (`header`, as git_headers
+    `found` it): the file it names, whether it removes it, the name it renames it to; what
+    the header says of a change that shows no lines (see _header_only)."""
+    path, _, removes = found
+    _hunk_line(ctx, proposal, path_writing(path), None, None, line)
+    hunk = proposal.hunks[-1]
+    hunk.pasted, hunk.removed = header[0].strip(), removes
+    hunk.renames_to = next((text[len("rename to "):].strip() for text in header
+                            if text.startswith("rename to ")), None)
+    return _header_only(header)
+
+
 def _header_only(header: list[str]) -> str:
     """What a file's header pasted from git diff says of a change with no lines shown: a
     rename, an empty file made or removed, a mode changed, a binary file; '' for none."""
@@ -176,23 +201,10 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
         if i in apart:  # pasted from git show or git format-patch: what is not the patch
             header_end = apart[i]
             if header_end == len(lines) and COMMIT.match(raw):
-                combined = any(line.startswith("diff --cc ") for line in lines[i:])
-                ctx.error(f"'{raw.strip()}' starts a commit as git show or git format-patch "
-                          "writes it, but no 'diff --git' line follows; expected the commit's "
-                          "diff after its message" + (
-                              " (a merge's combined diff, 'diff --cc', is no patch: paste "
-                              "'git diff' of the merge against one of its parents)"
-                              if combined else ""), first + i)
-                proposal.skipping = True  # (the one error: not also 'needs a file: line')
+                _no_diff(ctx, proposal, lines[i:], first + i)
         elif i in headers:  # pasted from git diff: its header names the file
-            path, span, removes = headers[i]
-            header_end = i + span
-            _hunk_line(ctx, proposal, path_writing(path), None, None, first + i)
-            proposal.hunks[-1].pasted, proposal.hunks[-1].removed = raw.strip(), removes
-            said[len(proposal.hunks) - 1] = _header_only(lines[i:header_end])
-            proposal.hunks[-1].renames_to = next(
-                (line[len("rename to "):].strip() for line in lines[i:header_end]
-                 if line.startswith("rename to ")), None)
+            header_end, k = i + headers[i][1], len(proposal.hunks)  # (the hunk it begins)
+            said[k] = _pasted(ctx, proposal, lines[i:header_end], headers[i], first + i)
         elif i >= header_end:
             _line(ctx, proposal, raw, first + i)
     for k, hunk in enumerate(proposal.hunks):
