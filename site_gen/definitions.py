@@ -823,7 +823,8 @@ def assigned_at(lines: Sequence[str], symbol: str) -> tuple[int, str] | None:
         return None
     giving = re.compile(_GIVING + re.escape(name) + _GIVEN)
     found = [(len(text) - len(text.lstrip()), n, text.strip())
-             for n, text in enumerate(lines, 1) if name in text and giving.match(text)]
+             for n, text in enumerate(lines, 1) if name in text and giving.match(text)
+             and not text.rstrip().endswith(",")]  # (a call's keyword argument on its line)
     return min(found)[1:] if found else None
 
 

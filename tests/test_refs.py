@@ -125,7 +125,7 @@ def test_a_symbol_that_names_a_value_says_so_and_which_line_to_cite(
 
 @pytest.mark.parametrize("line", ["f(TIMEOUT=5)", "if TIMEOUT == 5:", "TIMEOUT => 5",
                                   "    my_TIMEOUT = 5", "x.TIMEOUT = 5", "# TIMEOUT = 5",
-                                  "return TIMEOUT"])
+                                  "return TIMEOUT", "        TIMEOUT=5,"])
 def test_a_name_used_is_not_a_value_given(line: str) -> None:
     from site_gen.definitions import assigned_at
 
