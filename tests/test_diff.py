@@ -293,6 +293,18 @@ def test_a_commit_pasted_from_git_show_or_format_patch_is_its_diff(tmp_path: Pat
         assert errors == [] and f"Applies at {head[:7]}" in html
         assert html.count('<figure class="hunk">') == files
         assert "Return ten" not in html and "Author" not in html and "one" not in html
+    # without a title of its own, the proposal is titled by the commit's subject (the first
+    # commit's, in git log's order; a mail's, its '[PATCH 1/2]' left out and folded lines
+    # joined); a title of its own stands
+    subject = "A subject long enough that git format-patch folds it over two lines of the mail"
+    commit(repo, {"lib.py": "x = 3\n"}, subject)
+    untitled = [git(repo, "show", "HEAD~2"), git(repo, "log", "-p", "-2", "HEAD~1"),
+                git(repo, "format-patch", "-1", "--stdout", "HEAD")]
+    assert "\n " in untitled[2].split("Subject: ", 1)[1].split("\n\n")[0]  # folded
+    _, titled = rendered_at(tmp_path / "titled", {"app.py": old["app.py"], "lib.py": "x = 2\n"},
+                            *(f"```proposal\n{text}\n```\n" for text in untitled))
+    for (html, _, _), title in zip(titled, ("Return ten", "Two", subject), strict=True):
+        assert '<h3 class="proposal-title block-title"' in html and f">{title}" in html, title
     said = ("2: 'commit 0123abc' starts a commit as git show or git format-patch writes it, but "
             "no 'diff --git' line follows; expected the commit's diff after its message")
     assert built[-2][1] == [said]

@@ -146,6 +146,22 @@ def git_headers(lines: list[str]) -> dict[int, tuple[str, int, bool]]:
     return found
 
 
+def _subject(text: list[str]) -> str | None:
+    """The subject of a commit as git show writes it (its message's first line, indented
+    four spaces after the header) or git format-patch does (`Subject: [PATCH] ...`)."""
+    if not text or not COMMIT.match(text[0]):
+        return None
+    for k, line in enumerate(text[1:], 1):
+        if line.startswith("Subject: "):  # a long one folded on the lines after, as mail is
+            folded = itertools.takewhile(lambda more: more[:1] in (" ", "\t") and more.strip(),
+                                         text[k + 1:])
+            subject = " ".join([line[len("Subject: "):], *(more.strip() for more in folded)])
+            return re.sub(r"^(?:\[[^\]]*\]\s*)+", "", subject).strip() or None
+        if line.startswith("    ") and line.strip():
+            return line.strip()
+    return None
+
+
 def _no_diff(ctx: PageContext, proposal: Proposal, rest: list[str], line: int) -> None:
     """A commit pasted as git show or git format-patch write it (`rest`, from its first
     line to the block's end) that no file's diff follows: one error."""
@@ -217,6 +233,9 @@ def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal |
                       "text)", hunk.line)
         elif not any(s.lines for s in hunk.sections):
             ctx.error(f"hunk for '{hunk.path}' has no diff lines", hunk.line)
+    if proposal.title is None and apart:  # a commit pasted without a title: its subject
+        proposal.title = next(filter(None, (_subject(lines[i:end]) for i, end in apart.items())),
+                              None)
     if not proposal.saw_file_line and not proposal.skipping:  # (skipping: a hunk told of)
         ctx.error("a proposal needs at least one 'file: PATH Lstart-Lend · symbol' line "
                   "followed by diff lines", first - 1)
