@@ -191,9 +191,10 @@ def fetch_heads(config: Config, repo: str, prs: list[PullRequest]) -> dict[int, 
     """Each PR's head at its source now (its pull ref, `code_host.pull_ref`), fetched into
     the repository the code is read from under the same ref name, so builds can say how far
     the pages are behind: one `ls-remote` for all of them, then a fetch only of the heads
-    that are not here yet, or are here without the commits before them (fetched as a pin,
-    shallow: a build could not tell how many commits after the pages' head it is, and would
-    say the PR was force-pushed). A PR whose source has no such ref is left out."""
+    that are not here yet, or that moved on from the pages' head and are here without the
+    commits before them (fetched as a pin, shallow: a build could not tell how many commits
+    after the pages' head it is, and would say the PR was force-pushed; a head the pages pin
+    needs no history). A PR whose source has no such ref is left out."""
     if not prs:
         return {}
     source = source_of(config, repo)
@@ -205,11 +206,13 @@ def fetch_heads(config: Config, repo: str, prs: list[PullRequest]) -> dict[int, 
         sha, _, ref = line.partition("\t")
         if ref in refs and SHA.match(sha):
             found[ref] = sha
+    pinned = {fill(config.code_host.pull_ref, number=pr.number): pr.head for pr in prs}
     reader = SourceReader(target)
-    try:  # a head fetched before as a page's pin has no history here: fetched again, with it
+    try:  # a head that moved on, here as a pin without its history: fetched again, with it
         cut = set((target / "shallow").read_text().split()) if (target / "shallow").exists() \
             else set()
-        missing = [ref for ref, sha in found.items() if reader.commit(sha) is None or sha in cut]
+        missing = [ref for ref, sha in found.items() if reader.commit(sha) is None
+                   or sha in cut and not sha.startswith(pinned[ref])]
     finally:
         reader.close()
     if missing and _fetch(target, source, [f"+{ref}:{ref}" for ref in missing], FETCH_DEPTH):

@@ -1377,7 +1377,8 @@ def test_a_pr_head_fetched_before_as_a_pin_is_fetched_with_its_history(
     """The click trial: the PR's new head was in the cache already, fetched alone (a pin of
     the page repinned to it, then put back; an `@sha` reference does the same), so the
     commits before it were not there, and every page said the PR was 'on another history
-    (force-pushed)', where it was a commit later. `fetch` brings its history with it."""
+    (force-pushed)', where it was a commit later. `fetch` brings its history with it (and
+    not that of a head the pages pin, which needs none)."""
     repo, old, new = moved("Named in [[core.py:12]], later [[core.py:13@{new}]].\n",
                            {"src/widgets/core.py": "import os\n" + CORE})
     page = project.root / "content/acme/widgets/12/cache-bug.md"
@@ -1386,6 +1387,9 @@ def test_a_pr_head_fetched_before_as_a_pin_is_fetched_with_its_history(
     mkdocs.write_text(mkdocs.read_text() + f"site_gen:\n  sources:\n    acme/widgets: {repo.as_uri()}\n")
     git(repo, "update-ref", "refs/pull/12/head", old)
     assert cli("fetch").code == 0  # both pins, each alone (the PR's head is the pinned one)
+    # a head the pages pin needs no history: not fetched again (a CI run's every fetch)
+    shallow = next((project.root / ".cache").rglob("shallow")).read_text().split()
+    assert old in shallow and new in shallow
     git(repo, "update-ref", "refs/pull/12/head", new)
     assert cli("fetch").code == 0
     built = cli("build", "--no-search")
