@@ -25,16 +25,14 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
-from ..code_index import index_of
 from ..context import PageContext, context_of
-from ..definitions import enclosing
 from ..errors import UNCHECKED
 from ..highlight import highlighted_lines
 from ..names import REFERENCE, path_written
 from . import block_renderer, fence_parser
 from .hunks import DiffLine, Hunk, Proposal, Section
 from .placement import number_lines
-from .proposal import diff_rows, hunk_lexing, render_hunk_lines, with_context
+from .proposal import defined_around, diff_rows, hunk_lexing, render_hunk_lines, with_context
 from .refs import REF, CodeRef, matching_paths, only_at_base, permalink, resolve, submodule_at
 
 REF_LINE = re.compile(rf"^\s*\[\[(?P<ref>{REFERENCE})\]\]\s*$")
@@ -163,9 +161,7 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
                 removed=removed, base=base)
     if ref.start is not None:  # its lines, and the definition that holds them, at the head
         hunk.range_refs = [(ref.lines_text, ref)]
-        index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages)
-        holder = enclosing(index.definitions, ref.start, ref.end or ref.start) if index else None
-        hunk.symbol = holder.name if holder else None
+        hunk.symbol = defined_around(ctx, ref, ref.start, ref.end or ref.start)
     with_context(ctx, hunk, before, after, base)
     return Proposal(line=line, hunks=[hunk])
 

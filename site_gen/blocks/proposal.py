@@ -38,7 +38,7 @@ from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
 from .hunks import DiffLine, Hunk, Proposal, Section, made_at, to_patch, trailing_blanks
 from .placement import check_applies, check_positions, number_lines, place, shown_as_made
-from .refs import code_definitions, parse_note, resolve
+from .refs import CodeRef, code_definitions, parse_note, resolve
 
 HEADER = re.compile(r"^(?P<key>title|status|lands)\s*:\s*(?P<text>.*)$")
 FILE = re.compile(
@@ -182,28 +182,25 @@ def _pasted(ctx: PageContext, proposal: Proposal, header: list[str],
     _hunk_line(ctx, proposal, path_writing(path), None, None, line)
     hunk = proposal.hunks[-1]
     hunk.pasted, hunk.removed = header[0].strip(), removes
-    hunk.renames_to = next((text[len("rename to "):].strip() for text in header
-                            if text.startswith("rename to ")), None)
+    hunk.renames_to = _said(header, "rename to ")
     return _header_only(header)
+
+
+def _said(header: list[str], what: str) -> str | None:
+    """The rest of the line of a pasted git header that starts with `what`, if one does."""
+    return next((line[len(what):].strip() for line in header if line.startswith(what)), None)
 
 
 def _header_only(header: list[str]) -> str:
     """What a file's header pasted from git diff says of a change with no lines shown: a
     rename, an empty file made or removed, a mode changed, a binary file; '' for none."""
-    said = {line.split(" ", 2)[0] + " " + line.split(" ", 2)[1]: line
-            for line in header if line.count(" ") >= 1}
-    if "rename from" in said and "rename to" in said:
-        return (f"renames {said['rename from'][len('rename from '):]} to "
-                f"{said['rename to'][len('rename to '):]}")
-    if any(line.startswith("Binary files ") for line in header):
-        return "changes a binary file"
-    if "new file" in said:
-        return "makes an empty file"
-    if "deleted file" in said:
-        return "removes an empty file"
-    if "new mode" in said:
-        return "changes the file's mode"
-    return ""
+    if (old := _said(header, "rename from ")) and (new := _said(header, "rename to ")):
+        return f"renames {old} to {new}"
+    return next((does for what, does in (("Binary files ", "changes a binary file"),
+                                         ("new file mode ", "makes an empty file"),
+                                         ("deleted file mode ", "removes an empty file"),
+                                         ("new mode ", "changes the file's mode"))
+                 if _said(header, what) is not None), "")
 
 
 def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal | None:
@@ -344,15 +341,21 @@ def _named_by_code(ctx: PageContext, hunk: Hunk) -> None:
         return
     changed: list[int] = []
     for section in hunk.sections:
-        before = section.old_start  # a line added at a section's top: after the one above
+        at = section.old_start  # a line added at a section's top: after the one above
         for dl in section.lines:
-            if dl.kind in "-+" and (dl.old or before):
-                changed.append(dl.old or before or 0)
-            before = dl.old or before
-    index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages) \
-        if changed else None
-    holder = enclosing(index.definitions, min(changed), max(changed)) if index else None
-    hunk.symbol = holder.name if holder else None
+            at = dl.old or at
+            if dl.kind in "-+" and at:
+                changed.append(at)
+    hunk.symbol = defined_around(ctx, ref, min(changed), max(changed)) if changed else None
+
+
+def defined_around(ctx: PageContext, ref: CodeRef, start: int, end: int) -> str | None:
+    """The name of the innermost definition that holds lines `start`-`end` of `ref`'s file at
+    its commit, if one does (a hunk's, a pr-diff's name on the page)."""
+    assert ctx.source is not None
+    index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages)
+    holder = enclosing(index.definitions, start, end) if index else None
+    return holder.name if holder else None
 
 
 def _new_file(ctx: PageContext, hunk: Hunk) -> None:
