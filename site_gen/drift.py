@@ -34,7 +34,7 @@ from pathlib import Path
 
 from .blocks.claim import Claim, parse_claim, read_fields
 from .blocks.hunks import Aside, Row, made_at, made_beside, trailing_blanks
-from .blocks.proposal import ELISION, FILE, POSITION, RANGE, commit_text, git_headers
+from .blocks.proposal import ELISION, FILE, POSITION, RANGE, commit_text, git_headers, git_said
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
 from .code_index import index_of, named_holds
 from .config import Config
@@ -90,6 +90,7 @@ class Item:
     rows: tuple[tuple[Row, ...], ...] = ()  # a hunk: each section's lines as written
     creates: bool = False  # a hunk that makes a new file (`@@ -0,0 +1,N @@`)
     removes: bool = False  # a hunk pasted from git diff that removes its file
+    renames_to: str | None = None  # a hunk pasted from git diff that renames its file
 
     def sides(self) -> Iterator[Sides]:
         """A hunk's sections, each as its old side, its new side and its lines as written."""
@@ -112,6 +113,8 @@ class Placed:
     detail: str = ""
     shift: int = 0  # how many lines the cited lines moved by
     made: tuple[int, int] | None = None  # a hunk: where the new head has the lines it proposes
+    made_file: tuple[str, str | None] | None = None  # a hunk: the removal (old path, None) or
+    # rename (old path, new) it proposes, which the new head has made, where `made` is not
     quote: str | None = None  # changed or gone: an old line its numbers no longer hold
     # ('': every old line still stands within them, so no quote would stop the build)
 
@@ -191,6 +194,11 @@ class Drift:
         """Where the new head has the lines a hunk of `page` proposes ('src/app.py L56'): the
         PR may have made the change the page proposes."""
         return [f"{p.file} {lines_text(*p.made)}" for p in self.placed.get(page, []) if p.made]
+
+    def made_files(self, page: Path) -> list[tuple[str, str | None]]:
+        """The removals (path, None) and renames (old path, new path) a hunk of `page`
+        proposes, whose lines `made` does not list, that the new head has made."""
+        return [p.made_file for p in self.placed.get(page, []) if p.made_file]
 
     @property
     def broken(self) -> bool:
@@ -353,6 +361,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                 sections[-1].append((row[:1] or " ", row[1:]))
         creates = first is not None and first["a"] == "0" and int(first["b"] or 1) == 0
         removes = not m and headers[i][2]  # pasted: '+++ /dev/null'
+        renames_to = None if m else git_said(body[i:i + headers[i][1]], "rename to ")
         kept = [s[:len(s) - (trailing_blanks(s, n) if trim else 0)]
                 for s, n, trim in zip(sections, counts, trimmed, strict=True)
                 if any((mark in " -" or creates) and text.strip() for mark, text in s)]
@@ -365,7 +374,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
                           offsets[index + after - i], full, written,
                           min((a for a, _ in spans), default=None),
                           max((b for _, b in spans), default=None), m["symbol"] if m else None,
-                          spans=spans, creates=creates, removes=removes,
+                          spans=spans, creates=creates, removes=removes, renames_to=renames_to,
                           rows=tuple(tuple(s) for s in kept),
                           columns=tuple(c for _, c, _ in held[i + 1:after])))
     return found
@@ -478,7 +487,11 @@ class HeadMove:
         if new_path is None and item.kind == "hunk" and item.removes:
             return Placed(item, CHANGED, item.file, detail=(
                 f"the new head has no {item.file}, which the hunk removes: the PR may have "
-                "made this change"))
+                "made this change"), made_file=(item.file, None))
+        if item.kind == "hunk" and item.renames_to and old_lines is not None and \
+                self.lines(self.new, item.file) is None and \
+                (renamed := self.lines(self.new, item.renames_to)) is not None:
+            return self._rename_made(item, item.renames_to, old_lines, renamed)
         if new_path is None or old_lines is None:
             return Placed(item, GONE, detail=f"{item.file} was removed")
         new_lines = self.lines(self.new, new_path)
@@ -509,6 +522,26 @@ class HeadMove:
         return Placed(item, CHANGED, item.file, new_text=tuple(lines[:8]), detail=(
             f"the new head has {item.file}, which the hunk makes new: applied, it would make it "
             "again"))
+
+    def _rename_made(self, item: Item, to: str, old_lines: list[str],
+                     new_lines: list[str]) -> Placed:
+        """A hunk pasted from git diff that renames its file to `to`, where the new head has
+        `to` and not the file: the PR made the rename (found by name, whether or not git
+        tells the rename). Placed in `to` as any hunk is, and changed whatever stands there:
+        applied, it would rename the file again."""
+        placed = self._hunk(item, to, old_lines, new_lines)
+        has = f"the new head has {to}, to which the hunk renames {item.file}"
+        if placed.made is not None:
+            return dataclasses.replace(placed, detail=(
+                f"{has}, with the lines it proposes ({lines_text(*placed.made)}): the PR may "
+                "have made this change"))
+        if placed.state in (SAME, MOVED):
+            at = f" ({lines_text(placed.start, placed.end or placed.start)})" if placed.start else ""
+            return dataclasses.replace(placed, state=CHANGED, made_file=(item.file, to), detail=(
+                f"{has}, with the lines the hunk changes{at}: the PR made the rename, not the "
+                f"change; rewrite the hunk as a change of {to}"))
+        return dataclasses.replace(placed, made_file=(item.file, to), detail=(
+            f"{has}: the PR made the rename; there, {placed.detail}"))
 
     def _in_submodule(self, item: Item, link: str, old: str) -> Placed:
         """A file of a submodule stands as it did while the new head pins the submodule at

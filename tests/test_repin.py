@@ -833,11 +833,58 @@ def test_a_hunk_pasted_to_remove_a_file_is_made_when_the_new_head_has_no_such_fi
     removes = ("```proposal\ndiff --git a/src/widgets/checkpoint.py b/src/widgets/checkpoint.py\n"
                "deleted file mode 100644\n--- a/src/widgets/checkpoint.py\n+++ /dev/null\n"
                "@@ -1,2 +0,0 @@\n-def save():\n-    return 0\n```\n")
-    repo, _, _ = moved(removes, {"src/widgets/checkpoint.py": None})
+    repo, old, _ = moved(removes, {"src/widgets/checkpoint.py": None})
     run = repin(cli, repo)
     assert run.code == 1 and ("changed: src/widgets/checkpoint.py L1-L2: the new head has no "
                               "src/widgets/checkpoint.py, which the hunk removes: the PR may have "
                               "made this change") in run.out, run.out
+    # the notice lists it too, beside any lines made (it listed lines only)
+    assert "Its new head has no <code>src/widgets/checkpoint.py</code>, which this page proposes " \
+           "to remove: the PR may have made the change." in notice_at(old, repo, project, cli)
+
+
+def notice_at(head: str, repo: Path, project: Project, cli: CLI) -> str:
+    """The drift notice of the page built pinned to `head`, the PR having moved on."""
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head))
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 0, built.err
+    html = (project.site / "acme/widgets/12/cache-bug/index.html").read_text()
+    notice = re.search(r'<p class="code-check drift".*?</p>', html, re.S)
+    assert notice is not None, html
+    return notice[0]
+
+
+RENAMES = ("```proposal\ndiff --git a/src/widgets/checkpoint.py b/src/widgets/saving.py\n"
+           "similarity index 60%\nrename from src/widgets/checkpoint.py\n"
+           "rename to src/widgets/saving.py\n--- a/src/widgets/checkpoint.py\n"
+           "+++ b/src/widgets/saving.py\n@@ -1,2 +1,2 @@\n def save():\n-    return 0\n"
+           "+    return 1\n```\n")
+
+
+@pytest.mark.parametrize(("later", "said", "noticed"), [
+    ("def save():\n    return 1\n",
+     "changed: src/widgets/checkpoint.py L1-L2: the new head has src/widgets/saving.py, to which "
+     "the hunk renames src/widgets/checkpoint.py, with the lines it proposes (L1-L2): the PR "
+     "may have made this change",
+     "Its new head has the lines this page proposes (<code>src/widgets/saving.py L1-L2</code>): "
+     "the PR may have made the change."),
+    (CHECKPOINT,
+     "changed: src/widgets/checkpoint.py L1-L2: the new head has src/widgets/saving.py, to which "
+     "the hunk renames src/widgets/checkpoint.py, with the lines the hunk changes (L1-L2): the "
+     "PR made the rename, not the change; rewrite the hunk as a change of src/widgets/saving.py",
+     "Its new head has <code>src/widgets/saving.py</code> and no "
+     "<code>src/widgets/checkpoint.py</code>: the PR may have made the rename this page proposes."),
+], ids=["renamed and changed", "renamed alone"])
+def test_a_hunk_pasted_to_rename_a_file_is_made_when_the_new_head_has_its_new_name(
+        later: str, said: str, noticed: str, moved: Callable[..., tuple[Path, str, str]],
+        project: Project, cli: CLI) -> None:
+    """A proposal pasted from git diff that renames a file, at a head where the PR made the
+    rename: 'gone: ... was removed' where git did not tell the rename (a small file, much
+    changed), else 'moved', rewritten to rename the new name onto itself (an error at the
+    next build). Now the rename is made, and the change too where its lines stand."""
+    repo, old, _ = moved(RENAMES, {"src/widgets/checkpoint.py": None, "src/widgets/saving.py": later})
+    assert said in repinned_keeping_the_page(cli, repo, project)
+    assert noticed in notice_at(old, repo, project, cli)
 
 
 NEW_FUNCTION = """\

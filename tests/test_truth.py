@@ -418,6 +418,30 @@ def test_a_proposal_pasted_from_git_diff_may_rename_a_file_it_changes(
     assert (repo / "src/app/new.py").read_text() == "def old():\n    return 1\n"
 
 
+@pytest.mark.parametrize("now", ["def old():\n    return 1\n", "def old():\n    return 0\n"])
+def test_a_pasted_rename_the_pr_made_is_one_error(
+        project: Project, cli: CLI, tmp_path: Path, now: str) -> None:
+    """At a commit where the PR made the rename a pasted diff proposes (it has the new name,
+    not the old): 'does not exist', naming the new name as the nearest path; now one error
+    that says the rename is made, and the change too when the renamed file holds its lines."""
+    repo = tmp_path / "code"
+    head = commit_files(repo, {"src/app/tail.py": "x = 1\n", "src/app/new.py": now})
+    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head)
+                  + "files:\n  - src/app/new.py\n")
+    project.write("content/acme/widgets/12/cache-bug.md",
+                  PAGE.split("The tag")[0] + RENAMED.format(to="new.py"))
+    built = cli("build", "--strict", "--no-search", "--checkout", str(repo))
+    header = "'diff --git a/src/app/old.py b/src/app/new.py'"
+    assert built.err.startswith("content/acme/widgets/12/cache-bug.md:7: " + (
+        f"the proposed change is made at {head[:7]}: it has src/app/new.py, to which {header} "
+        "renames src/app/old.py, with the lines it proposes (L1-L2), and no src/app/old.py; "
+        "the page proposes what the PR now does" if now.endswith("1\n") else
+        f"{header} renames src/app/old.py to src/app/new.py, which commit {head[:7]} has made: "
+        "it has src/app/new.py and no src/app/old.py; expected the hunk as a change of "
+        "src/app/new.py")), built.err
+    assert "1 error(s)" in built.err
+
+
 REMOVED = ("```proposal\ndiff --git a/src/app/old.py b/src/app/old.py\ndeleted file mode 100644\n"
            "index 1111111..0000000\n--- a/src/app/old.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n"
            "-def old():\n-    return 0\n```\n")

@@ -168,7 +168,7 @@ def check_applies(ctx: PageContext, proposal: Proposal) -> str | None:
             old = [dl for dl in section.lines if dl.old is not None]
             found = ctx.source.compare(ref.commit, ref.path, [(dl.old or 0, dl.text) for dl in old])
             checked = checked or found is not None
-            made = _made(ctx, hunk, section, applies=not found) if found is not None else None
+            made = made_in(ctx, hunk, section, applies=not found) if found is not None else None
             if made is not None and not found:
                 wrong += 1
                 ctx.error(f"the lines this hunk adds already stand at {made} of {ref.path} at "
@@ -208,7 +208,7 @@ def shown_as_made(ctx: PageContext, path: str, made: str) -> str:
     return f" (a pr-diff block of [[{path}:{made.replace('L', '')}]] shows the PR's own change)"
 
 
-def _made(ctx: PageContext, hunk: Hunk, section: Section, applies: bool = False) -> str | None:
+def made_in(ctx: PageContext, hunk: Hunk, section: Section, applies: bool = False) -> str | None:
     """Where the hunk's file holds what `section` proposes, near where it would put it
     (see hunks.made_at; or, when it `applies`, touching it: hunks.made_beside) and in the
     definition its header names, as 'L755-L759'; None when it does not."""

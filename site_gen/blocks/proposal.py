@@ -37,7 +37,7 @@ from ..names import REPO_PATH, path_writing, path_written
 from ..statuses import find_status
 from . import block_renderer, fence_parser, render_inline
 from .hunks import DiffLine, Hunk, Proposal, Section, made_at, to_patch, trailing_blanks
-from .placement import check_applies, check_positions, number_lines, place, shown_as_made
+from .placement import check_applies, check_positions, made_in, number_lines, place, shown_as_made
 from .refs import CodeRef, code_definitions, parse_note, resolve
 
 HEADER = re.compile(r"^(?P<key>title|status|lands)\s*:\s*(?P<text>.*)$")
@@ -182,11 +182,11 @@ def _pasted(ctx: PageContext, proposal: Proposal, header: list[str],
     _hunk_line(ctx, proposal, path_writing(path), None, None, line)
     hunk = proposal.hunks[-1]
     hunk.pasted, hunk.removed = header[0].strip(), removes
-    hunk.renames_to = _said(header, "rename to ")
+    hunk.renames_to = git_said(header, "rename to ")
     return _header_only(header)
 
 
-def _said(header: list[str], what: str) -> str | None:
+def git_said(header: list[str], what: str) -> str | None:
     """The rest of the line of a pasted git header that starts with `what`, if one does."""
     return next((line[len(what):].strip() for line in header if line.startswith(what)), None)
 
@@ -194,13 +194,13 @@ def _said(header: list[str], what: str) -> str | None:
 def _header_only(header: list[str]) -> str:
     """What a file's header pasted from git diff says of a change with no lines shown: a
     rename, an empty file made or removed, a mode changed, a binary file; '' for none."""
-    if (old := _said(header, "rename from ")) and (new := _said(header, "rename to ")):
+    if (old := git_said(header, "rename from ")) and (new := git_said(header, "rename to ")):
         return f"renames {old} to {new}"
     return next((does for what, does in (("Binary files ", "changes a binary file"),
                                          ("new file mode ", "makes an empty file"),
                                          ("deleted file mode ", "removes an empty file"),
                                          ("new mode ", "changes the file's mode"))
-                 if _said(header, what) is not None), "")
+                 if git_said(header, what) is not None), "")
 
 
 def parse_proposal(ctx: PageContext, lines: list[str], first: int) -> Proposal | None:
@@ -247,7 +247,8 @@ def _resolve(ctx: PageContext, proposal: Proposal) -> None:
         if hunk.creates:
             _new_file(ctx, hunk)
             continue
-        if hunk.removed and _removed_already(ctx, hunk):
+        if hunk.removed and _removed_already(ctx, hunk) or \
+                hunk.renames_to and _renamed_already(ctx, hunk, hunk.renames_to):
             continue
         hunk.file_ref = resolve(ctx, hunk.path, hunk.line, hunk.written)
         if hunk.renames_to and hunk.file_ref is not None:
@@ -304,17 +305,47 @@ def _renamed_to(ctx: PageContext, hunk: Hunk) -> None:
                   "has already; expected a name no file has", hunk.line)
 
 
+def _pinned_head(ctx: PageContext) -> str | None:
+    """The commit the page's PR is pinned to, when its code is here."""
+    pr = ctx.pr
+    return ctx.source.commit(pr.head) if ctx.source is not None and pr is not None else None
+
+
 def _removed_already(ctx: PageContext, hunk: Hunk) -> bool:
     """A hunk that removes a file pr.yml lists, which the pinned commit does not have: the
     PR removed it (one error, not 'unknown file')."""
-    path, pr = path_written(hunk.path).strip("/"), ctx.pr
-    head = ctx.source.commit(pr.head) if ctx.source is not None and pr is not None else None
-    if pr is None or head is None or path not in pr.files or \
+    path, head = path_written(hunk.path).strip("/"), _pinned_head(ctx)
+    if ctx.pr is None or head is None or path not in ctx.pr.files or \
             ctx.source is None or ctx.source.lines(head, path) is not None:
         return False
     ctx.error(f"the proposed change is made at {head[:7]}: it has no {path}, which "
               f"'{hunk.pasted}' removes; the page proposes what the PR now does: rewrite it, or "
               "drop the proposal", hunk.line)
+    return True
+
+
+def _renamed_already(ctx: PageContext, hunk: Hunk, to: str) -> bool:
+    """A hunk that renames its file to `to`, where the pinned commit has `to` and not the
+    file: the PR renamed it (one error, not 'unknown file'), and made the change too when
+    `to` holds what each section proposes (see made_in)."""
+    path, head = path_written(hunk.path).strip("/"), _pinned_head(ctx)
+    if head is None or ctx.source is None or ctx.source.lines(head, path) is not None or \
+            ctx.source.lines(head, to) is None:
+        return False
+    hunk.file_ref = resolve(ctx, to, hunk.line, hunk.written)
+    changing = [s for s in hunk.sections if any(dl.kind in "+-" for dl in s.lines)]
+    made = [m for s in changing if hunk.file_ref and (m := made_in(ctx, hunk, s))]
+    hunk.file_ref = None  # (its lines are not checked: the rename is the error)
+    if changing and len(made) == len(changing):
+        ctx.error(f"the proposed change is made at {head[:7]}: it has {to}, to which "
+                  f"'{hunk.pasted}' renames {path}, with the lines it proposes ({', '.join(made)}), "
+                  f"and no {path}; the page proposes what the PR now does: rewrite it, or drop "
+                  f"the proposal{shown_as_made(ctx, to, made[0])}", hunk.line)
+    else:
+        ctx.error(f"'{hunk.pasted}' renames {path} to {to}, which commit {head[:7]} has made: "
+                  f"it has {to} and no {path}; expected the hunk as a change of {to} (its "
+                  f"header 'diff --git a/{to} b/{to}', without the rename lines), or the proposal "
+                  "dropped", hunk.line)
     return True
 
 
@@ -367,8 +398,7 @@ def _new_file(ctx: PageContext, hunk: Hunk) -> None:
                   "repository, and no 'L' lines (it has none yet)", hunk.line)
         return
     hunk.path, written = path, hunk.written
-    pr = ctx.pr
-    head = ctx.source.commit(pr.head) if ctx.source is not None and pr is not None else None
+    head = _pinned_head(ctx)
     lines = ctx.source.lines(head, path) if ctx.source is not None and head else None
     if lines is None or head is None:
         return
