@@ -1559,6 +1559,8 @@ class Cache:
     def warm(self, items):
         for key, value in items:
             self._items[key] = value
+        with self._lock:
+            seen[key] = True
 """
 
 
@@ -1577,6 +1579,21 @@ class Cache:
     ("count: 2\npattern: self._items[$K] = $V\nwhere: key\ninside: def warm($$$A): $$$B",
      ["3: the claim 'x' does not hold at {head}: counted 1 holding 'key' inside 'def "
       "warm($$$A): $$$B' (of 2 matches), not 2: cache.py:8"]),
+    # `count: all` with both: each match by what it wants, not both said of each (the
+    # sqlalchemy trial: a match that held the text, outside, "does not hold 'x' inside 'P'")
+    ("count: all\npattern: self._items[$K] = $V\nwhere: key\ninside: def warm($$$A): $$$B",
+     ["3: the claim 'x' does not hold at {head}: 1 of 2 matches does not stand inside 'def "
+      "warm($$$A): $$$B': cache.py:4"]),
+    ("count: all\npattern: self._items[$K] = $V\nwhere: value\ninside: def put($$$A): $$$B",
+     ["3: the claim 'x' does not hold at {head}: 1 of 2 matches does not stand inside 'def "
+      "put($$$A): $$$B': cache.py:8"]),
+    ("count: all\npattern: $D[$K] = $V\nwhere: value\ninside: def put($$$A): $$$B",
+     ["3: the claim 'x' does not hold at {head}: 2 of 3 matches are not counted: 1 does not "
+      "stand inside 'def put($$$A): $$$B': cache.py:8; 1 does not hold 'value' or stand inside "
+      "'def put($$$A): $$$B': cache.py:10"]),
+    ("count: all\npattern: $D[$K] = $V\nwhere: self._\ninside: with self._lock: $$$B",
+     ["3: the claim 'x' does not hold at {head}: 2 of 3 matches are not counted: 1 does not "
+      "hold 'self._': cache.py:10; 1 does not stand inside 'with self._lock: $$$B': cache.py:8"]),
     # nothing matches: that none stands inside says nothing
     ("count: none\npattern: self._gone[$K] = $V\ninside: with self._lock: $$$B",
      ["3: the claim 'x' does not hold at {head}: nothing matches at all, so that none stands "

@@ -71,6 +71,8 @@ class ClaimSite:
     url: str
     counted: bool
     untouched: bool  # the PR does not change this file (only known with the PR's base)
+    holds: bool = True  # it holds the claim's `where` (or there is none)
+    stands: bool = True  # it stands inside the claim's `inside` (or there is none)
 
 
 @dataclass
@@ -97,14 +99,14 @@ class Claim:
     def counted(self) -> int:
         return sum(1 for s in self.sites if s.counted)
 
-    def condition(self, form: str) -> str:
-        """What a counted match is (its `where`, its `inside`), as a verb of `form`: 'one'
-        ("holds 'x' inside 'P'", "stands inside 'P'"), 'many' ('hold') or 'ing' ('holding');
-        '' for a claim that counts every match."""
+    def condition(self, form: str, *, where: bool = True, inside: bool = True) -> str:
+        """What a counted match is (its `where`, its `inside`: both, or one), as a verb of
+        `form`: 'one' ("holds 'x' inside 'P'", "stands inside 'P'"), 'many' ('hold') or
+        'ing' ('holding'); '' for a claim that counts every match."""
         holds, stands = {"one": ("holds", "stands"), "many": ("hold", "stand"),
                          "ing": ("holding", "standing")}[form]
-        said = f"{holds} '{self.where}'" if self.where is not None else ""
-        if self.inside is not None:
+        said = f"{holds} '{self.where}'" if self.where is not None and where else ""
+        if self.inside is not None and inside:
             said += f" inside '{self.inside}'" if said else f"{stands} inside '{self.inside}'"
         return said
 
@@ -243,9 +245,9 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     found = [(path, m) for path, m in found if _kept(spans, path, m.line)]
     claim.commit, claim.read = full, len(files)
     claim.sites = [ClaimSite(path, m.line, m.code.strip(), permalink(ctx, path, full, m.line, m.line),
-                             (claim.where is None or claim.where in m.text) and m.inside,
-                             changed is not None and path not in changed)
-                   for path, m in found]
+                             held and m.inside, changed is not None and path not in changed,
+                             held, m.inside)
+                   for path, m in found for held in [claim.where is None or claim.where in m.text]]
     problem = _contradiction(claim)
     if problem:
         problem += _quoted(claim)
@@ -465,9 +467,7 @@ def _contradiction(claim: Claim) -> str | None:
         if not claim.sites:
             return "nothing matches at all"
         if missing:
-            verb = "does" if len(missing) == 1 else "do"
-            return (f"{len(missing)} of {len(claim.sites)} matches {verb} not "
-                    f"{claim.condition('many')}: {_listed(missing)}")
+            return f"{len(missing)} of {len(claim.sites)} matches {_wanting(claim, missing)}"
         return None
     if claim.count == "none":
         said = claim.condition("one")
@@ -486,6 +486,21 @@ def _contradiction(claim: Claim) -> str | None:
         return (f"counted {len(counted)}{held}, not {claim.count}"
                 + (f": {_listed(counted)}" if counted else ""))
     return None
+
+
+def _wanting(claim: Claim, missing: list[ClaimSite]) -> str:
+    """What the `missing` sites of a claim with `count: all` do not do, and where; with
+    both `where:` and `inside:`, each by what it wants (a match that holds the text "does
+    not stand inside 'P'"), not both said of every one."""
+    wants = [(claim.condition("many", inside=False), [s for s in missing if s.stands]),
+             (claim.condition("many", where=False), [s for s in missing if s.holds]),
+             (f"hold '{claim.where}' or stand inside '{claim.inside}'",
+              [s for s in missing if not s.holds and not s.stands])]
+    told = [(f"{'does' if len(sites) == 1 else 'do'} not {said}: {_listed(sites)}", len(sites))
+            for said, sites in wants if sites]
+    if len(told) == 1:
+        return told[0][0]
+    return "are not counted: " + "; ".join(f"{n} {said}" for said, n in told)
 
 
 def _listed(sites: list[ClaimSite]) -> str:
