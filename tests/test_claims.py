@@ -22,6 +22,7 @@ from .blockutil import render
 from .conftest import Project, Run, commit, git
 
 CLI = Callable[..., Run]
+STYLESHEET = Path(__file__).parent.parent / "templates/site.css"
 
 LOOP = """\
 from utils.checkpoint import save_checkpoint
@@ -1649,3 +1650,22 @@ def test_inside_reads_each_language_s_blocks(tmp_path: Path, language: str, path
     counted = re.findall(r'<li class="claim-counted"><a [^>]*>[^<:]*:(\d+)</a>', html)
     assert [int(n) for n in counted] == lines
 
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ("count: 1\ntext:  +", []),  # the space before a regular expression's '+'
+    ("count: 2\ntext: +", []),
+    ("count:  2\ntext:\t+", []),  # a count's spaces are no part of it; a tab separates too
+    ("count: all\ntext: =\nwhere:  +", ["3: the claim 'x' does not hold at {head}: 1 of 2 "
+                                        "matches does not hold ' +': spaces.py:2"]),
+])
+def test_a_text_may_start_with_a_space(tmp_path: Path, fields: str, expected: list[str]) -> None:
+    """The sqlalchemy trial: `text:  +` (the patterns that want a space before '+') counted
+    every '+', the spaces after the colon all left out, and no text could start with one.
+    One space after the colon separates; more are the text's (`text:` and `where:`)."""
+    checked, head = _checker(tmp_path, {"spaces.py": "p = r'CONSTRAINT +PRIMARY'\nq = a+b\n"})
+    html, errors = checked(f"```claim\nsays: x\n{fields}\nin: spaces.py\n```\n")
+    assert errors == [e.format(head=head[:7]) for e in expected]
+    if fields.endswith("text:  +"):  # shown with its space, kept as written (white-space: pre-wrap)
+        assert "1 counted: <code> +</code>" in html, html
+        assert re.search(r"\.claim-count code \{ white-space: pre-wrap; \}", STYLESHEET.read_text())

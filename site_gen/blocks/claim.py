@@ -53,7 +53,10 @@ from . import block_renderer, fence_parser
 from .refs import definitions_named, paths_named, permalink, unlisted
 
 KEYS = {"id", "says", "count", "pattern", "text", "where", "inside", "in", "at"}
-FIELD = re.compile(rf"^(?P<key>{'|'.join(sorted(KEYS))})\s*:\s*(?P<value>.*?)\s*$")
+FIELD = re.compile(rf"^(?P<key>{'|'.join(sorted(KEYS))})\s*:[ \t]?(?P<value>.*?)\s*$")
+# The fields that are literal texts: after the one space that follows the colon, a space
+# is the text's (`text:  +` counts ' +', a regular expression's space before its '+').
+LITERAL = {"text", "where"}
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 # The scopes of `in:`, apart by spaces or commas; a name in backticks may hold spaces, as a
 # reference's does (`Test.kt::`rejects odd length``).
@@ -173,7 +176,8 @@ def read_fields(lines: list[str]) -> Fields:
         elif m["key"] in fields.values:
             fields.twice.append((i, m["key"]))
         else:
-            fields.values[m["key"]], fields.where[m["key"]] = m["value"], i
+            value = m["value"] if m["key"] in LITERAL else m["value"].lstrip()
+            fields.values[m["key"]], fields.where[m["key"]] = value, i
     for i, text in others:  # 'cout: 1', 'nt: all', 'patt: x', 'count 2' (its colon lost)
         word, _, value = text.partition(":") if ":" in text else text.partition(" ")
         word, missing = word.strip(), KEYS - set(fields.values)
