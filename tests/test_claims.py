@@ -1595,6 +1595,7 @@ class Cache:
     ("count: all\npattern: $D[$K] = $V\nwhere: self._\ninside: with self._lock: $$$B",
      ["3: the claim 'x' does not hold at {head}: 2 of 3 matches are not counted: 1 does not "
       "hold 'self._': cache.py:10; 1 does not stand inside 'with self._lock: $$$B': cache.py:8"]),
+    ("count: 1\npattern: $D[$K] = $V\nwhere: self._\ninside: with self._lock: $$$B", []),
     # nothing matches: that none stands inside says nothing
     ("count: none\npattern: self._gone[$K] = $V\ninside: with self._lock: $$$B",
      ["3: the claim 'x' does not hold at {head}: nothing matches at all, so that none stands "
@@ -1619,12 +1620,17 @@ def test_a_claim_counts_what_stands_inside_code_a_pattern_matches(
     assert errors == [e.format(head=head[:7]) for e in expected]
     if "count: all" in fields and not expected:
         assert "The 1 match stands inside <code>" in html  # not "All 1 matches stand"
-    if not expected and "count: 1\n" in fields:
+    if "where: self._" in fields and not expected:  # each site not counted by what it wants
+        assert "not counted: no <code>self._</code></span>" in html
+        assert "not counted: not inside</span>" in html
+    if not expected and "count: 1\n" in fields and "$D" not in fields:
         assert html.count('<li class="claim-counted">') == 1
         assert html.count('<li class="claim-other">') == 1
         # which one is not counted, in words (not by colour alone)
         assert len(re.findall(r'<li class="claim-other">.*?</code> <span class="claim-uncounted">'
-                              r'not counted</span>', html)) == 1
+                              r'not counted(: not inside)?</span>', html)) == 1
+        if "where:" in fields:  # with both, by what it wants (it holds 'key', outside)
+            assert '<span class="claim-uncounted">not counted: not inside</span>' in html
         assert "1 counted, each standing inside <code>with self._lock: $$$B</code>" in html \
             or "1 counted, each holding <code>key</code> inside <code>def warm($$$A): " \
                "$$$B</code>" in html
