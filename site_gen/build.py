@@ -153,7 +153,8 @@ def render_site(config: Config, *, jobs: int = 1, reuse: Reuse | None = None,
         site = discover(config, problems, reuse.discovery(config))
         log.debug("Read %d pull request(s) and %d page(s) from %s", len(site.prs),
                   sum(len(pr.pages) for pr in site.prs), display_path(config.docs_dir))
-        renderer = Renderer(config, site, check_code(config, site, problems, reuse.checks(site)))
+        renderer = Renderer(config, site, check_code(config, site, problems, reuse.checks(site),
+                                                     reuse.code(config)))
         others = OtherPages(renderer, reuse.keeping(config))
         results = reuse.question_pages(renderer, jobs=jobs, progress=progress,
                                        meanwhile=others.make)

@@ -7,6 +7,7 @@ every repository (`--checkout PATH`, `site_gen.checkout`), or the bare repositor
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +19,7 @@ from .errors import UNCHECKED, Problems
 from .git_reader import SourceReader
 
 if TYPE_CHECKING:
+    from .cache import CodeStore as CodeKept
     from .drift import Drift
 
 log = logging.getLogger(__name__)
@@ -39,14 +41,17 @@ class CodeCheck:
 Kept = dict[str, tuple[PullRequest, CodeCheck, Problems]]
 
 
-def check_code(config: Config, site: Site, problems: Problems,
-               kept: Kept | None = None) -> dict[str, CodeCheck]:
+def check_code(config: Config, site: Site, problems: Problems, kept: Kept | None = None,
+               code: Callable[[], CodeKept] | None = None) -> dict[str, CodeCheck]:
     """For every PR: can its pages be checked against its code? A PR that is not checked
     (and does not say why in pr.yml) is a warning, so `--strict` fails on it.
 
-    `kept` (a warm build's) holds the last answers: a PR read again is checked again."""
+    `kept` (a warm build's) holds the last answers: a PR read again is checked again.
+    `code` opens what builds before learned from code (see cache.CodeStore): a PR that
+    moved on is measured at both heads (its claims counted at each), from there when it can."""
     readers: dict[Path, SourceReader] = {}
     checks = {}
+    store = _Opened(code)
     try:
         _look_up_at_once(config, [pr for pr in site.prs if kept is None or pr.key not in kept
                                   or kept[pr.key][0] is not pr], readers)
@@ -54,7 +59,7 @@ def check_code(config: Config, site: Site, problems: Problems,
             held = kept.get(pr.key) if kept is not None else None
             if held is None or held[0] is not pr:
                 own = Problems()
-                held = (pr, _check(config, pr, readers, own), own)
+                held = (pr, _check(config, pr, readers, own, store), own)
                 if kept is not None:
                     kept[pr.key] = held
             problems.extend(held[2].errors, held[2].warnings)
@@ -63,6 +68,24 @@ def check_code(config: Config, site: Site, problems: Problems,
     finally:
         for reader in readers.values():
             reader.close()
+        store.close()
+
+
+class _Opened:
+    """A store opened when first asked for (only a PR that moved on asks), closed after."""
+
+    def __init__(self, open_it: Callable[[], CodeKept] | None) -> None:
+        self._open_it = open_it
+        self._store: CodeKept | None = None
+
+    def __call__(self) -> CodeKept | None:
+        if self._store is None and self._open_it is not None:
+            self._store = self._open_it()
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
 
 
 def _look_up_at_once(config: Config, prs: list[PullRequest],
@@ -94,7 +117,7 @@ def current_head(config: Config, reader: SourceReader, pr: PullRequest) -> str |
 
 
 def _drift(config: Config, reader: SourceReader, where: Path, pr: PullRequest,
-           full: str) -> Drift | None:
+           full: str, store: Callable[[], CodeKept | None]) -> Drift | None:
     """Where the PR's pages stand at its current head, when that is not the pinned one.
 
     A merged or closed PR's head no longer moves: pages that pin a commit on another
@@ -112,14 +135,14 @@ def _drift(config: Config, reader: SourceReader, where: Path, pr: PullRequest,
                   "as the commit it was merged as", pr.repo, pr.number, pr.state.key,
                   full[:7], current[:7])
         return None
-    drift = measure(config, reader, where, pr, full, current, commits)
+    drift = measure(config, reader, where, pr, full, current, commits, store=store())
     log.info("%s#%d has moved on: written for %s, the PR is now at %s; %s", pr.repo,
              pr.number, full[:7], current[:7], summary(drift.counts(), drift.cited()))
     return drift
 
 
 def _check(config: Config, pr: PullRequest, readers: dict[Path, SourceReader],
-           problems: Problems) -> CodeCheck:
+           problems: Problems, store: Callable[[], CodeKept | None]) -> CodeCheck:
     if pr.code_unavailable:
         return CodeCheck(False, pr.head, pr.code_unavailable, declared=True)
     where = git_dir(config, pr.repo)
@@ -137,7 +160,7 @@ def _check(config: Config, pr: PullRequest, readers: dict[Path, SourceReader],
         if not missing:
             full = reader.commit(pr.head) or pr.head
             return CodeCheck(True, full, git_dir=where,
-                             drift=_drift(config, reader, where, pr, full))
+                             drift=_drift(config, reader, where, pr, full, store))
         key, sha = missing[0]
         reason = f"commit {sha} ({key}) of {pr.repo} was not available when this page was built"
     problems.warn(f"the pages of {pr.repo}#{pr.number} are not checked against the code: "

@@ -36,7 +36,7 @@ from .blocks.claim import Claim, parse_claim, read_fields
 from .blocks.hunks import Aside, Row, made_at, made_beside, trailing_blanks
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE, commit_text, git_headers, git_said
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
-from .code_index import index_of, named_holds
+from .code_index import Kept, index_of, named_holds
 from .config import Config
 from .content import Page, PullRequest
 from .context import PageContext
@@ -434,9 +434,11 @@ class HeadMove:
     """The diff from one head to another, read from the git repository at `git_dir`."""
 
     def __init__(self, config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest,
-                 old: str, new: str) -> None:
-        """`old` and `new`: the full SHAs of the PR's pinned head and of the newer one."""
+                 old: str, new: str, store: Kept | None = None) -> None:
+        """`old` and `new`: the full SHAs of the PR's pinned head and of the newer one;
+        `store`: what builds before learned from code (definitions, a claim's matches)."""
         self.config, self.reader, self.pr, self.old, self.new = config, reader, pr, old, new
+        self.store = store
         self.renamed: dict[str, str] = {}
         self.deleted: set[str] = set()
         for status, before, after in changes(git_dir, old, new):
@@ -560,7 +562,7 @@ class HeadMove:
                 f"the new head pins the submodule {link} at {new[:7]}, not {old[:7]}, whose "
                 "code is not here: read the cited lines there"))
         move = HeadMove(self.config, reader, reader.checkout,
-                        dataclasses.replace(self.pr, repo=sub.repo), old, new)
+                        dataclasses.replace(self.pr, repo=sub.repo), old, new, self.store)
         placed = move.place(dataclasses.replace(item, file=inner[0]))
         file = item.file if placed.file == inner[0] else placed.file and f"{link}/{placed.file}"
         return dataclasses.replace(placed, item=item, file=file, detail=placed.detail.replace(
@@ -597,7 +599,7 @@ class HeadMove:
         if len(places) != 1 or len(_places(old_lines, text)) != 1:
             return ""
         start, end = places[0], places[0] + len(text) - 1
-        index = index_of(self.reader, self.new, new_path, languages=self.config.languages)
+        index = index_of(self.reader, self.new, new_path, self.store, languages=self.config.languages)
         holder = enclosing(index.definitions, start, end) if index else None
         return f"; their text is now at {lines_text(start, end)}" + (f", in {holder.shown}" if holder else "")
 
@@ -628,7 +630,7 @@ class HeadMove:
         return (before + 1, last) if last >= before + 1 else None
 
     def _holder(self, path: str, start: int, end: int) -> Definition | None:
-        index = index_of(self.reader, self.old, path, languages=self.config.languages)
+        index = index_of(self.reader, self.old, path, self.store, languages=self.config.languages)
         return enclosing(index.definitions, start, end) if index else None
 
     def _made(self, item: Item, path: str, made: tuple[int, int] | None,
@@ -637,19 +639,20 @@ class HeadMove:
         the old head too (`before` tells) or another definition than the one the hunk
         names holds them (see code_index.named_holds)."""
         if made is None or before() is not None or not named_holds(
-                self.reader, self.new, path, item.symbol, made, languages=self.config.languages):
+                self.reader, self.new, path, item.symbol, made, self.store,
+                languages=self.config.languages):
             return None
         return made
 
     def _definitions(self, path: str, name: str) -> list[Definition]:
         """The definitions `name` names (as a reference resolves it) at the new head."""
-        index = index_of(self.reader, self.new, path, languages=self.config.languages)
+        index = index_of(self.reader, self.new, path, self.store, languages=self.config.languages)
         return chosen(index.definitions, name) if index else []
 
     def _symbol(self, item: Item, new_path: str, old_lines: list[str],
                 new_lines: list[str]) -> Placed:
         assert item.symbol is not None
-        index = index_of(self.reader, self.old, item.file, languages=self.config.languages)
+        index = index_of(self.reader, self.old, item.file, self.store, languages=self.config.languages)
         old = chosen(index.definitions, item.symbol) if index else []
         if len(old) != 1:
             return Placed(item, CHANGED, detail=f"{item.symbol} names no one definition at the old head")
@@ -687,8 +690,8 @@ class HeadMove:
         kept = [n for k in body if (n := mapped[k]) is not None]
         if not kept or len(kept) * 2 < len(body):  # most of its body as it was
             return None
-        before = index_of(self.reader, self.old, path, languages=self.config.languages)
-        after = index_of(self.reader, self.new, new_path, languages=self.config.languages)
+        before = index_of(self.reader, self.old, path, self.store, languages=self.config.languages)
+        after = index_of(self.reader, self.new, new_path, self.store, languages=self.config.languages)
         held = enclosing(after.definitions, min(kept), max(kept)) if after else None
         if held is None or before is None or held.name.rpartition(".")[0] != \
                 old.name.rpartition(".")[0] or any(d.name == held.name for d in before.definitions):
@@ -700,7 +703,7 @@ class HeadMove:
         it names, moved by `shift`, at the new head (as a build checks it: see holds), or
         None when it does or names none."""
         spans = [(a + shift, b + shift) for a, b in item.spans]
-        index = index_of(self.reader, self.new, new_path, languages=self.config.languages) \
+        index = index_of(self.reader, self.new, new_path, self.store, languages=self.config.languages) \
             if item.symbol is not None and spans else None
         if item.symbol is None or index is None or holds(index.definitions, item.symbol, spans):
             return None
@@ -742,7 +745,7 @@ class HeadMove:
 
     def _comments(self, path: str, lines: list[str]) -> Aside:
         """Which lines of `path` are comments alone, as the build tells them (see _made)."""
-        return comment_lines(path, self.config.languages, lines=lines)
+        return comment_lines(path, self.config.languages, self.store, lines)
 
     def _unapplied(self, item: Item, new_path: str, sides: Sides, at: int | None,
                    heads: tuple[list[str], list[str]]) -> Placed:
@@ -794,7 +797,7 @@ class HeadMove:
         """Whether the claim holds at `commit`, and what it counted there, or why it does
         not hold (None: it cannot be counted there)."""
         pr = dataclasses.replace(self.pr, head=commit)
-        ctx = PageContext(self.config, item.page, pr, 1, self.reader)
+        ctx = PageContext(self.config, item.page, pr, 1, self.reader, code_store=self.store)
         claim: Claim | None = parse_claim(ctx, list(item.claim), item.line + 1)
         if claim is None or claim.commit is None:
             errors = ctx.problems.errors
@@ -882,11 +885,12 @@ def _moved_how(item: Item, new_path: str, start: int | None, end: int | None) ->
 
 
 def measure(config: Config, reader: SourceReader, git_dir: Path, pr: PullRequest, old: str,
-            new: str, commits: int | None, at: str = "head") -> Drift:
+            new: str, commits: int | None, at: str = "head", store: Kept | None = None) -> Drift:
     """Every item of every page of `pr` placed at head `new` (`old`: the pinned head's full
     SHA; `commits`: how many commits `new` is after it, see commits_between); with `at`
-    "base", every item pinned `@base`, from the base `old` to the base `new`."""
-    move = HeadMove(config, reader, git_dir, pr, old, new)
+    "base", every item pinned `@base`, from the base `old` to the base `new`. `store`: what
+    builds before learned from the code at both (a claim counted at each is kept there)."""
+    move = HeadMove(config, reader, git_dir, pr, old, new, store)
     known = reader.tree(old)
     links = frozenset(reader.entries(old, GITLINK))
     drift = Drift(old, new, commits, renamed=move.renamed,

@@ -17,6 +17,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cache import CodeStore, code_store_path
 from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
 from .drift import MOVED, Drift, Placed, base_moved, changed_part, commits_between, measure, rewrite, summary
@@ -129,6 +130,7 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
                            "(or pass --checkout)", pr.path)
     new = _new_head(config, pr, where, head)
     reader = SourceReader(where)
+    store = CodeStore(code_store_path(config))  # the counts the build at the new head reads
     try:
         old = reader.commit(pr.head)
         if old is None:
@@ -139,11 +141,12 @@ def repin(config: Config, site: Site, target: str, head: str | None, *,
             raise SiteGenError(f"commit {new} of {pr.repo} is not here and could not be "
                                "fetched; give a full SHA the source has")
         commits = commits_between(where, old, full)
-        drift = measure(config, reader, where, pr, old, full, commits)
+        drift = measure(config, reader, where, pr, old, full, commits, store=store)
         drift.tree = reader.tree(full)  # what a path written on a page may name (rewrite)
         base = _base_move(config, reader, where, pr, old, full, commits is not None)
     finally:
         reader.close()
+        store.close()
     done = Repinned(pr, old, full, drift, dry_run=dry_run, base=base)
     if not dry_run and full != old:
         _write(done)

@@ -192,6 +192,11 @@ class Reuse:
         self.warm.forget_others(site.prs)
         return self.warm.checks
 
+    def code(self, config: Config) -> Callable[[], CodeStore] | None:
+        """What opens the store of what builds before learned from pinned code (None: a
+        build without the cache parses it all)."""
+        return functools.partial(CodeStore, code_store_path(config)) if self.cache else None
+
     def keeping(self, config: Config) -> Keeping | None:
         """Where the pages besides the question pages are kept (None: made every time)."""
         if self.warm is not None:
@@ -259,7 +264,7 @@ class Reuse:
         log.debug("Question pages: %d in all, %d kept from the last build, %d to render%s",
                   len(tasks), len(results), len(missing),
                   f" on {jobs} worker processes" if pooled else "")
-        code = functools.partial(CodeStore, code_store_path(renderer.config)) if cache else None
+        code = self.code(renderer.config)
         rendered = render_pages(renderer, missing, jobs=jobs, code=code)
         meanwhile = meanwhile if pooled else None  # on one process, the caller's, after
         for done, (task, result) in enumerate(zip(missing, rendered, strict=True),
