@@ -558,6 +558,23 @@ def readings(language: str, pattern: str) -> tuple[str | dict[str, str], ...]:
     return (*out, also) if also is not None else tuple(out)
 
 
+@functools.lru_cache(maxsize=256)
+def unread_at(language: str, pattern: str) -> str | None:
+    """Where the grammar of `language` cannot read `pattern` in any of the ways ast-grep is
+    asked to read it (see readings), each metavariable read as a name: the pattern's text
+    at its first error, read alone; None when some way reads it whole. Such a pattern may
+    match nothing at all (Ruby reads `class $C < Base` with an error where the class's name,
+    a constant, stands), which ast-grep does not say."""
+    for reading in readings(language, _capturing(pattern)[0]):
+        code = reading if isinstance(reading, str) else reading["context"]
+        if _root(language, code.replace("$", "_")).find(kind="ERROR") is None:
+            return None
+    written = pattern.strip()
+    error = _root(language, written.replace("$", "_")).find(kind="ERROR")
+    start, end = _span(error) if error is not None else (0, len(written))
+    return (written[start:end].strip() or written)[:40]
+
+
 def _kind_in(language: str, body: str, written: str) -> str | None:
     """The kind of node `written` is read as where `body` has `%s` (see _kind_spanning),
     or, when that reads nothing, with what each `$$$` metavariable stands for left out

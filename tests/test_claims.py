@@ -1675,3 +1675,60 @@ def test_a_text_may_start_with_a_space(tmp_path: Path, fields: str, expected: li
     if fields.endswith("text:  +"):  # shown with its space, kept as written (white-space: pre-wrap)
         assert "1 counted: <code> +</code>" in html, html
         assert re.search(r"\.claim-count code \{ white-space: pre-wrap; \}", STYLESHEET.read_text())
+
+
+SAVING = """\
+def run():
+    try:
+        save()
+    except OSError:
+        log()
+    try:
+        save()
+    finally:
+        close()
+"""
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ("count: all\npattern: save()\ninside: |\n  try:\n      $$$A\n  except $E:\n      $$$B",
+     ["3: the claim 'x' does not hold at {head}: 1 of 2 matches does not stand inside 'try:\n"
+      "    $$$A\nexcept $E:\n    $$$B': run.py:7"]),
+    ("count: 1\npattern: save()\ninside: |\n  try:\n      $$$A\n\n  except $E:\n      $$$B\n", []),
+    ("count: 1\npattern: |\n    try:\n        $$$A\n    finally:\n        $$$B\nin: run.py", []),
+])
+def test_a_pattern_may_be_written_as_a_block_of_lines(tmp_path: Path, fields: str,
+                                                     expected: list[str]) -> None:
+    """Python's `try:` with its `except` is no pattern on one line ('try: $$$A except $E:
+    $$$B' reads with an error and matches nothing), so 'every save stands inside a try
+    that catches' could not be claimed: `pattern: |` and `inside: |` take the lines after
+    them, indented, as YAML and ast-grep's rules write a literal block."""
+    checked, head = _checker(tmp_path, {"run.py": SAVING})
+    html, errors = checked(f"```claim\nsays: x\n{fields}\nin: run.py\n```\n".replace(
+        "in: run.py\nin: run.py", "in: run.py"))
+    assert errors == [e.format(head=head[:7]) for e in expected]
+    if not expected:
+        assert "<code>try:\n" in html  # shown with its lines (white-space: pre-wrap)
+
+
+@pytest.mark.parametrize(("path", "code", "fields", "at"), [
+    # Ruby reads a metavariable where a class's name (a constant) stands as a variable's
+    ("cop.rb", "module Cop\n  class Name < Base\n    def on_send(node)\n    end\n  end\nend\n",
+     "count: none\npattern: class $C < Base $$$B end", "$C <"),
+    ("cop.rb", "module Cop\n  class Name < Base\n    def on_send(node)\n    end\n  end\nend\n",
+     "count: none\npattern: def on_send($N) $$$B end\ninside: class $C < Base $$$B end", "$C <"),
+    ("run.py", SAVING, "count: 0\npattern: try: $$$A except $E: $$$B", "$$$A except"),
+])
+def test_a_pattern_the_grammar_cannot_read_is_an_error_not_a_count_of_none(
+        tmp_path: Path, path: str, code: str, fields: str, at: str) -> None:
+    """The rubocop trial: `class $C < Base $$$B end` counted 0 cops, with no word that the
+    pattern could match nothing at all (ast-grep matches no code with a pattern its grammar
+    reads with an error), so `count: none` held whatever the code was. Where a pattern (or
+    an inside) that matched nothing does not read whole, the error says where."""
+    _, errors = _claimed(tmp_path, path, code, fields)
+    key = "inside" if "inside" in fields else "pattern"
+    written = fields.split(f"{key}: ")[1]
+    assert len(errors) == 1 and errors[0].startswith(
+        f"{4 if key == 'pattern' else 5}: '{key}: {written}' matches nothing: ast-grep reads it as "
+        f"{'ruby' if path.endswith('.rb') else 'python'} with an error (at '{at}'), and what it "
+        "cannot read matches no code"), errors

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,7 @@ from ..code_index import (
     matches,
     misread,
     pattern_reads,
+    unread_at,
 )
 from ..context import PageContext, context_of
 from ..definitions import lines_text
@@ -57,6 +59,7 @@ FIELD = re.compile(rf"^(?P<key>{'|'.join(sorted(KEYS))})\s*:[ \t]?(?P<value>.*?)
 # The fields that are literal texts: after the one space that follows the colon, a space
 # is the text's (`text:  +` counts ' +', a regular expression's space before its '+').
 LITERAL = {"text", "where"}
+BLOCKS = {"pattern", "inside"}  # the fields that may be written as a block of lines
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 # The scopes of `in:`, apart by spaces or commas; a name in backticks may hold spaces, as a
 # reference's does (`Test.kt::`rejects odd length``).
@@ -165,13 +168,26 @@ class Fields:
 
 
 def read_fields(lines: list[str]) -> Fields:
-    """The fields of a claim block's `lines` (see Fields)."""
+    """The fields of a claim block's `lines` (see Fields). A pattern of code that needs
+    its lines (Python's `try:` with its `except`, Ruby's `begin` with its `rescue`) is
+    written as YAML writes a literal block, and as ast-grep's rules write one: `pattern: |`
+    (or `inside: |`), then its lines, each indented, their common indentation left out."""
     fields, others = Fields(), []
+    block: list[str] | None = None  # the lines of the block being read
+    key = ""  # the field it is the value of
     for i, raw in enumerate(lines):
+        if block is not None and (not raw.strip() or raw[:1] in " \t"):
+            block.append(raw)
+            fields.values[key] = textwrap.dedent("\n".join(block)).strip("\n")
+            continue
+        block = None
         m = FIELD.match(raw)
         if not raw.strip():
             continue
-        if not m:
+        if m and m["key"] in BLOCKS and m["value"] == "|" and m["key"] not in fields.values:
+            key, block = m["key"], []
+            fields.values[key], fields.where[key] = "", i
+        elif not m:
             others.append((i, raw.strip()))
         elif m["key"] in fields.values:
             fields.twice.append((i, m["key"]))
@@ -237,10 +253,12 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     spans = _definitions(ctx, claim, full) if files is not None else None
     if files is None or spans is None:
         return
+    read_as: set[str] = set()  # the languages a pattern is read in
     if claim.pattern is not None:  # only what a grammar reads (by its name) is read at all
         languages = {p: language_of(p, ctx.config.languages) for p in files}
         files = [p for p in files if languages[p] is not None]
-        if not _readable(ctx, claim, files, full, {str(languages[p]) for p in files}):
+        read_as = {str(languages[p]) for p in files}
+        if not _readable(ctx, claim, files, full, read_as):
             return
     changed = ctx.source.changed_files(ctx.pr.base, ctx.pr.head) if ctx.pr.base else None
     found = _found(ctx, claim, full, files)
@@ -252,11 +270,41 @@ def _count(ctx: PageContext, claim: Claim) -> None:
                              held and m.inside, changed is not None and path not in changed,
                              held, m.inside)
                    for path, m in found for held in [claim.where is None or claim.where in m.text]]
+    if _unread(ctx, claim, read_as):
+        return
     problem = _contradiction(claim)
     if problem:
         problem += _quoted(claim)
         ctx.error(f"the claim '{claim.says}' does not hold at {full[:7]}: {problem}",
                   claim.lines["count"])
+
+
+# What a pattern of a language needs that its grammar asks of it, said when a pattern it
+# cannot read whole matched nothing (see code_index.unread_at).
+UNREAD_HINTS = {"ruby": " (a class's or a module's name is a constant in ruby, where a "
+                        "metavariable reads as a variable's name: write the name, in a block "
+                        "of lines, 'pattern: |' then 'class MethodName < Base', '$$$B', 'end' "
+                        "indented, or count in a class by its name, 'in: file.rb::MethodName')"}
+
+
+def _unread(ctx: PageContext, claim: Claim, languages: set[str]) -> bool:
+    """A `pattern:` that matched nothing (or an `inside:` that no match stands inside),
+    which the grammar of a language it was read in cannot read whole: it matches no code,
+    so any count would say nothing of the code (a `count: none` held). An error at its
+    line, which says where the grammar stops reading it."""
+    key, written = ("pattern", claim.pattern) if not claim.sites else ("inside", claim.inside)
+    if written is None or (key == "inside" and any(s.stands for s in claim.sites)):
+        return False
+    for language in sorted(languages):
+        at = unread_at(language, written)
+        if at is not None:
+            ctx.error(f"'{key}: {written}' matches nothing: ast-grep reads it as {language} "
+                      f"with an error (at '{at}'), and what it cannot read matches no code; "
+                      "expected code that parses as written, with a metavariable only where "
+                      "a name or an expression may stand" + UNREAD_HINTS.get(language, ""),
+                      claim.lines[key])
+            return True
+    return False
 
 
 def _quoted(claim: Claim) -> str:
