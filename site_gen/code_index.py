@@ -567,12 +567,19 @@ def unread_at(language: str, pattern: str) -> str | None:
     a constant, stands), which ast-grep does not say."""
     for reading in readings(language, _capturing(pattern)[0]):
         code = reading if isinstance(reading, str) else reading["context"]
-        if _root(language, code.replace("$", "_")).find(kind="ERROR") is None:
-            return None
+        for named in (_as_names(code), _as_names(_MULTIPLE.sub("", code))):  # (any number: none)
+            if _root(language, named).find(kind="ERROR") is None:
+                return None
     written = pattern.strip()
-    error = _root(language, written.replace("$", "_")).find(kind="ERROR")
+    error = _root(language, _as_names(written)).find(kind="ERROR")
     start, end = _span(error) if error is not None else (0, len(written))
-    return (written[start:end].strip() or written)[:40]
+    return (written[start:end].strip() or written).splitlines()[0][:40]
+
+
+def _as_names(code: str) -> str:
+    """`code` with each metavariable written as a name (`$X` `_X`, `$$$A` `___A`), every
+    other `$` kept (PHP's `$this`, JavaScript's `$el`), each character where it was."""
+    return _METAVARIABLE.sub(lambda m: m[0].replace("$", "_"), code)
 
 
 def _kind_in(language: str, body: str, written: str) -> str | None:

@@ -1732,3 +1732,17 @@ def test_a_pattern_the_grammar_cannot_read_is_an_error_not_a_count_of_none(
         f"{4 if key == 'pattern' else 5}: '{key}: {written}' matches nothing: ast-grep reads it as "
         f"{'ruby' if path.endswith('.rb') else 'python'} with an error (at '{at}'), and what it "
         "cannot read matches no code"), errors
+
+
+@pytest.mark.parametrize(("path", "code", "pattern"), [
+    ("A.kt", "val x = 1\n", "fun $F($$$A) { $$$B }"),  # `$$$A` may stand for no parameter
+    ("a.php", "<?php\n$y = 1;\n", "$x = new $C($$$A)"),  # PHP's `$x` is a variable, kept
+    ("main.tf", "variable \"a\" {}\n", "resource $T $N { $$$B }"),
+    ("a.js", "let x = 1;\n", "$el.on($E, $H)"),
+])
+def test_a_pattern_that_reads_whole_may_count_none(tmp_path: Path, path: str, code: str,
+                                                  pattern: str) -> None:
+    """What ast-grep reads whole is no error where it matches nothing: each metavariable
+    is read as a name, `$$$A` also as nothing, and a `$` that begins no metavariable kept."""
+    _, errors = _claimed(tmp_path, path, code, f"count: none\npattern: {pattern}")
+    assert errors == []
