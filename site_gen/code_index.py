@@ -562,18 +562,28 @@ def readings(language: str, pattern: str) -> tuple[str | dict[str, str], ...]:
 def unread_at(language: str, pattern: str) -> str | None:
     """Where the grammar of `language` cannot read `pattern` in any of the ways ast-grep is
     asked to read it (see readings), each metavariable read as a name: the pattern's text
-    at its first error, read alone; None when some way reads it whole. Such a pattern may
-    match nothing at all (Ruby reads `class $C < Base` with an error where the class's name,
-    a constant, stands), which ast-grep does not say."""
+    at its first error inside a construct the grammar read, read alone; None when some way
+    reads it so without one. Such a pattern matches nothing at all (Ruby reads `class $C
+    < Base` with an error where the class's name, a constant, stands; Python `try: $$$A
+    except $E: $$$B`), which ast-grep does not say. An error that wraps what the pattern
+    is at its top (Python's decorator without its function, `@click.option($$$A)`) is
+    none: ast-grep matches the code it wraps."""
     for reading in readings(language, _capturing(pattern)[0]):
         code = reading if isinstance(reading, str) else reading["context"]
         for named in (_as_names(code), _as_names(_MULTIPLE.sub("", code))):  # (any number: none)
-            if _root(language, named).find(kind="ERROR") is None:
+            if _error_within(_root(language, named)) is None:
                 return None
     written = pattern.strip()
-    error = _root(language, _as_names(written)).find(kind="ERROR")
+    error = _error_within(_root(language, _as_names(written)))
     start, end = _span(error) if error is not None else (0, len(written))
     return (written[start:end].strip() or written).splitlines()[0][:40]
+
+
+def _error_within(root: Any) -> Any:
+    """The first ERROR node of `root` inside a construct the grammar read (not one of the
+    root's own), or None."""
+    return next((e for e in root.find_all(kind="ERROR") if e.parent() is not None
+                 and e.parent().parent() is not None), None)
 
 
 def _as_names(code: str) -> str:

@@ -1746,3 +1746,13 @@ def test_a_pattern_that_reads_whole_may_count_none(tmp_path: Path, path: str, co
     is read as a name, `$$$A` also as nothing, and a `$` that begins no metavariable kept."""
     _, errors = _claimed(tmp_path, path, code, f"count: none\npattern: {pattern}")
     assert errors == []
+
+
+def test_a_decorator_alone_may_count_none(tmp_path: Path) -> None:
+    """Python reads a decorator without its function with an error around it, which
+    ast-grep matches by what it wraps (it counted click's `@click.option(...)` lines): no
+    error where it matches nothing (real lines of seven repositories as patterns: none of
+    those it matches is told unreadable)."""
+    _, errors = _claimed(tmp_path, "app.py", "def run():\n    pass\n",
+                         "count: none\npattern: @pytest.fixture($$$A)")
+    assert errors == []
