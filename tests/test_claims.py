@@ -1707,8 +1707,10 @@ def test_a_pattern_may_be_written_as_a_block_of_lines(tmp_path: Path, fields: st
     html, errors = checked(f"```claim\nsays: x\n{fields}\nin: run.py\n```\n".replace(
         "in: run.py\nin: run.py", "in: run.py"))
     assert errors == [e.format(head=head[:7]) for e in expected]
-    if not expected:
-        assert "<code>try:\n" in html  # shown with its lines (white-space: pre-wrap)
+    if not expected:  # shown on lines of their own, as written
+        assert '<code class="claim-lines">try:\n' in html
+        assert re.search(r"\.claim-count code\.claim-lines \{[^}]*white-space: pre;",
+                         STYLESHEET.read_text())
 
 
 @pytest.mark.parametrize(("path", "code", "fields", "at"), [
