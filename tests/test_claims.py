@@ -1709,7 +1709,7 @@ def test_a_pattern_may_be_written_as_a_block_of_lines(tmp_path: Path, fields: st
     assert errors == [e.format(head=head[:7]) for e in expected]
     if not expected:  # shown on lines of their own, as written
         assert '<code class="claim-lines">try:\n' in html
-        assert re.search(r"\.claim-count code\.claim-lines \{[^}]*white-space: pre;",
+        assert re.search(r"\.claim-lines \{[^}]*white-space: pre;",
                          STYLESHEET.read_text())
 
 
