@@ -204,6 +204,8 @@ def new_pr(config: Config, target: str, head: str | None, title: str | None,
                                "PATH to read it from a local clone")
         head = head_of(checkout)
     head = pinned("--head", head, clone)
+    if code and base:
+        _check_base(code, head, base)
     question = question or "the first question"
     # from the base when the code has it, else what the head commit changes
     changed = (base and changed_files(code, head, base) or
@@ -342,6 +344,24 @@ def _compared(code: Path, head: str, base: str | None) -> list[str]:
     empty = subprocess.run(["git", "-C", str(code), "hash-object", "-t", "tree", "--stdin"],
                            input="", capture_output=True, text=True, check=False).stdout.strip()
     return [empty, head]
+
+
+def _check_base(code: Path, head: str, base: str) -> None:
+    """`base` must be a commit `head` descends from, where `code` has both: a later commit
+    (the two swapped, say) gave a PR that changes nothing, its sites all 'not changed by
+    this PR'."""
+    def descends(commit: str, of: str) -> bool | None:
+        done = subprocess.run(["git", "-C", str(code), "merge-base", "--is-ancestor",
+                               "--end-of-options", of, commit], capture_output=True, check=False)
+        return {0: True, 1: False}.get(done.returncode)  # None: a commit is not here
+
+    if descends(head, base) is not False:
+        return
+    how = ("it descends from the head (were --head and --base swapped?)"
+           if descends(base, head) else "the two are on histories apart")
+    raise SiteGenError(f"--base {base[:10]} is no commit the head {head[:10]} descends from: "
+                       f"{how}; expected the commit the PR's change starts from ('git "
+                       "merge-base <head> origin/main' in a clone)")
 
 
 def _parents(code: Path, head: str) -> list[str] | None:

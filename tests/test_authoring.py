@@ -150,6 +150,30 @@ def test_new_with_a_base_lists_every_file_the_pr_changes(project: Project, cli: 
         "site_gen.sources); expected 7 to 40 hex digits\n")
 
 
+def test_new_refuses_a_base_the_head_does_not_descend_from(project: Project, cli: CLI,
+                                                            tmp_path: Path) -> None:
+    """The rubocop trial: `--head` and `--base` swapped (the base a later commit) gave a PR
+    that changes nothing from its base, every claim's site 'not changed by this PR', and
+    no word of it. `new` says so, and writes nothing; a branch apart is said so too."""
+    repo = tmp_path / "code"
+    base = commit(repo, {"src/app.py": "def run(port):\n    return serve(port)\n"}, "base")
+    head = commit(repo, {"src/app.py": "def run(port):\n    return serve(port or 80)\n"}, "PR")
+    later = commit(repo, {"src/cli.py": "def main():\n    run(8080)\n"}, "after it")
+    swapped = cli("new", "acme/gears#9", "--checkout", str(repo), "--head", head,
+                  "--base", later)
+    assert swapped.code == 1 and swapped.err == (
+        f"--base {later[:10]} is no commit the head {head[:10]} descends from: it descends "
+        "from the head (were --head and --base swapped?); expected the commit the PR's change "
+        "starts from ('git merge-base <head> origin/main' in a clone)\n"), swapped.err
+    assert not (project.root / "content/acme/gears/9").exists()
+    git(repo, "checkout", "-q", "--orphan", "apart")
+    apart = commit(repo, {"other.py": "x = 1\n"}, "another history")
+    assert "the two are on histories apart" in cli(
+        "new", "acme/gears#9", "--checkout", str(repo), "--head", head, "--base", apart).err
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--head", head,
+               "--base", base).code == 0
+
+
 def test_new_pins_a_revision_as_the_commit_it_names_now(project: Project, cli: CLI,
                                                         tmp_path: Path) -> None:
     """`--base main~2` (or a tag, `HEAD`) in a clone here is written as the SHA of the
