@@ -122,6 +122,20 @@ def test_the_benchmarks_checked_model_workload_is_checked_against_its_code(
     assert html.count('class="ref-preview"') == 5  # the five lines the prose cites
 
 
+def test_the_budgets_benchmark_times_each_stage(tmp_path: Path) -> None:
+    """benchmarks/budgets.py times the stages by wrapping what each block's module calls:
+    when the excerpt stopped importing `index_of` (its name found through a helper), the
+    benchmark stopped at its start, and nothing ran it. Its staged build runs, and the code
+    index and the proposals' check are timed."""
+    from benchmarks import budgets
+
+    heads = write_checked_model_copies(tmp_path / "copies", 2, tmp_path / "code")
+    assert len(heads) == 2
+    spent = budgets.staged(tmp_path / "copies", "--no-cache", "--no-search", "--jobs", "1",
+                           "--checkout", str(tmp_path / "code"))
+    assert spent["code index"] > 0 and spent["proposals checked"] > 0, spent
+
+
 def test_lexed_code_kept_between_builds_stays_bounded(
         project: Project, cli: CLI, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each edit of a hunk keeps one more lexed text: a build keeps only the newest
