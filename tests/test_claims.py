@@ -1696,6 +1696,7 @@ def run():
       "    $$$A\nexcept $E:\n    $$$B': run.py:7"]),
     ("count: 1\npattern: save()\ninside: |\n  try:\n      $$$A\n\n  except $E:\n      $$$B\n", []),
     ("count: 1\npattern: |\n    try:\n        $$$A\n    finally:\n        $$$B\nin: run.py", []),
+    ("count: 1\npattern: |-\n\ttry:\n\t\t$$$A\n\tfinally:\n\t\t$$$B\nin: run.py", []),  # tabs
 ])
 def test_a_pattern_may_be_written_as_a_block_of_lines(tmp_path: Path, fields: str,
                                                      expected: list[str]) -> None:

@@ -184,7 +184,8 @@ def read_fields(lines: list[str]) -> Fields:
         m = FIELD.match(raw)
         if not raw.strip():
             continue
-        if m and m["key"] in BLOCKS and m["value"] == "|" and m["key"] not in fields.values:
+        if m and m["key"] in BLOCKS and m["value"] in ("|", "|-", "|+") \
+                and m["key"] not in fields.values:  # (YAML's chomping: the same here)
             key, block = m["key"], []
             fields.values[key], fields.where[key] = "", i
         elif not m:
