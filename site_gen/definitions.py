@@ -217,7 +217,7 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
                  last_kind, held == last_held)
             last_kind, last_held = kind, held
             if kind in _DECLARES and (value := _value(node, kind)) is not None \
-                    and value.kind() in HOLDERS:
+                    and (value.kind() in HOLDERS or _field_of_a_class_made(node, value)):
                 holders.append(len(found) - 1)
             prefix += "."
         for child in reversed(children):
@@ -421,7 +421,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
         value = _value(node, kind)
         if value is None or (value.kind() not in FUNCTION_VALUES and not
                              (value.kind() in HOLDERS and kind in _DECLARES)
-                             and not (kind == "variable_declarator" and _wraps_a_function(value))):
+                             and not (kind == "variable_declarator" and _wraps_a_function(value))
+                             and not _field_of_a_class_made(node, value)):
             return None  # `const api = { get() {...} }` names api.get
         if kind in _HOLDS_IN_LUA:
             return _lua_name(node)
@@ -534,6 +535,20 @@ def _keyword_name(node: Any, kind: str) -> str | None:
     if keyword is None and (first := node.child(0)) is not None:
         keyword = str(first.text())  # fallback, receive
     return keyword
+
+
+def _field_of_a_class_made(node: Any, value: Any) -> bool:
+    """Whether `node` declares a field (Java's) whose `value` makes an anonymous class, as
+    gson's `TypeAdapters.INET_ADDRESS = new TypeAdapter<InetAddress>() { read ... }`: its
+    methods are named by the field (`TypeAdapters.INET_ADDRESS.read`), as an object's
+    methods are by it in JavaScript; not by the class alone, where the forty adapters'
+    `read` of that class were one name none could be cited by. The class may be called
+    on (`new TypeAdapter<BitSet>() {...}.nullSafe()`)."""
+    while value.kind() == "method_invocation" and (made := value.field("object")) is not None:
+        value = made
+    return (value.kind() == "object_creation_expression"
+            and any(c.kind() == "class_body" for c in value.named_children())
+            and (field := node.parent()) is not None and field.kind() == "field_declaration")
 
 
 def _wraps_a_function(value: Any, depth: int = 3) -> bool:

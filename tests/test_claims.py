@@ -755,6 +755,14 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("java", "class S {\n  void wire(Bus a, Bus b) {\n    a.on(new L() {\n      void handle() {}\n"
              "    });\n    b.on(new L() {\n      void handle() {}\n    });\n  }\n}\n",
      [("S", 1, 10), ("S.wire", 2, 9), ("S.wire.handle", 4, 4), ("S.wire.handle", 7, 7)]),
+    # gson: a field made an anonymous class names its methods (forty adapters' `read` in
+    # TypeAdapters were one name, none citable), called on or not; a local does not
+    ("java", "class T {\n  static final A INET =\n      new A() {\n        Object read() {}\n"
+             "      };\n  static final A BITS =\n      new A() {\n        Object read() {}\n"
+             "      }.nullSafe();\n  static final int N = 1;\n  void m() {\n"
+             "    A local = new A() {\n      Object read() {}\n    };\n  }\n}\n",
+     [("T", 1, 16), ("T.INET", 2, 5), ("T.INET.read", 4, 4), ("T.BITS", 6, 9),
+      ("T.BITS.read", 8, 8), ("T.m", 11, 15), ("T.m.read", 13, 13)]),
     ("typescript", "function wire(a: Bus, b: Bus) {\n  a.on({\n    handle() {},\n  });\n"
                    "  b.on({\n    handle() {},\n  });\n}\n",
      [("wire", 1, 8), ("wire.handle", 3, 3), ("wire.handle", 6, 6)]),  # two objects' methods
