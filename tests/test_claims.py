@@ -1767,3 +1767,34 @@ def test_a_decorator_alone_may_count_none(tmp_path: Path) -> None:
     _, errors = _claimed(tmp_path, "app.py", "def run():\n    pass\n",
                          "count: none\npattern: @pytest.fixture($$$A)")
     assert errors == []
+
+
+JAVA_ADAPTER = """\
+class T {
+  static final A INET =
+      new A() {
+        @Override
+        public Object read(String in) {
+          return lookup(in);
+        }
+      };
+}
+"""
+
+
+@pytest.mark.parametrize(("inside", "holds"), [
+    ("public Object read(String in) { $$$B }", False),
+    ("@Override public Object read(String in) { $$$B }", True),
+])
+def test_a_claim_nothing_stands_inside_says_how_a_definition_is_matched(
+        tmp_path: Path, inside: str, holds: bool) -> None:
+    """The gson trial: `inside: public InetAddress read(...) { $$$B }` stood around no
+    match, for ast-grep matches a method's pattern only where its modifiers and
+    annotations are as written (`@Override` was not): the error says so, and how to count
+    in a definition by its name."""
+    _, errors = _claimed(tmp_path, "T.java", JAVA_ADAPTER,
+                         f"count: 1\npattern: lookup($X)\ninside: {inside}")
+    assert errors == [] if holds else errors[0].endswith(
+        "; none stands inside it: a definition's pattern matches one with the modifiers and "
+        "annotations it writes, as written ('@Override public ...'), and to count in a "
+        "definition, name it in 'in:' ('in: file::Name')"), errors

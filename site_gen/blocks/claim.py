@@ -275,7 +275,7 @@ def _count(ctx: PageContext, claim: Claim) -> None:
         return
     problem = _contradiction(claim)
     if problem:
-        problem += _quoted(claim)
+        problem += _quoted(claim) or _none_inside(claim)
         ctx.error(f"the claim '{claim.says}' does not hold at {full[:7]}: {problem}",
                   claim.lines["count"])
 
@@ -306,6 +306,18 @@ def _unread(ctx: PageContext, claim: Claim, languages: set[str]) -> bool:
                       claim.lines[key])
             return True
     return False
+
+
+def _none_inside(claim: Claim) -> str:
+    """A word for a claim none of whose matches stands inside its `inside:`: a pattern of a
+    definition matches only one written with the same modifiers and annotations (Java's
+    `public InetAddress read(...)` no method marked `@Override`), and a definition is
+    counted in by its name ('' when some match stands inside, or there is no `inside:`)."""
+    if claim.inside is None or not claim.sites or any(s.stands for s in claim.sites):
+        return ""
+    return ("; none stands inside it: a definition's pattern matches one with the modifiers "
+            "and annotations it writes, as written ('@Override public ...'), and to count in "
+            "a definition, name it in 'in:' ('in: file::Name')")
 
 
 def _quoted(claim: Claim) -> str:
