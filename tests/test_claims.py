@@ -1795,6 +1795,6 @@ def test_a_claim_nothing_stands_inside_says_how_a_definition_is_matched(
     _, errors = _claimed(tmp_path, "T.java", JAVA_ADAPTER,
                          f"count: 1\npattern: lookup($X)\ninside: {inside}")
     assert errors == [] if holds else errors[0].endswith(
-        "; none stands inside it: a definition's pattern matches one with the modifiers and "
-        "annotations it writes, as written ('@Override public ...'), and to count in a "
-        "definition, name it in 'in:' ('in: file::Name')"), errors
+        "; none stands inside it: 'inside:' matches code as it is written (a definition by "
+        "its name, its modifiers and its annotations: Java's '@Override public ...'); to "
+        "count in a definition by its name, write 'in: file::Name'"), errors

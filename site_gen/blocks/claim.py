@@ -315,9 +315,9 @@ def _none_inside(claim: Claim) -> str:
     counted in by its name ('' when some match stands inside, or there is no `inside:`)."""
     if claim.inside is None or not claim.sites or any(s.stands for s in claim.sites):
         return ""
-    return ("; none stands inside it: a definition's pattern matches one with the modifiers "
-            "and annotations it writes, as written ('@Override public ...'), and to count in "
-            "a definition, name it in 'in:' ('in: file::Name')")
+    return ("; none stands inside it: 'inside:' matches code as it is written (a "
+            "definition by its name, its modifiers and its annotations: Java's '@Override "
+            "public ...'); to count in a definition by its name, write 'in: file::Name'")
 
 
 def _quoted(claim: Claim) -> str:
