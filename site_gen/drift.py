@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .blocks.claim import Claim, parse_claim, read_fields
+from .blocks.claim import SCOPES, Claim, parse_claim, read_fields
 from .blocks.hunks import Aside, Row, made_at, made_beside, trailing_blanks
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE, commit_text, git_headers, git_said
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
@@ -786,12 +786,36 @@ class HeadMove:
         if held and holds:
             detail = f"it holds at both heads, but counts otherwise: {was}, now {now}"
         elif held:
-            detail = f"it held at the old head ({was}) and does not at the new: {now}"
+            detail = f"it held at the old head ({was}) and does not at the new: {now}" \
+                + self._renamed_scopes(item)
         else:
             detail = f"it did not hold at the old head ({was}); at the new it holds ({now})"
         return Placed(item, CHANGED, old_text=(("holds, " if held else "does not hold: ") + was,),
                       new_text=(("holds, " if holds else "does not hold: ") + now,),
                       detail=detail)
+
+    def _renamed_scopes(self, item: Item) -> str:
+        """Of the definitions a claim's `in:` names (`base.py::parse_uqs`), those the new
+        head no longer defines whose lines it holds under a name the old head did not
+        define (see _renamed), said as a reference's are: '; parse_uqs is no longer
+        defined in base.py: its lines are in parse_unique_constraints (L2837-L2860)
+        (renamed?)'; '' for none."""
+        said = []
+        for scope in SCOPES.findall(read_fields(list(item.claim)).values.get("in", "")):
+            written, _, name = scope.lstrip("!").partition("::")
+            paths = paths_named(tuple(self.pr.files), tuple(self.reader.tree(self.old)),
+                                path_written(written))
+            new_path = self.new_path(paths[0]) if len(paths) == 1 and name else None
+            index = index_of(self.reader, self.old, paths[0], self.store,
+                             languages=self.config.languages) if new_path else None
+            old = chosen(index.definitions, name.strip("`")) if index else []
+            if new_path is None or len(old) != 1 or self._definitions(new_path, name.strip("`")):
+                continue
+            renamed = self._renamed(paths[0], new_path, old[0])
+            if renamed is not None:
+                said.append(f"; {name.strip('`')} is no longer defined in {new_path}: its lines "
+                            f"are in {renamed.shown} ({renamed.lines}) (renamed?)")
+        return "".join(said)
 
     def _count(self, item: Item, commit: str) -> tuple[bool, str] | None:
         """Whether the claim holds at `commit`, and what it counted there, or why it does

@@ -1612,3 +1612,15 @@ def test_a_moved_pr_s_claims_are_counted_once_at_each_head(
     built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
     assert built.code == 0 and "1 claim: 1 same" in built.err, built.err
     assert counted == []
+
+
+def test_a_claim_counted_in_a_renamed_definition_says_where_its_lines_are(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """The sqlalchemy trial: the PR renamed the function a claim's `in:` names, and repin
+    said the name is unknown, its nearest names listed third among others; it now says
+    where the lines are, as it says of a reference to a renamed definition."""
+    repo, _, _ = moved("```claim\nsays: x\ncount: 1\ntext: hash(\nin: core.py::make_key\n```\n",
+                       {"src/widgets/core.py": CORE.replace("make_key", "user_key")})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert ("; make_key is no longer defined in src/widgets/core.py: its lines are in "
+            "user_key (L11-L13) (renamed?)") in out, out
