@@ -324,8 +324,10 @@ HUNKS = st.lists(st.sampled_from([
      "--- a/src/core.py", "+++ b/src/core.py", "@@ -3,1 +3,1 @@", "-x = 1", "+x = 2", "-- ",
      "2.39.5", ""]]),
     min_size=1, max_size=2).map(lambda hunks: [line for hunk in hunks for line in hunk])
-CLAIM_LINES = st.sampled_from([[], ["in: core.py"], ["at: head"], [""]]).map(
-    lambda more: ["says: s", "text: x = 1", "count: 1", *more])
+CLAIM_LINES = st.sampled_from([[], ["in: core.py"], ["at: head"], [""],
+                               ["inside: |", "  def f():", "", "      $$$B"]]).map(
+    lambda more: ["says: s", "pattern: x = 1" if "inside: |" in more else "text: x = 1",
+                  "count: 1", *more])
 CODE_LINES = st.lists(st.sampled_from(["file: core.py L3 · name", "@@ -3,1 +3,1 @@", "-x = 1",
                                        "says: s", "[[core.py:3]]", "", "> "]), max_size=4)
 
@@ -405,7 +407,10 @@ def test_repin_reads_the_blocks_the_build_reads_and_moves_them_in_place(body: st
     # line is none of them)
     assert [i.rows for i in items if i.kind == "hunk"] == rows
     for item in (i for i in items if i.kind == "claim"):
-        assert all(not line.startswith((">", " ")) or not line.strip() for line in item.claim)
+        opened = [k for k, line in enumerate(item.claim) if line.endswith(": |")]  # a block
+        assert all(not line.startswith((">", " ")) or not line.strip()
+                   or (line.startswith(" ") and opened and opened[0] < k)
+                   for k, line in enumerate(item.claim))
     moved = [drift.Placed(i, drift.MOVED, i.file, (i.start or 0) + 2, (i.end or 0) + 2, shift=2)
              for i in items if i.kind == "hunk"]
     again, _ = _blocks_built(drift.rewrite(body, moved, drift.Drift("a", "b", 1)))
@@ -424,3 +429,24 @@ def test_a_path_written_by_site_gen_is_read_back_whole(path: str, line: int) -> 
     written = path_writing(path)
     ref = REF.match(f"{written}:{line}")
     assert ref is not None and path_written(ref["path"]) == path and ref["start"] == str(line)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["says: s", "count: 1", "pattern: |", "inside: |-", "text: |",
+                                 "  x = 1", "\ty", "", "    ", "  in: a.py", "in: a.py",
+                                 "where:  +", "pattern: f()"]), max_size=10))
+def test_a_claim_s_fields_are_read_whatever_their_lines(lines: list[str]) -> None:
+    """A claim's lines, blocks of lines among them (`pattern: |` then indented lines), are
+    read without raising; each field is read once, a block holds no line of its own fields'
+    (an indented `in:` is the block's), and a value holds no line its field did not."""
+    from site_gen.blocks.claim import read_fields
+
+    fields = read_fields(lines)
+    assert set(fields.values) <= {"says", "count", "pattern", "inside", "text", "in", "where"}
+    for key, value in fields.values.items():
+        at = fields.where[key]
+        if lines[at].rstrip().endswith(("|", "|-")) and key in ("pattern", "inside"):
+            taken = "\n".join(lines[at + 1:])
+            assert all(line.strip() in taken for line in value.splitlines())
+        else:
+            assert "\n" not in value
