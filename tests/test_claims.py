@@ -1798,3 +1798,20 @@ def test_a_claim_nothing_stands_inside_says_how_a_definition_is_matched(
         "; none stands inside it: 'inside:' matches code as it is written (a definition by "
         "its name, its modifiers and its annotations: Java's '@Override public ...'); to "
         "count in a definition by its name, write 'in: file::Name'"), errors
+
+
+def test_each_site_marks_its_match_in_its_line(tmp_path: Path) -> None:
+    """The rubocop trial: two matches on one line were two rows alike. Each site marks
+    where its match stands in the line (the second after the first); a match that is the
+    whole line is not marked."""
+    code = "x = f(1) + f(2)\nf(3)\n"
+    html, errors = _claimed(tmp_path, "m.py", code, "count: 3\npattern: f($A)")
+    assert errors == []
+    assert 'claim-code">x = <mark>f(1)</mark> + f(2)</code>' in html
+    assert 'claim-code">x = f(1) + <mark>f(2)</mark></code>' in html
+    assert 'claim-code">f(3)</code>' in html
+    html, errors = _claimed(tmp_path / "text", "m.py", code, "count: 2\ntext: f(")
+    assert errors == [] and 'claim-code">x = <mark>f(</mark>1) + f(2)</code>' in html
+    # a mark of the page's own colours, which the dark theme keeps legible
+    assert ".claim-code mark { background: var(--warning-bg); color: var(--fg); }" in \
+        STYLESHEET.read_text()

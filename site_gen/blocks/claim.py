@@ -79,6 +79,7 @@ class ClaimSite:
     untouched: bool  # the PR does not change this file (only known with the PR's base)
     holds: bool = True  # it holds the claim's `where` (or there is none)
     stands: bool = True  # it stands inside the claim's `inside` (or there is none)
+    mark: tuple[int, int] | None = None  # where in `code` the match is, when not all of it
 
 
 @dataclass
@@ -267,10 +268,12 @@ def _count(ctx: PageContext, claim: Claim) -> None:
         return  # a file it could not count in: its count is not known
     found = [(path, m) for path, m in found if _kept(spans, path, m.line)]
     claim.commit, claim.read = full, len(files)
+    marks = _marks(claim, found)
     claim.sites = [ClaimSite(path, m.line, m.code.strip(), permalink(ctx, path, full, m.line, m.line),
                              held and m.inside, changed is not None and path not in changed,
-                             held, m.inside)
-                   for path, m in found for held in [claim.where is None or claim.where in m.text]]
+                             held, m.inside, mark)
+                   for (path, m), mark in zip(found, marks, strict=True)
+                   for held in [claim.where is None or claim.where in m.text]]
     if _unread(ctx, claim, read_as):
         return
     problem = _contradiction(claim)
@@ -278,6 +281,25 @@ def _count(ctx: PageContext, claim: Claim) -> None:
         problem += _quoted(claim) or _none_inside(claim)
         ctx.error(f"the claim '{claim.says}' does not hold at {full[:7]}: {problem}",
                   claim.lines["count"])
+
+
+def _marks(claim: Claim, found: list[tuple[str, Match]]) -> list[tuple[int, int] | None]:
+    """Where in its line (as a site shows it, stripped) each match is: its text's first
+    line (a `text:` claim's text), the second of two on one line after the first (sqlalchemy's
+    `node.method?(:define_method) || node.method?(...)` was two rows alike); None where it
+    is the whole line or is not found in it."""
+    seen: dict[tuple[str, int, str], int] = {}
+    marks: list[tuple[int, int] | None] = []
+    for path, m in found:
+        code = m.code.strip()
+        needle = claim.text if claim.text is not None else \
+            (m.text.strip().splitlines() or [""])[0].strip()
+        after = seen.get((path, m.line, needle), 0)
+        at = code.find(needle, after) if needle else -1
+        if at >= 0:
+            seen[(path, m.line, needle)] = at + len(needle)
+        marks.append((at, at + len(needle)) if at >= 0 and needle != code else None)
+    return marks
 
 
 # What a pattern of a language needs that its grammar asks of it, said when a pattern it
