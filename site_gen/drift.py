@@ -225,7 +225,7 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
              links: frozenset[str] = frozenset(), at: str = "head", html: bool = False
              ) -> list[Item]:
     """Every item of `page` (its file's `text`) pinned to the PR's head, in file order (or,
-    `at` "base", every reference written `@base`: no claim, no hunk). `known`: the paths
+    `at` "base", every reference written `@base` and claim counted `at: base`: no hunk). `known`: the paths
     a written path may be a tail of (that commit's tree, or pr.yml's); `links`: its
     submodules' folders, whose files a path may name whole; `html`: the site's `raw_html`."""
     found: list[Item] = []
@@ -244,8 +244,9 @@ def items_of(pr: PullRequest, page: Page, text: str, known: tuple[str, ...],
     edges = {fence.line for fence in fences} | {  # their opening and closing lines
         fence.line + len(fence.columns) + 1 for fence in fences if fence.closed}
     blocks = [item for fence in fences  # read whole
-              if fence.info in ("proposal", "claim") and fence.closed and at == "head"
-              for item in _block_items(pr, page, lines, offsets, fence, known, links)]
+              if (fence.info == "proposal" and at == "head" or fence.info == "claim")
+              and fence.closed
+              for item in _block_items(pr, page, lines, offsets, fence, known, links, at)]
     for index in range(first, len(lines)):
         fence, column = within.get(index, (None, 0))
         if index - first in shape.code or index in edges or \
@@ -322,12 +323,13 @@ def _references(pr: PullRequest, page: Page, raw: str, index: int, offset: int,
 
 
 def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[int],
-                 fence: Fence, known: tuple[str, ...], links: frozenset[str]) -> list[Item]:
+                 fence: Fence, known: tuple[str, ...], links: frozenset[str],
+                 at: str = "head") -> list[Item]:
     held = list(fence.held(lines))
     body = [text for _, _, text in held]
     if fence.info == "claim":
-        if read_fields(body).values.get("at", "head") != "head":
-            return []  # counted at the base or a SHA: the head moving changes nothing
+        if read_fields(body).values.get("at", "head") != at:
+            return []  # counted at another commit (a SHA's never moves)
         return [Item("claim", page.path, fence.line + 1, offsets[fence.line],
                      offsets[fence.line], claim=tuple(body))]
     found: list[Item] = []
@@ -788,8 +790,10 @@ class HeadMove:
         elif held:
             detail = f"it held at the old head ({was}) and does not at the new: {now}" \
                 + self._renamed_scopes(item)
-        else:
+        elif holds:
             detail = f"it did not hold at the old head ({was}); at the new it holds ({now})"
+        else:
+            detail = f"it holds at neither head: {was}; now {now}"
         return Placed(item, CHANGED, old_text=(("holds, " if held else "does not hold: ") + was,),
                       new_text=(("holds, " if holds else "does not hold: ") + now,),
                       detail=detail)
@@ -820,7 +824,9 @@ class HeadMove:
     def _count(self, item: Item, commit: str) -> tuple[bool, str] | None:
         """Whether the claim holds at `commit`, and what it counted there, or why it does
         not hold (None: it cannot be counted there)."""
-        pr = dataclasses.replace(self.pr, head=commit)
+        pr = dataclasses.replace(self.pr, base=commit) \
+            if read_fields(list(item.claim)).values.get("at") == "base" \
+            else dataclasses.replace(self.pr, head=commit)  # (a claim `at: base`: the base)
         ctx = PageContext(self.config, item.page, pr, 1, self.reader, code_store=self.store)
         claim: Claim | None = parse_claim(ctx, list(item.claim), item.line + 1)
         if claim is None or claim.commit is None:

@@ -1138,6 +1138,36 @@ def test_a_head_that_merged_its_base_branch_moves_the_base_with_it(
     assert_own_change_shown(project, cli, repo)
 
 
+def test_a_claim_at_the_base_is_counted_again_where_the_base_moved(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """The PR merged main, and repin moved its base there: a claim counted `at: base` was
+    left out of the report (only references @base were placed), though the build would
+    count it at the new base, where main's edit made it false."""
+    main = CORE.replace("name = user.name", "name = user.full_name")
+    repo, base, head, on_main = _merged_main(tmp_path, {"src/widgets/core.py": main})
+    project.write("content/acme/widgets/12/pr.yml",
+                  PR_YML.format(head=head).replace("state: open", f"state: open\nbase: {base}"))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("\n\n", 1)[0] + "\n\n"
+                  "```claim\nsays: the base names the user\ncount: 1\ntext: user.name\n"
+                  "in: src/widgets/core.py\nat: base\n```\n")
+    run = repin(cli, repo)
+    assert f"base {base[:7]} → {on_main[:7]}" in run.out, run.out
+    assert ("changed: claim 'the base names the user': it held at the old base (1 counted) and "
+            "does not at the new: counted 0, not 1") in run.out, run.out
+    assert run.code == 1
+
+
+def test_a_claim_that_holds_at_neither_head_is_not_said_to_hold(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """A claim false at the pinned head and, counting otherwise, at the new one: the report
+    said "at the new it holds"."""
+    repo, _, _ = moved("```claim\nsays: x\ncount: 5\ntext: return\nin: src/widgets/core.py\n```\n",
+                       {"src/widgets/core.py": CORE + "\ndef more():\n    return 3\n"})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert "changed: claim 'x': it holds at neither head: counted 2, not 5: " in out, out
+    assert "; now counted 3, not 5: " in out
+
+
 def test_the_notice_counts_the_commits_made_on_top_of_the_pinned_head(
         project: Project, cli: CLI, tmp_path: Path) -> None:
     """The PR merged main, which had one commit: the PR is one commit later (the merge), as
