@@ -1095,6 +1095,19 @@ def _merged_main(tmp_path: Path, main: dict[str, str]) -> tuple[Path, str, str, 
     return repo, base, head, on_main
 
 
+def _merged_at_base(project: Project, tmp_path: Path, above: str,
+                    body: str) -> tuple[Path, str, str]:
+    """The page `body`, pinned to the PR's first head with its base, where main then renamed
+    `user.name` (with `above` over the file) and the PR merged main: the repository, the
+    base and main's commit."""
+    main = above + CORE.replace("name = user.name", "name = user.full_name")
+    repo, base, head, on_main = _merged_main(tmp_path, {"src/widgets/core.py": main})
+    project.write("content/acme/widgets/12/pr.yml",
+                  PR_YML.format(head=head).replace("state: open", f"state: open\nbase: {base[:7]}"))
+    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("\n\n", 1)[0] + "\n\n" + body)
+    return repo, base, on_main
+
+
 def assert_own_change_shown(project: Project, cli: CLI, repo: Path) -> None:
     """The page builds, and its pr-diff of core.py shows the PR's change (`return 2`), not
     main's (`full_name`, `import os`)."""
@@ -1110,13 +1123,9 @@ def test_a_head_that_merged_its_base_branch_moves_the_base_with_it(
     repin kept the old base, and the page's pr-diff showed main's edit as the PR's own
     change; now the base moves to the commit merged in, and each reference pinned @base is
     placed there as a head's are (moved and rewritten, or changed and quoted)."""
-    main = CORE.replace("name = user.name", "name = user.full_name")
-    repo, base, head, on_main = _merged_main(tmp_path, {"src/widgets/core.py": "import os\n\n" + main})
-    project.write("content/acme/widgets/12/pr.yml",
-                  PR_YML.format(head=head).replace("state: open", f"state: open\nbase: {base[:7]}"))
-    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("\n\n", 1)[0] + "\n\n"
-                  "Before the PR: [[core.py:17@base]] and [[core.py:12@base|the name]].\n\n"
-                  "```pr-diff\n[[core.py]]\n```\n")
+    repo, base, on_main = _merged_at_base(
+        project, tmp_path, "import os\n\n", "Before the PR: [[core.py:17@base]] and "
+        "[[core.py:12@base|the name]].\n\n```pr-diff\n[[core.py]]\n```\n")
     run = repin(cli, repo)
     assert run.code == 1, run.out  # a reference @base changed
     assert (f"pr.yml:6: base {base[:7]} → {on_main[:7]}: the new head merges 1 commit of the "
@@ -1143,13 +1152,9 @@ def test_a_claim_at_the_base_is_counted_again_where_the_base_moved(
     """The PR merged main, and repin moved its base there: a claim counted `at: base` was
     left out of the report (only references @base were placed), though the build would
     count it at the new base, where main's edit made it false."""
-    main = CORE.replace("name = user.name", "name = user.full_name")
-    repo, base, head, on_main = _merged_main(tmp_path, {"src/widgets/core.py": main})
-    project.write("content/acme/widgets/12/pr.yml",
-                  PR_YML.format(head=head).replace("state: open", f"state: open\nbase: {base}"))
-    project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("\n\n", 1)[0] + "\n\n"
-                  "```claim\nsays: the base names the user\ncount: 1\ntext: user.name\n"
-                  "in: src/widgets/core.py\nat: base\n```\n")
+    repo, base, on_main = _merged_at_base(
+        project, tmp_path, "", "```claim\nsays: the base names the user\ncount: 1\n"
+        "text: user.name\nin: src/widgets/core.py\nat: base\n```\n")
     run = repin(cli, repo)
     assert f"base {base[:7]} → {on_main[:7]}" in run.out, run.out
     assert ("changed: claim 'the base names the user': it held at the old base (1 counted) and "
