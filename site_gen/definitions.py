@@ -33,7 +33,10 @@ FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generat
 # and the kinds that name one so (`const api = {...}`, Lua's `local M = {...}`).
 HOLDERS = frozenset({"object", "table_constructor"})
 _HOLDS_IN_LUA = ("assignment_statement", "field")
-_DECLARES = ("variable_declarator", "assignment_statement")
+# (a class's field too: `bits = { read() {...} }` names Adapters.bits.read, as the
+# object a constant holds does)
+_DECLARES = ("variable_declarator", "assignment_statement", "field_definition",
+             "public_field_definition")
 # Kinds that define a name when their value is a function (JavaScript, TypeScript): a
 # declarator (`const handler = () => ...`; or an object, whose methods it names), a class
 # field (`handle = (event) => ...`).

@@ -763,6 +763,11 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
              "    A local = new A() {\n      Object read() {}\n    };\n  }\n}\n",
      [("T", 1, 16), ("T.INET", 2, 5), ("T.INET.read", 4, 4), ("T.BITS", 6, 9),
       ("T.BITS.read", 8, 8), ("T.m", 11, 15), ("T.m.read", 13, 13)]),
+    # a class's field holding an object names its methods, as a constant holding one does
+    ("typescript", "class A {\n  bits = { read() { return 2; } };\n  inet = {\n"
+                   "    read() { return 1; },\n  };\n  options = { depth: 2 };\n}\n",
+     [("A", 1, 7), ("A.bits", 2, 2), ("A.bits.read", 2, 2), ("A.inet", 3, 5),
+      ("A.inet.read", 4, 4)]),
     ("typescript", "function wire(a: Bus, b: Bus) {\n  a.on({\n    handle() {},\n  });\n"
                    "  b.on({\n    handle() {},\n  });\n}\n",
      [("wire", 1, 8), ("wire.handle", 3, 3), ("wire.handle", 6, 6)]),  # two objects' methods
