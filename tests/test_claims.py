@@ -1820,3 +1820,10 @@ def test_each_site_marks_its_match_in_its_line(tmp_path: Path) -> None:
     # a mark of the page's own colours, which the dark theme keeps legible
     assert ".claim-code mark { background: var(--warning-bg); color: var(--fg); }" in \
         STYLESHEET.read_text()
+
+
+def test_an_error_lists_a_line_of_several_matches_once(tmp_path: Path) -> None:
+    """Two matches on one line were listed as the same 'path:line' twice."""
+    _, errors = _claimed(tmp_path, "m.py", "x = f(1) + f(2)\nf(3)\n", "count: 2\npattern: f($A)")
+    assert errors == [f"3: the claim 'x' does not hold at {errors[0].split(' at ')[1][:7]}: "
+                      "counted 3, not 2: m.py:1 (2 matches), m.py:2"], errors

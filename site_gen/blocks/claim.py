@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import re
 import textwrap
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -591,8 +592,12 @@ def _wanting(claim: Claim, missing: list[ClaimSite]) -> str:
 
 
 def _listed(sites: list[ClaimSite]) -> str:
-    shown = ", ".join(f"{s.path}:{s.line}" for s in sites[:SHOWN_IN_ERRORS])
-    more = len(sites) - SHOWN_IN_ERRORS
+    """Where `sites` are, as 'path:line', several on one line said once ('m.rb:129 (2
+    matches)'), the first SHOWN_IN_ERRORS lines and how many more."""
+    lines = Counter(f"{s.path}:{s.line}" for s in sites)  # (in the sites' order)
+    shown = ", ".join(f"{at} ({n} matches)" if n > 1 else at
+                      for at, n in list(lines.items())[:SHOWN_IN_ERRORS])
+    more = len(lines) - SHOWN_IN_ERRORS
     return shown + (f" and {more} more" if more > 0 else "")
 
 
