@@ -553,7 +553,7 @@ def readings(language: str, pattern: str) -> tuple[str | dict[str, str], ...]:
     body = IN_A_CLASS.get(language)
     member = _kind_in(language, body, written) if body and written else None
     if body and member in MEMBERS and member not in kinds:
-        out.append({"context": body % written, "selector": member})
+        out.append({"context": _placed(body, written)[0], "selector": member})
     also = as_expression(language, pattern)
     return (*out, also) if also is not None else tuple(out)
 
@@ -592,13 +592,23 @@ def _as_names(code: str) -> str:
     return _METAVARIABLE.sub(lambda m: m[0].replace("$", "_"), code)
 
 
+def _placed(body: str, code: str) -> tuple[str, int, int]:
+    """`body` with `code` where it has `%s`, each line of `code` after its first indented as
+    far as the `%s` line is (a pattern of lines, `pattern: |`: Python's `for` and its body
+    in a function's body), and where `code` stands in it and how long it is there."""
+    at = body.index("%s")
+    indent = body[body.rfind("\n", 0, at) + 1:at]
+    placed = code.replace("\n", "\n" + indent) if indent.strip() == "" else code
+    return body.replace("%s", placed, 1), at, len(placed)
+
+
 def _kind_in(language: str, body: str, written: str) -> str | None:
     """The kind of node `written` is read as where `body` has `%s` (see _kind_spanning),
     or, when that reads nothing, with what each `$$$` metavariable stands for left out
     (any number of nodes may be none: `void f() { $$$B }` is read as `void f() {  }`,
     which C-like grammars read where `{ _B }` is no statement)."""
     for code in (written, _MULTIPLE.sub("", written)):
-        kind = _kind_spanning(language, body % code, body.index("%s"), len(code))
+        kind = _kind_spanning(language, *_placed(body, code))
         if kind is not None:
             return kind
     return None
@@ -738,11 +748,10 @@ def as_expression(language: str, pattern: str) -> dict[str, str] | None:
     bare = pattern.strip().removesuffix(";").rstrip()
     if body is None or statement is None or not bare:
         return None
-    kind = _kind_spanning(language, body % bare, body.index("%s"), len(bare))
-    if kind is None or kind == _kind_spanning(language, statement % bare,
-                                              statement.index("%s"), len(bare)):
+    kind = _kind_spanning(language, *_placed(body, bare))
+    if kind is None or kind == _kind_spanning(language, *_placed(statement, bare)):
         return None
-    return {"context": body % bare, "selector": kind}
+    return {"context": _placed(body, bare)[0], "selector": kind}
 
 
 @functools.lru_cache(maxsize=256)
@@ -759,10 +768,10 @@ def query(language: str, pattern: str) -> str | dict[str, str]:
     written = pattern.strip()
     alone = _kind_spanning(language, written, 0, len(written))
     bare = written.removesuffix(";").rstrip() if body.count("%s;") else written  # its `;` added
-    inside = _kind_spanning(language, body % bare, body.index("%s"), len(bare))
+    inside = _kind_spanning(language, *_placed(body, bare))
     if inside is None or inside == alone:
         return pattern
-    return {"context": body % bare, "selector": inside}
+    return {"context": _placed(body, bare)[0], "selector": inside}
 
 
 def _kind_spanning(language: str, code: str, at: int, length: int) -> str | None:

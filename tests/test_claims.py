@@ -1827,3 +1827,17 @@ def test_an_error_lists_a_line_of_several_matches_once(tmp_path: Path) -> None:
     _, errors = _claimed(tmp_path, "m.py", "x = f(1) + f(2)\nf(3)\n", "count: 2\npattern: f($A)")
     assert errors == [f"3: the claim 'x' does not hold at {errors[0].split(' at ')[1][:7]}: "
                       "counted 3, not 2: m.py:1 (2 matches), m.py:2"], errors
+
+
+@pytest.mark.parametrize("pattern", ["for $X in $Y:\n    yield $X", "with $L:\n    save()\n    return $R",
+                                     "try:\n    $$$A\nexcept $E:\n    $$$B"])
+def test_a_block_pattern_is_read_in_a_function_with_its_lines_indented(pattern: str) -> None:
+    """A pattern of lines placed in a function's body to be read there had only its first
+    line indented: Python read `for ...:` with an empty body and the rest outside it, and
+    ast-grep was asked for a 'block' no code was. Each way it is read now holds it whole."""
+    from site_gen.code_index import _root, readings
+
+    for reading in readings("python", pattern):
+        code = reading if isinstance(reading, str) else reading["context"]
+        assert _root("python", code.replace("$", "_")).find(kind="ERROR") is None, reading
+        assert not isinstance(reading, dict) or reading["selector"] != "block", reading
