@@ -286,7 +286,7 @@ def _count(ctx: PageContext, claim: Claim) -> None:
 
 def _marks(claim: Claim, found: list[tuple[str, Match]]) -> list[tuple[int, int] | None]:
     """Where in its line (as a site shows it, stripped) each match is: its text's first
-    line (a `text:` claim's text), the second of two on one line after the first (sqlalchemy's
+    line (a `text:` claim's text), the second of two on one line after the first (rubocop's
     `node.method?(:define_method) || node.method?(...)` was two rows alike); None where it
     is the whole line or is not found in it."""
     seen: dict[tuple[str, int, str], int] = {}
