@@ -28,7 +28,8 @@ DEFINES = re.compile(r"^(?!(?:var|const|let|field|parameter|import|package|local
                      r"constructor|union|contract|library|modifier|event|property|macro)\w*?_(?:"
                      r"definition|declaration|item|spec|specifier)$")
 FUNCTION_VALUES = {"arrow_function", "function", "function_expression", "generator_function",
-                   "function_definition"}  # the last, Lua's `function() ... end`
+                   "function_definition",  # Lua's `function() ... end`
+                   "func_literal"}  # Go's, a package's `var newClient = func(...) {...}`
 # What names the functions it holds by its own name (`api.get`, Lua's `M.run` in a table),
 # and the kinds that name one so (`const api = {...}`, Lua's `local M = {...}`).
 HOLDERS = frozenset({"object", "table_constructor"})
@@ -40,7 +41,8 @@ _DECLARES = ("variable_declarator", "assignment_statement", "field_definition",
 # Kinds that define a name when their value is a function (JavaScript, TypeScript): a
 # declarator (`const handler = () => ...`; or an object, whose methods it names), a class
 # field (`handle = (event) => ...`).
-HOLDS_A_FUNCTION = frozenset({"variable_declarator", "field_definition", "public_field_definition"})
+HOLDS_A_FUNCTION = frozenset({"variable_declarator", "field_definition", "public_field_definition",
+                              "var_spec"})  # Go's, at a package's level (see _name)
 # A Go method's receiver, `(s *Server[T])`: the type whose method it is (Server.Handle).
 _RECEIVER = re.compile(r"\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)")
 # An interface's methods, an abstract method, `declare function` (TypeScript).
@@ -429,6 +431,8 @@ def _name(node: Any, kind: str, unnamed: bool = False) -> str | None:
             return None  # `const api = { get() {...} }` names api.get
         if kind in _HOLDS_IN_LUA:
             return _lua_name(node)
+        if kind == "var_spec" and not _of_a_package(node):
+            return None  # a function's local, as Go's `handler := func() {...}` is
     elif kind == "assignment_expression":
         value, target = node.field("right"), node.field("left")
         if value is None or target is None or value.kind() not in FUNCTION_VALUES:
@@ -540,6 +544,15 @@ def _keyword_name(node: Any, kind: str) -> str | None:
     return keyword
 
 
+def _of_a_package(node: Any) -> bool:
+    """Whether a Go `var_spec` stands at its file's top (in `var x = ...` or `var (...)`),
+    not in a function's body."""
+    holder = node.parent()
+    while holder is not None and holder.kind() in ("var_spec_list", "var_declaration"):
+        holder = holder.parent()
+    return holder is not None and holder.kind() == "source_file"
+
+
 def _field_of_a_class_made(node: Any, value: Any) -> bool:
     """Whether `node` declares a field (Java's) whose `value` makes an anonymous class, as
     gson's `TypeAdapters.INET_ADDRESS = new TypeAdapter<InetAddress>() { read ... }`: its
@@ -569,7 +582,8 @@ def _wraps_a_function(value: Any, depth: int = 3) -> bool:
 def _value(node: Any, kind: str) -> Any:
     """The value a node that may hold a function holds (Lua's, in its list of one)."""
     value = node.field("value")
-    if kind in _HOLDS_IN_LUA and value is not None and value.kind() == "expression_list":
+    if (kind in _HOLDS_IN_LUA or kind == "var_spec") and value is not None \
+            and value.kind() == "expression_list":
         values = value.named_children()
         return values[0] if len(values) == 1 else None
     return value

@@ -763,6 +763,12 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
              "    A local = new A() {\n      Object read() {}\n    };\n  }\n}\n",
      [("T", 1, 16), ("T.INET", 2, 5), ("T.INET.read", 4, 4), ("T.BITS", 6, 9),
       ("T.BITS.read", 8, 8), ("T.m", 11, 15), ("T.m.read", 13, 13)]),
+    # gin's `var defaultLogFormatter = func(...) string {...}`: a package's function value
+    # is a definition (it was "a value, given at L167", 20 lines of code); a local is not
+    ("go", "package m\n\nvar format = func(p Params) string {\n\treturn p.s\n}\n\nvar (\n"
+           "\tnow  = time.Now\n\thook = func() { log() }\n)\n\nfunc Run() {\n"
+           "\tvar local = func() {}\n\tlocal()\n}\n",
+     [("format", 3, 5), ("hook", 9, 9), ("Run", 12, 15)]),
     # a class's field holding an object names its methods, as a constant holding one does
     ("typescript", "class A {\n  bits = { read() { return 2; } };\n  inet = {\n"
                    "    read() { return 1; },\n  };\n  options = { depth: 2 };\n}\n",
