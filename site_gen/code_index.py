@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "49"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "50"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -34,12 +34,13 @@ LANGUAGES = {
     "cs": "csharp", "rb": "ruby", "kt": "kotlin", "kts": "kotlin", "swift": "swift",
     "scala": "scala", "php": "php", "lua": "lua", "sh": "bash", "bash": "bash",
     "hs": "haskell", "ex": "elixir", "exs": "elixir", "dart": "dart", "sol": "solidity",
-    "nix": "nix", "tf": "hcl", "hcl": "hcl",
+    "nix": "nix", "tf": "hcl", "hcl": "hcl", "yml": "yaml", "yaml": "yaml",
     # Components: their script, in the language its `lang` says (see components).
     **dict.fromkeys(components.ENDINGS, "typescript"),
 }
-# Languages whose code defines no names a page could cite (Nix: expressions all through).
-NO_DEFINITIONS = frozenset({"nix"})
+# Languages whose code defines no names a page could cite (Nix: expressions all through;
+# YAML: data, counted by a claim's pattern, `uses: $A` in a workflow).
+NO_DEFINITIONS = frozenset({"nix", "yaml"})
 # What claims and the code index read, for messages.
 _SCRIPTS = f"and the script of {', '.join(f'.{e}' for e in sorted(components.ENDINGS))} components"
 READ = f"{', '.join(sorted(set(LANGUAGES.values())))}, {_SCRIPTS}"
@@ -577,6 +578,20 @@ def unread_at(language: str, pattern: str) -> str | None:
     error = _error_within(_root(language, _as_names(written)))
     start, end = _span(error) if error is not None else (0, len(written))
     return (written[start:end].strip() or written).splitlines()[0][:40]
+
+
+@functools.lru_cache(maxsize=256)
+def counts_in(language: str, pattern: str) -> bool:
+    """Whether `pattern` is counted in files of `language`: in any language of code; in
+    YAML (data), a pattern that writes a key or an item (`uses: $A`, `- run: $C`), not a
+    lone scalar, which is how YAML reads any code (`save($$$A)`): a call counted in a
+    workflow would match nothing there, and a claim with only such files to count in
+    would hold whatever the code is."""
+    if language != "yaml":
+        return True
+    root = _root(language, _as_names(pattern.strip()))
+    return any(root.find(kind=kind) is not None
+               for kind in ("block_mapping_pair", "block_sequence_item", "flow_pair"))
 
 
 def _error_within(root: Any) -> Any:

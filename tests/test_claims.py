@@ -1847,3 +1847,40 @@ def test_a_block_pattern_is_read_in_a_function_with_its_lines_indented(pattern: 
         code = reading if isinstance(reading, str) else reading["context"]
         assert _root("python", code.replace("$", "_")).find(kind="ERROR") is None, reading
         assert not isinstance(reading, dict) or reading["selector"] != "block", reading
+
+
+WORKFLOW = """\
+name: ci
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@0b93645e9fea7318ecaed2b359559ac225c90a2b
+      - run: save(x)
+"""
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ("count: 2\npattern: uses: $A\nin: .github/", []),  # a key, in a workflow
+    ("count: all\npattern: uses: $A\nwhere: @\nin: .github/", []),
+    ("count: none\npattern: - uses: $A\nwhere: @main\nin: .github/", []),
+    ("count: 1\npattern: uses: $A\nwhere: @v4\nin: .github/", []),
+    ("count: 1\npattern: save($A)", []),  # the Python call, not the workflow's text
+    ("count: none\npattern: save($$$A)\nin: .github/", [
+        "5: 'in: .github/' holds no file a grammar reads at {head}, so the pattern has nothing "
+        "to count in"]),  # YAML reads a call as a scalar: none counted there, whatever the code
+])
+def test_a_claim_counts_keys_and_items_of_yaml(tmp_path: Path, fields: str,
+                                               expected: list[str]) -> None:
+    """What a page concludes from a workflow or a manifest ("every action is pinned") is
+    a claim on YAML: a pattern that writes a key or an item is counted in `.yml` and `.yaml`
+    files (a claim there could only be `text:`). A pattern of code is not counted in them:
+    YAML reads a call as a lone scalar, which matches nothing, and an `in:` holding only
+    YAML would hold any `count: none`."""
+    checked, head = _checker(tmp_path, {".github/workflows/ci.yml": WORKFLOW,
+                                        "app.py": "save(1)\n"})
+    _, errors = checked(f"```claim\nsays: x\n{fields}\n```\n")
+    assert [e[:len(x.format(head=head[:7]))] for e, x in zip(errors, expected, strict=False)] \
+        == [x.format(head=head[:7]) for x in expected] and len(errors) == len(expected), errors

@@ -338,6 +338,16 @@ def test_a_symbol_in_a_file_no_grammar_reads_asks_for_its_lines(
                                      "components")
 
 
+def test_a_symbol_in_a_file_of_data_says_it_defines_no_names(tmp_path: Path) -> None:
+    """A workflow is read as YAML now (for claims): a symbol in it is told that YAML defines
+    no names, not that no grammar reads it."""
+    _, [(_, errors, _)] = rendered_at(tmp_path, {"ci.yml": "jobs:\n  test:\n    x: 1\n"},
+                                      "See [[ci.yml::jobs]].\n")
+    assert errors == ["1: '[[ci.yml::jobs]]' names a definition, but ci.yml is yaml, which "
+                      f"defines no names (definitions are found in: {SYMBOL_LANGUAGES}); "
+                      "expected its lines, as [[file:start-end]]"]
+
+
 def test_checkout_must_be_a_repository(project: Project, cli: CLI, tmp_path: Path) -> None:
     result = cli("build", "--checkout", str(tmp_path))
     assert result.code == 1

@@ -39,6 +39,7 @@ from ..code_index import (
     VERSION,
     Match,
     ParseError,
+    counts_in,
     grammar_of,
     language_of,
     literal_of,
@@ -259,7 +260,8 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     read_as: set[str] = set()  # the languages a pattern is read in
     if claim.pattern is not None:  # only what a grammar reads (by its name) is read at all
         languages = {p: language_of(p, ctx.config.languages) for p in files}
-        files = [p for p in files if languages[p] is not None]
+        files = [p for p in files if (language := languages[p]) is not None
+                 and counts_in(language, claim.pattern)]
         read_as = {str(languages[p]) for p in files}
         if not _readable(ctx, claim, files, full, read_as):
             return

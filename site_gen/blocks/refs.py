@@ -28,7 +28,7 @@ from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from ..code_host import fill
-from ..code_index import SYMBOL_LANGUAGES, Index, index_of
+from ..code_index import SYMBOL_LANGUAGES, Index, index_of, language_of
 from ..context import PageContext, context_of
 from ..definitions import assigned_at, chosen, nearest_names
 from ..errors import UNCHECKED
@@ -458,9 +458,11 @@ def code_definitions(ctx: PageContext, commit: str, path: str, what: str,
         ctx.error(f"{path} of {what} is not there at commit {commit[:7]}"
                   f"{_listed_wrong(ctx, path, commit)}", line)
     elif index is None:
-        ctx.error(f"{what} names a definition, but no grammar reads {path}, so it has none "
-                  f"(definitions are found in: {SYMBOL_LANGUAGES}); expected its "
-                  "lines, as [[file:start-end]]", line)
+        read = language_of(path, ctx.config.languages)
+        why = f"{path} is {read}, which defines no names" if read else \
+            f"no grammar reads {path}, so it has none"
+        ctx.error(f"{what} names a definition, but {why} (definitions are found in: "
+                  f"{SYMBOL_LANGUAGES}); expected its lines, as [[file:start-end]]", line)
     return index
 
 
