@@ -1558,8 +1558,9 @@ def test_a_pattern_claim_with_no_code_to_count_in_is_an_error(tmp_path: Path) ->
     assert errors == [
         f"7: 'in: docs/' holds no file a grammar reads at {head[:7]}, so the pattern has "
         "nothing to count in; a pattern counts in code (bash, c, " + errors[0].split(
-            "(bash, c, ", 1)[1].split(")", 1)[0] + "): write 'text:' to count a literal in "
-        "any file"]
+            "(bash, c, ", 1)[1].split(")", 1)[0] + ") (in YAML, a pattern that writes a key or "
+        "an item, 'Enabled: $V' or '- uses: $A', not a value alone): write 'text:' to count a "
+        "literal in any file"]  # (docs/conf.yaml: YAML, where a call is a value alone)
     assert "python" in errors[0]
     html, errors = checked("Intro.\n\n" + claim.format(""))  # the tree: src/app.py
     assert errors == []
@@ -1871,6 +1872,9 @@ jobs:
     ("count: none\npattern: save($$$A)\nin: .github/", [
         "5: 'in: .github/' holds no file a grammar reads at {head}, so the pattern has nothing "
         "to count in"]),  # YAML reads a call as a scalar: none counted there, whatever the code
+    ("count: 1\npattern: \"runs-on: ubuntu-latest\"\nin: .github/", [
+        "5: 'in: .github/' holds no file a grammar reads at {head}, so the pattern has nothing "
+        "to count in; a pattern counts in code ("]),  # quoted, as YAML would: a value alone
 ])
 def test_a_claim_counts_keys_and_items_of_yaml(tmp_path: Path, fields: str,
                                                expected: list[str]) -> None:
@@ -1882,5 +1886,10 @@ def test_a_claim_counts_keys_and_items_of_yaml(tmp_path: Path, fields: str,
     checked, head = _checker(tmp_path, {".github/workflows/ci.yml": WORKFLOW,
                                         "app.py": "save(1)\n"})
     _, errors = checked(f"```claim\nsays: x\n{fields}\n```\n")
+    if '"' in fields:  # what to write instead
+        assert errors[0].endswith("(in YAML, a pattern that writes a key or an item, 'Enabled: "
+                                  "$V' or '- uses: $A', not a value alone): write 'text:' to "
+                                  "count a literal in any file; the quotes are part of the "
+                                  "pattern: write 'pattern: runs-on: ubuntu-latest'"), errors
     assert [e[:len(x.format(head=head[:7]))] for e, x in zip(errors, expected, strict=False)] \
         == [x.format(head=head[:7]) for x in expected] and len(errors) == len(expected), errors

@@ -260,10 +260,11 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     read_as: set[str] = set()  # the languages a pattern is read in
     if claim.pattern is not None:  # only what a grammar reads (by its name) is read at all
         languages = {p: language_of(p, ctx.config.languages) for p in files}
+        data = any(languages[p] == "yaml" for p in files)  # (a value alone is not counted)
         files = [p for p in files if (language := languages[p]) is not None
                  and counts_in(language, claim.pattern)]
         read_as = {str(languages[p]) for p in files}
-        if not _readable(ctx, claim, files, full, read_as):
+        if not _readable(ctx, claim, files, full, read_as, data):
             return
     changed = ctx.source.changed_files(ctx.pr.base, ctx.pr.head) if ctx.pr.base else None
     found = _found(ctx, claim, full, files)
@@ -362,15 +363,19 @@ def _quoted(claim: Claim) -> str:
 
 
 def _readable(ctx: PageContext, claim: Claim, files: list[str], full: str,
-              languages: set[str]) -> bool:
+              languages: set[str], data: bool = False) -> bool:
     """Whether the claim's pattern has code to count in, `files`, the files of `in:` a
     grammar reads (in `languages`), and reads as it is written there (see
-    code_index.misread); an error when not."""
+    code_index.misread); an error when not (`data`: YAML files were left out, the pattern
+    being a lone value there: see counts_in)."""
     if not files:  # nothing to count in: any count but a match would hold
         named = f"'in: {', '.join(claim.scopes)}'" if claim.scopes else "the tree"
+        yaml = (" (in YAML, a pattern that writes a key or an item, 'Enabled: $V' or '- uses: "
+                "$A', not a value alone)") if data else ""
         ctx.error(f"{named} holds no file a grammar reads at {full[:7]}, so the pattern has "
-                  f"nothing to count in; a pattern counts in code ({READ}): write 'text:' to "
-                  "count a literal in any file", claim.lines.get("in", claim.lines["pattern"]))
+                  f"nothing to count in; a pattern counts in code ({READ}){yaml}: write 'text:' "
+                  "to count a literal in any file" + _quoted(claim),
+                  claim.lines.get("in", claim.lines["pattern"]))
         return False
     for key, written in (("pattern", claim.pattern), ("inside", claim.inside)):
         why = next(filter(None, (misread(language, written or "")
