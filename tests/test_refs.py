@@ -341,11 +341,15 @@ def test_a_symbol_in_a_file_no_grammar_reads_asks_for_its_lines(
 def test_a_symbol_in_a_file_of_data_says_it_defines_no_names(tmp_path: Path) -> None:
     """A workflow is read as YAML now (for claims): a symbol in it is told that YAML defines
     no names, not that no grammar reads it."""
-    _, [(_, errors, _)] = rendered_at(tmp_path, {"ci.yml": "jobs:\n  test:\n    x: 1\n"},
-                                      "See [[ci.yml::jobs]].\n")
+    _, [(_, errors, _), (_, counted, _)] = rendered_at(
+        tmp_path, {"ci.yml": "jobs:\n  test:\n    x: 1\n"}, "See [[ci.yml::jobs]].\n",
+        "```claim\nsays: s\ncount: 1\npattern: x: $V\nin: ci.yml::jobs\n```\n")
     assert errors == ["1: '[[ci.yml::jobs]]' names a definition, but ci.yml is yaml, which "
                       f"defines no names (definitions are found in: {SYMBOL_LANGUAGES}); "
                       "expected its lines, as [[file:start-end]]"]
+    assert counted == ["5: 'in: ci.yml::jobs' names a definition, but ci.yml is yaml, which "
+                       f"defines no names (definitions are found in: {SYMBOL_LANGUAGES}); "
+                       "expected the file alone, 'in: ci.yml'"]  # (`in:` takes no lines)
 
 
 def test_checkout_must_be_a_repository(project: Project, cli: CLI, tmp_path: Path) -> None:

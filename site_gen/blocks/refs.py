@@ -461,8 +461,10 @@ def code_definitions(ctx: PageContext, commit: str, path: str, what: str,
         read = language_of(path, ctx.config.languages)
         why = f"{path} is {read}, which defines no names" if read else \
             f"no grammar reads {path}, so it has none"
+        instead = f"the file alone, 'in: {path}'" if what.startswith("'in: ") else \
+            "its lines, as [[file:start-end]]"  # (a claim's `in:` takes no lines)
         ctx.error(f"{what} names a definition, but {why} (definitions are found in: "
-                  f"{SYMBOL_LANGUAGES}); expected its lines, as [[file:start-end]]", line)
+                  f"{SYMBOL_LANGUAGES}); expected {instead}", line)
     return index
 
 
