@@ -1893,3 +1893,16 @@ def test_a_claim_counts_keys_and_items_of_yaml(tmp_path: Path, fields: str,
                                   "pattern: write 'pattern: runs-on: ubuntu-latest'"), errors
     assert [e[:len(x.format(head=head[:7]))] for e, x in zip(errors, expected, strict=False)] \
         == [x.format(head=head[:7]) for x in expected] and len(errors) == len(expected), errors
+
+
+@pytest.mark.parametrize(("fields", "key", "at"), [
+    ("count: 1\ninside: |\npattern: save($A)", "inside", 4),  # was no inside at all: held
+    ("count: 1\npattern: |", "pattern", 4),
+    ("count: 1\npattern: save($A)\nwhere:", "where", 5),
+])
+def test_an_empty_field_is_an_error(tmp_path: Path, fields: str, key: str, at: int) -> None:
+    """`inside: |` with no lines under it was read as no `inside:` at all, and the claim
+    held whatever stood around its match; an empty `where:` as none too. A field given
+    empty is an error at its line."""
+    _, errors = _claimed(tmp_path, "a.py", "save(1)\n", fields)
+    assert len(errors) == 1 and errors[0].startswith(f"{at}: '{key}:' is empty; expected "), errors

@@ -210,6 +210,14 @@ def read_fields(lines: list[str]) -> Fields:
     return fields
 
 
+# What a field that is given must hold, said when it is empty.
+EMPTY = {"pattern": "an ast-grep pattern after it, or its lines after 'pattern: |', each "
+                    "indented",
+         "inside": "an ast-grep pattern after it, or its lines after 'inside: |', each "
+                   "indented",
+         "where": "a text a counted match holds", "text": "a text to count lines of"}
+
+
 def _claim(ctx: PageContext, values: dict[str, str], where: dict[str, int],
            line: int, stood: set[str]) -> Claim | None:
     for key in ("says", "count"):
@@ -225,6 +233,9 @@ def _claim(ctx: PageContext, values: dict[str, str], where: dict[str, int],
     if count == "all" and not values.get("where") and not values.get("inside"):
         ctx.error("'count: all' says every match holds something: give it as 'where:' (a "
                   "text) or 'inside:' (code it stands inside)", where["count"])
+    for key, wanted in EMPTY.items():  # (an `inside: |` with no lines was no inside at all)
+        if key in values and not values[key].strip():
+            ctx.error(f"'{key}:' is empty; expected {wanted}", where[key])
     if values.get("inside") and "text" in values:
         ctx.error("'inside:' needs a 'pattern:': a 'text:' is matched line by line, not read "
                   "as code; count with 'pattern:', or say the text with 'where:'", where["inside"])
