@@ -630,6 +630,50 @@ def _kind_in(language: str, body: str, written: str) -> str | None:
 
 
 _MULTIPLE = re.compile(r"\$\$\$[A-Z0-9_]*")
+_BODY_ALONE = re.compile(r"\{\s*\$\$\$[A-Z0-9_]*\s*\}")  # `{ $$$B }`
+
+
+def _body_said(language: str, written: str) -> str | None:
+    """Why a pattern with a body of a metavariable alone matches nothing, where the
+    grammar reads that body as another kind of code (see _body_misread); None when not."""
+    if not _body_misread(language, written) or not pattern_reads(language, written):
+        return None  # (one ast-grep cannot read at all is said so where it is matched)
+    return ("matches nothing: ast-grep reads its body of a metavariable alone ('{ $$$B }') "
+            f"as another kind of code than a body, as {language}'s grammar reads a name alone "
+            "in braces; expected what the body holds written out ('{ return $X; }'), or "
+            "count in a definition by its name ('in: file::Name')")
+
+
+def _body_misread(language: str, written: str) -> bool:
+    """Whether every way ast-grep reads `written` (see readings) reads a body of a
+    metavariable alone in it (`{ $$$B }`) as another kind of node than it reads the same
+    braces empty: C#'s `if ($C) { $$$B }` an initializer (no `if` matched, a claim counted
+    0), Dart's a set literal. (A body read as a body with an error in it is matched: Java's,
+    Kotlin's, Rust's.)"""
+    if not _BODY_ALONE.search(written):
+        return False
+    for reading in readings(language, written):
+        code = reading if isinstance(reading, str) else reading["context"]
+        blank = _as_names(_MULTIPLE.sub(lambda m: " " * len(m[0]), code))
+        named = _as_names(code)
+        if all(_kind_at(language, named, *m.span()) == _kind_at(language, blank, *m.span())
+               for m in _BODY_ALONE.finditer(code)):
+            return False  # (a way that reads each body as a body)
+    return True
+
+
+def _kind_at(language: str, code: str, start: int, end: int) -> str | None:
+    """The kind of the innermost node of `code` that spans `start` to `end` exactly, an
+    error's too; None when none does."""
+    node, kind = _root(language, code), None
+    while node is not None:
+        span = node.range()
+        if span.start.index == start and span.end.index == end:
+            kind = node.kind()
+        node = next((child for child in node.children()
+                     if child.range().start.index <= start and child.range().end.index >= end),
+                    None)
+    return kind
 
 
 # Bash writes a function's or a variable's name as a word: a metavariable there (`$F() {`,
@@ -645,7 +689,8 @@ def misread(language: str, pattern: str) -> str | None:
     """Why ast-grep matches `pattern` as other code than it is written as, where that is
     known, else None: C++'s grammar reads a body of a metavariable alone (`{ $$$B }`)
     after a function's parameters as an initializer list, so a pattern of a function's
-    definition is a declaration to it, and matches no definition; Bash reads a
+    definition is a declaration to it, and matches no definition (C#'s reads one after an
+    `if (...)` or a `foreach (...)` as an initializer: see _body_misread); Bash reads a
     metavariable where a function's or a variable's name stands as a variable's
     expansion (see _BASH_NAMED)."""
     written = pattern.strip()
@@ -655,7 +700,7 @@ def misread(language: str, pattern: str) -> str | None:
                 "read as a variable's expansion; expected the name written out "
                 "('nvm_echo() { $$$B; }', 'NVM_DIR=$X'), or 'text:'")
     if language != "cpp" or _kind_in(language, "%s", written) != "declaration":
-        return None
+        return _body_said(language, written)
     bare = _MULTIPLE.sub("", written)
     if _kind_spanning(language, bare, 0, len(bare)) != "function_definition":
         return None

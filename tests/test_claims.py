@@ -1906,3 +1906,35 @@ def test_an_empty_field_is_an_error(tmp_path: Path, fields: str, key: str, at: i
     empty is an error at its line."""
     _, errors = _claimed(tmp_path, "a.py", "save(1)\n", fields)
     assert len(errors) == 1 and errors[0].startswith(f"{at}: '{key}:' is empty; expected "), errors
+
+
+CSHARP_IFS = """\
+class T {
+  Outcome Run(Outcome outcome, Token token) {
+    if (token.IsCancellationRequested) { return Wrap(outcome); }
+    foreach (var item in items) { Use(item); }
+    try { Use(outcome); } catch (E e) { Log(e); }
+    return outcome;
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ("count: none\npattern: if ($C) { $$$B }", True),  # counted 0 ifs, and held
+    ("count: 1\npattern: Wrap($X)\ninside: foreach (var $I in $X) { $$$B }", True),
+    ("count: 1\npattern: if ($C) { return $X; }", False),  # the body written out: counted
+    ("count: 1\npattern: try { $$$B } catch ($E $V) { $$$C }\nin: T.cs", False),
+])
+def test_a_csharp_body_of_a_metavariable_alone_is_an_error_not_a_count(
+        tmp_path: Path, fields: str, said: bool) -> None:
+    """The Polly trial: `if ($C) { $$$B }` counted no `if` of C# (its grammar reads a name
+    alone in braces after `if (...)` as an initializer, so ast-grep matches nothing), and
+    `count: none` held. Such a pattern, or `inside:`, is an error that says what to write;
+    a body written out, and a `try` (read as a body), count as before."""
+    _, errors = _claimed(tmp_path, "T.cs", CSHARP_IFS, fields.replace("\nin: T.cs", ""))
+    if not said:
+        assert errors == [], errors
+        return
+    assert len(errors) == 1 and "matches nothing: ast-grep reads its body of a metavariable " \
+        "alone ('{ $$$B }') as another kind of code than a body, as csharp's grammar" in errors[0], errors
