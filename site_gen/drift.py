@@ -331,7 +331,7 @@ def _block_items(pr: PullRequest, page: Page, lines: list[str], offsets: list[in
         if read_fields(body).values.get("at", "head") != at:
             return []  # counted at another commit (a SHA's never moves)
         return [Item("claim", page.path, fence.line + 1, offsets[fence.line],
-                     offsets[fence.line], claim=tuple(body))]
+                     offsets[fence.line], claim=tuple(body), at=at)]
     found: list[Item] = []
     headers = git_headers(body)  # pasted from git diff, in place of `file:` lines
     apart = {k for start, end in commit_text(body).items() for k in range(start, end)}
@@ -824,8 +824,7 @@ class HeadMove:
     def _count(self, item: Item, commit: str) -> tuple[bool, str] | None:
         """Whether the claim holds at `commit`, and what it counted there, or why it does
         not hold (None: it cannot be counted there)."""
-        pr = dataclasses.replace(self.pr, base=commit) \
-            if read_fields(list(item.claim)).values.get("at") == "base" \
+        pr = dataclasses.replace(self.pr, base=commit) if item.at == "base" \
             else dataclasses.replace(self.pr, head=commit)  # (a claim `at: base`: the base)
         ctx = PageContext(self.config, item.page, pr, 1, self.reader, code_store=self.store)
         claim: Claim | None = parse_claim(ctx, list(item.claim), item.line + 1)

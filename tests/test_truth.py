@@ -380,12 +380,13 @@ def test_the_patch_applies_whatever_the_file_s_line_ends(
 
 
 def built_pasting(project: Project, cli: CLI, repo: Path, old: str | None,
-                  body: str) -> tuple[str, Run]:
-    """A page with the proposal `body` pinned to a commit of `repo` holding src/app/old.py
+                  body: str, name: str = "old.py") -> tuple[str, Run]:
+    """A page with the proposal `body` pinned to a commit of `repo` holding src/app/`name`
     (`old`, or no such file) beside another file, strictly built against it."""
-    head = commit_files(repo, {"src/app/tail.py": "x = 1\n", **({"src/app/old.py": old} if old else {})})
+    head = commit_files(repo, {"src/app/tail.py": "x = 1\n",
+                               **({f"src/app/{name}": old} if old else {})})
     project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head)
-                  + "files:\n  - src/app/old.py\n")
+                  + f"files:\n  - src/app/{name}\n")
     project.write("content/acme/widgets/12/cache-bug.md", PAGE.split("The tag")[0] + body)
     return head, cli("build", "--strict", "--no-search", "--checkout", str(repo))
 
@@ -410,12 +411,18 @@ def test_a_proposal_pasted_from_git_diff_may_rename_a_file_it_changes(
             f"renames src/app/old.py to src/app/tail.py, which commit {head[:7]} has already"), \
             built.err
         return
-    assert built.code == 0, built.err
-    page = project.site / "acme/widgets/12/cache-bug"
-    assert "renamed to <code>src/app/new.py</code>" in (page / "index.html").read_text()
-    git(repo, "apply", str(page / "proposal-1.patch"))
+    assert "renamed to <code>src/app/new.py</code>" in applied(project, repo, built)
     assert not (repo / "src/app/old.py").exists()
     assert (repo / "src/app/new.py").read_text() == "def old():\n    return 1\n"
+
+
+def applied(project: Project, repo: Path, built: Run) -> str:
+    """The page of a build that passed, its patch applied to `repo` by `git apply` (which
+    raises if git refuses it)."""
+    assert built.code == 0, built.err
+    page = project.site / "acme/widgets/12/cache-bug"
+    git(repo, "apply", str(page / "proposal-1.patch"))
+    return (page / "index.html").read_text()
 
 
 @pytest.mark.parametrize("now", ["def old():\n    return 1\n", "def old():\n    return 0\n"])
@@ -424,13 +431,8 @@ def test_a_pasted_rename_the_pr_made_is_one_error(
     """At a commit where the PR made the rename a pasted diff proposes (it has the new name,
     not the old): 'does not exist', naming the new name as the nearest path; now one error
     that says the rename is made, and the change too when the renamed file holds its lines."""
-    repo = tmp_path / "code"
-    head = commit_files(repo, {"src/app/tail.py": "x = 1\n", "src/app/new.py": now})
-    project.write("content/acme/widgets/12/pr.yml", PR_YML.format(head=head, base=head)
-                  + "files:\n  - src/app/new.py\n")
-    project.write("content/acme/widgets/12/cache-bug.md",
-                  PAGE.split("The tag")[0] + RENAMED.format(to="new.py"))
-    built = cli("build", "--strict", "--no-search", "--checkout", str(repo))
+    head, built = built_pasting(project, cli, tmp_path / "code", now, RENAMED.format(to="new.py"),
+                                "new.py")
     header = "'diff --git a/src/app/old.py b/src/app/new.py'"
     assert built.err.startswith("content/acme/widgets/12/cache-bug.md:7: " + (
         f"the proposed change is made at {head[:7]}: it has src/app/new.py, to which {header} "
@@ -468,10 +470,7 @@ def test_a_proposal_pasted_from_git_diff_may_remove_a_file(
             f"removes src/app/old.py, which has 3 lines at {head[:7]}, but takes out 2 of them"), \
             built.err
         return
-    assert built.code == 0, built.err
-    page = project.site / "acme/widgets/12/cache-bug"
-    assert '<span class="hunk-new">file removed</span>' in (page / "index.html").read_text()
-    git(repo, "apply", str(page / "proposal-1.patch"))
+    assert '<span class="hunk-new">file removed</span>' in applied(project, repo, built)
     assert not (repo / "src/app/old.py").exists()
 
 
