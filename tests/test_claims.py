@@ -1372,6 +1372,54 @@ def test_a_file_that_parses_once_its_macros_are_left_out_is_counted(
     assert re.findall(r"gn\.cu:(\d+)</a>", html) == [str(n) for n in lines]
 
 
+# fmt's format.h in small: an `#if` the grammar does not read wherever macros are, and
+# `FMT_CONSTEXPR`-style macros it reads once they are left out.
+WIDE_HEADER = """\
+#ifndef W_H_
+#define W_H_
+#if W_HAS_INCLUDE(<bit>)
+#  include <bit>
+#endif
+W_BEGIN_NAMESPACE
+namespace detail {
+W_CONSTEXPR inline auto put(char* out, unsigned v) -> char* {
+  *out = static_cast<char>(v);
+  return out;
+}
+W_CONSTEXPR inline auto widen(char c) -> int { return static_cast<int>(c); }
+}  // namespace detail
+W_END_NAMESPACE
+#define ASSERT_NO_THROW(statement) \\
+  TEST_NO_THROW_(statement, FATAL_FAILURE_)
+#define ASSERT_ANY_THROW(statement) \\
+  TEST_ANY_THROW_(statement, FATAL_FAILURE_)
+#endif
+"""
+
+
+@pytest.mark.parametrize(("fields", "lines"), [
+    ("count: 1\npattern: static_cast<char>($V)", [9]),
+    ("count: none\npattern: static_cast<long>($V)", []),
+    ("count: 1\npattern: TEST_ANY_THROW_($$$A)", [18]),  # a `#define`'s body stays whole
+])
+def test_a_file_that_parses_better_once_its_macros_are_left_out_is_read_so(
+        tmp_path: Path, fields: str, lines: list[int]) -> None:
+    """fmt's format.h does not parse even with its macros blanked (an `#if
+    FMT_HAS_INCLUDE(<bit>)` stays unread), so it was read as written: one stretch the
+    grammar could not read from its include guard to its end, where every claim's word
+    stood (`count: none` of `static_cast<...>` was refused at the first cast of the file)
+    and its definitions were named by a macro (`FMT_BEGIN_EXPORT.size_padding.write_int`).
+    It is read with its macros blanked where that leaves unread only lines the text as
+    written left unread, and fewer: a line that goes on a `#define` is never blanked."""
+    from site_gen.code_index import definitions
+
+    html, errors = _claimed(tmp_path, "w.hpp", WIDE_HEADER, fields)
+    assert errors == []
+    assert re.findall(r"w\.hpp:(\d+)</a>", html) == [str(n) for n in lines]
+    names = [(d.name, d.start, d.end) for d in definitions("cpp", WIDE_HEADER.splitlines()).definitions]
+    assert ("detail.put", 8, 11) in names and ("detail.widen", 12, 12) in names
+
+
 CUDA_FILE = """\
 __global__ void __launch_bounds__(256) add(const float* __restrict__ a, float* b, int n) {
   __shared__ float tile[256];
