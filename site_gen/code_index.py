@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "51"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "52"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -423,9 +423,11 @@ def matches(language: str, lines: list[str], pattern: str, inside: str | None = 
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         raise ValueError(str(exc)) from None
-    hidden = _unparsed_holding(root, lines, word, found) if broken is not None and word else None
+    declared = _declared_calls(root, language, word) if language in DECLARED_CALLS and word else []
+    read = found + [node for node, _ in declared]  # a call read as a declaration is read
+    hidden = _unparsed_holding(root, lines, word, read) if broken is not None and word else None
     if hidden is not None and word:  # the line naming a definition of the word is no use of it
-        hidden = _unparsed_holding(root, lines, word, found, _naming(language, lines, word))
+        hidden = _unparsed_holding(root, lines, word, read, _naming(language, lines, word))
     if hidden is not None:
         raise Unparsed(language, hidden, word or "")
     spans = [node.range() for node in found]
@@ -435,9 +437,10 @@ def matches(language: str, lines: list[str], pattern: str, inside: str | None = 
     held = {(_span(h), h.kind()) for h in holders} if holders is not None else None
     within = [_held(node, held) for node in found] if held is not None else None
     if language in MACROS_READ and word:  # a macro's code, read as code
-        read = _in_macros(root, pattern, word) if language == "rust" else _in_defines(
+        at += _in_macros(root, pattern, word) if language == "rust" else _in_defines(
             root, language, pattern, word)
-        at += read
+    at += [(int(node.range().start.line) + int(call.range().start.line) + 1, call.text())
+           for node, again in declared for call in _found(again, language, pattern)]
     if language in BRANCHES_READ:  # the other branches of an `#if`, read as code
         at += _in_branches(root, language, pattern, word)
     if holders is not None and within is not None:  # those read again: by their lines
@@ -890,6 +893,56 @@ def _in_defines(root: Any, language: str, pattern: str, word: str) -> list[tuple
         found += [(start + int(node.range().start.line) + 1, node.text())
                   for node in _found(again, language, pattern)]
     return found
+
+
+# Where C's and C++'s grammars read a macro's call where a declaration stands as one that
+# declares no type: gtest's `TEST(format_test, format_int) {...}` as the definition of a
+# function TEST, nlohmann's `NLOHMANN_DEFINE_TYPE_INTRUSIVE(P, age)` in a class as a
+# method's declaration (see _declared_calls).
+DECLARED_CALLS = {"c": frozenset({"function_definition", "declaration", "field_declaration"}),
+                  "cpp": frozenset({"function_definition", "declaration", "field_declaration"})}
+_CLASSES = ("class_specifier", "struct_specifier", "union_specifier")
+
+
+def _declared_calls(root: Any, language: str, word: str) -> list[tuple[Any, Any]]:
+    """The declarators of `root` that hold `word` and whose declaration declares no type
+    (see DECLARED_CALLS), each with its text read again as a call in a function: a claim
+    counting gtest's `TEST($$$A)` counted none of fmt's 139 tests. One that declares (see
+    _declares) is none. Raises Unread for one that does not read as a call
+    (`FMT_CATCH(...)`, a type as an argument): a match may hide in it."""
+    holds = re.compile(rf"\b{re.escape(word)}\b")
+    found: list[tuple[Any, Any]] = []
+    for node in root.find_all(kind="function_declarator"):
+        holder, name = node.parent(), node.field("declarator")
+        if (holder is None or holder.kind() not in DECLARED_CALLS[language] or name is None
+                or holder.field("type") is not None or name.kind() != "identifier"
+                or not holds.search(node.text()) or _declares(node, name.text())):
+            continue
+        again = _root(language, f"void t(void) {{ {node.text()}; }}\n")
+        if _first_error(again) is not None:
+            first = holds.search(node.text())
+            raise Unread(language, int(node.range().start.line) + 1 + node.text().count(
+                "\n", 0, first.start() if first else 0), word, inside="a call", kept_as="a declaration")
+        found.append((node, again))
+    return found
+
+
+def _declares(declarator: Any, name: str) -> bool:
+    """Whether the function `declarator` named `name` (declaring no type) is one, not a
+    macro's call: a parameter of it names itself (`ConstCharPtr(const char* str)`), or it
+    is a constructor, its class's name (`A(B)`; `Reducer` in `struct Reducer<T, 1>`)."""
+    parameters = declarator.field("parameters")
+    if parameters is not None and any(p.field("declarator") is not None
+                                      for p in parameters.children() if "parameter" in p.kind()):
+        return True
+    node = declarator
+    while (node := node.parent()) is not None:
+        if node.kind() in _CLASSES:
+            named = node.field("name")
+            if named is not None and named.kind() == "template_type":
+                named = named.field("name")
+            return named is not None and named.text() == name
+    return False
 
 
 def _in_branches(root: Any, language: str, pattern: str, word: str | None) -> list[tuple[int, str]]:

@@ -1420,6 +1420,51 @@ def test_a_file_that_parses_better_once_its_macros_are_left_out_is_read_so(
     assert ("detail.put", 8, 11) in names and ("detail.widen", 12, 12) in names
 
 
+GTEST_FILE = """\
+#include "gtest/gtest.h"
+
+TEST(format_test, format_int) {
+  EXPECT_EQ(fmt::format("{}", 42), "42");
+}
+
+TEST(format_test, format_char) { EXPECT_EQ(fmt::format("{:c}", 120), "x"); }
+
+struct person {
+  person(const char* name) : name_(name) {}
+  explicit person(int) {}
+  std::string name_;
+  NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, name_)
+};
+"""
+
+
+@pytest.mark.parametrize(("code", "fields", "expected"), [
+    (GTEST_FILE, "count: 2\npattern: TEST($$$A)", ["3", "7"]),
+    (GTEST_FILE, "count: 1\npattern: TEST($S, format_char)", ["7"]),
+    (GTEST_FILE, "count: 2\npattern: EXPECT_EQ($$$A)", ["4", "7"]),  # its body is read
+    (GTEST_FILE, "count: 1\npattern: NLOHMANN_DEFINE_TYPE_INTRUSIVE($$$A)", ["13"]),
+    (GTEST_FILE, "count: none\npattern: person($$$A)", []),  # a constructor is no call
+    ("void f() {\n  FMT_TRY { g(); }\n  FMT_CATCH(...) {}\n}\n", "count: 1\npattern: FMT_CATCH($$$A)",
+     "4: x.cc holds 'FMT_CATCH' at line 3 inside a call, which the cpp grammar reads as a "
+     "declaration, not as code, so the claim cannot be counted there; narrow 'in:' or count "
+     "with 'text:'"),
+])
+def test_a_macro_called_where_a_declaration_stands_is_counted_as_a_call(
+        tmp_path: Path, code: str, fields: str, expected: list[str] | str) -> None:
+    """C++'s grammar reads gtest's `TEST(format_test, format_int) {...}` as the definition
+    of a function named TEST (its arguments as parameters' types), and a macro called in a
+    class as a method's declaration: a claim counting `TEST($$$A)` counted 1 of fmt's 139
+    tests in format-test.cc, and `count: none` would have held. Such a declarator is read
+    again as a call; one a parameter of which names itself, or a constructor, is not; one
+    that does not read as a call (`...`, a type) is a file the claim cannot be counted in."""
+    html, errors = _claimed(tmp_path, "x.cc", code, fields)
+    if isinstance(expected, str):
+        assert errors == [expected]
+        return
+    assert errors == []
+    assert re.findall(r"x\.cc:(\d+)</a>", html) == expected
+
+
 CUDA_FILE = """\
 __global__ void __launch_bounds__(256) add(const float* __restrict__ a, float* b, int n) {
   __shared__ float tile[256];
