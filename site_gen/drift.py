@@ -28,11 +28,12 @@ import functools
 import os
 import re
 import subprocess
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .blocks.claim import SCOPES, Claim, parse_claim, read_fields
+from .blocks.claim import SCOPES, Claim, ClaimSite, listed, parse_claim, read_fields
 from .blocks.hunks import Aside, Row, made_at, made_beside, trailing_blanks
 from .blocks.proposal import ELISION, FILE, POSITION, RANGE, commit_text, git_headers, git_said
 from .blocks.refs import REF, folders_named, matching_paths, paths_named
@@ -782,9 +783,9 @@ class HeadMove:
         if old is None or new is None:
             return Placed(item, CHANGED, detail="the claim cannot be counted at "
                           + ("the old head" if old is None else "the new head"))
-        if old == new:
+        if old[:2] == new[:2]:
             return Placed(item, SAME)
-        (held, was), (holds, now) = old, new
+        (held, was, counted), (holds, now, counting) = old, new
         if held and holds:
             detail = f"it holds at both heads, but counts otherwise: {was}, now {now}"
         elif held:
@@ -794,6 +795,7 @@ class HeadMove:
             detail = f"it did not hold at the old head ({was}); at the new it holds ({now})"
         else:
             detail = f"it holds at neither head: {was}; now {now}"
+        detail = _counted_apart(counted, counting) + detail
         return Placed(item, CHANGED, old_text=(("holds, " if held else "does not hold: ") + was,),
                       new_text=(("holds, " if holds else "does not hold: ") + now,),
                       detail=detail)
@@ -821,21 +823,22 @@ class HeadMove:
                             f"are in {renamed.shown} ({renamed.lines}) (renamed?)")
         return "".join(said)
 
-    def _count(self, item: Item, commit: str) -> tuple[bool, str] | None:
+    def _count(self, item: Item, commit: str) -> tuple[bool, str, list[ClaimSite]] | None:
         """Whether the claim holds at `commit`, and what it counted there, or why it does
-        not hold (None: it cannot be counted there)."""
+        not hold, with the sites it counted (None: it cannot be counted there)."""
         pr = dataclasses.replace(self.pr, base=commit) if item.at == "base" \
             else dataclasses.replace(self.pr, head=commit)  # (a claim `at: base`: the base)
         ctx = PageContext(self.config, item.page, pr, 1, self.reader, code_store=self.store)
-        claim: Claim | None = parse_claim(ctx, list(item.claim), item.line + 1)
-        if claim is None or claim.commit is None:
+        claim: Claim | None = parse_claim(ctx, list(item.claim), item.line + 1, contradicted=True)
+        counted = [s for s in claim.sites if s.counted] if claim is not None else []
+        if claim is None or claim.commit is None or claim.contradicted:
             errors = ctx.problems.errors
             if not errors:
                 return None
             why = errors[0].message.splitlines()[0]  # "the claim '...' does not hold at X: why"
-            return False, why.partition(f" does not hold at {commit[:7]}: ")[2] or why
+            return False, why.partition(f" does not hold at {commit[:7]}: ")[2] or why, counted
         of = f" of {len(claim.sites)} matches" if len(claim.sites) != claim.counted else ""
-        return True, f"{claim.counted} counted{of}"
+        return True, f"{claim.counted} counted{of}", counted
 
     def _moved(self, item: Item, new_path: str, start: int | None, end: int | None,
                old: tuple[str, ...], new: tuple[str, ...], shift: int | None = None) -> Placed:
@@ -845,6 +848,15 @@ class HeadMove:
             (start - item.start) if start is not None and item.start is not None else 0)
         return Placed(item, MOVED, new_path, start, end, old, new,
                       detail=_moved_how(item, new_path, start, end), shift=shift)
+
+
+def _counted_apart(old: list[ClaimSite], new: list[ClaimSite]) -> str:
+    """What a claim counts at one head and not at the other, by each match's line of code
+    (wherever it moved): 'counted at the new head only: test.cc:1337; ' ('' for none)."""
+    was, now = Counter((s.path, s.code) for s in old), Counter((s.path, s.code) for s in new)
+    apart = [(f"counted at the {head} head only", listed([s for s in sites if (s.path, s.code) in only]))
+             for head, sites, only in (("new", new, now - was), ("old", old, was - now)) if only]
+    return "".join(f"{said}: {where}; " for said, where in apart)
 
 
 def _taken(lines: list[str], sides: Sides, approx: tuple[int, int] | None,

@@ -1037,7 +1037,8 @@ def test_a_claim_whose_count_changes_is_changed(
     repo, _, _ = moved(CLAIM, {"src/widgets/core.py": CORE + "\n\ndef more():\n    return 3\n"})
     run = repin(cli, repo)
     assert run.code == 1
-    assert ("changed: claim 'every function returns': it held at the old head (2 counted) "
+    assert ("changed: claim 'every function returns': counted at the new head only: "
+            "src/widgets/core.py:21; it held at the old head (2 counted) "
             "and does not at the new: counted 3, not 2: src/widgets/core.py:13, "
             "src/widgets/core.py:17, src/widgets/core.py:21\n"
             "    was: holds, 2 counted\n"
@@ -1053,8 +1054,27 @@ def test_a_claim_in_a_list_is_counted_without_its_indentation(
     repo, _, _ = moved(listed, {"src/widgets/core.py": CORE + "\n\ndef more():\n    return 3\n"})
     run = repin(cli, repo)
     assert run.code == 1
-    assert ("changed: claim 'every function returns': it held at the old head (2 counted) "
+    assert ("changed: claim 'every function returns': counted at the new head only: "
+            "src/widgets/core.py:21; it held at the old head (2 counted) "
             "and does not at the new: counted 3, not 2") in run.out
+
+
+def test_a_claim_whose_count_changes_says_which_matches_came_and_went(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """fmt's format-test.cc holds 139 tests, and the PR added one: repin listed the first
+    ten of the 140 it counted, and the author had to find the new one by hand. What one
+    head counts and the other does not is said first, by each match's line of code
+    (wherever it moved: lines added above every match move none of them apart)."""
+    core = "def first():\n    return 1\n\n\ndef gone():\n    return 2\n"
+    new = ("import os\n\n\ndef first():\n    return 1\n\n\ndef fresh():\n    return 5\n\n\n"
+           "def later():\n    return 6\n")
+    repo, _, _ = moved(CLAIM.replace("count: 2", "count: 2\nwhere: return"),
+                       {"src/widgets/core.py": new}, {"src/widgets/core.py": core})
+    out = repinned_keeping_the_page(cli, repo, project)
+    assert ("changed: claim 'every function returns': counted at the new head only: "
+            "src/widgets/core.py:9, src/widgets/core.py:13; counted at the old head only: "
+            "src/widgets/core.py:6; it held at the old head (2 counted) and does not at the new: "
+            "counted 3, not 2: ") in out, out
 
 
 def test_a_claim_that_still_holds_but_counts_otherwise_says_so(
@@ -1065,7 +1085,8 @@ def test_a_claim_that_still_holds_but_counts_otherwise_says_so(
     repo, _, _ = moved(claim, {"src/widgets/core.py": CORE + "\n\ndef more():\n    return 3\n"})
     run = repin(cli, repo)
     assert run.code == 1
-    assert ("changed: claim 'every function returns': it holds at both heads, but counts "
+    assert ("changed: claim 'every function returns': counted at the new head only: "
+            "src/widgets/core.py:21; it holds at both heads, but counts "
             "otherwise: 2 counted, now 3 counted\n"
             "    was: holds, 2 counted\n    now: holds, 3 counted\n") in run.out
 
@@ -1157,7 +1178,8 @@ def test_a_claim_at_the_base_is_counted_again_where_the_base_moved(
         "text: user.name\nin: src/widgets/core.py\nat: base\n```\n")
     run = repin(cli, repo)
     assert f"base {base[:7]} → {on_main[:7]}" in run.out, run.out
-    assert ("changed: claim 'the base names the user': it held at the old base (1 counted) and "
+    assert ("changed: claim 'the base names the user': counted at the old base only: "
+            "src/widgets/core.py:12; it held at the old base (1 counted) and "
             "does not at the new: counted 0, not 1") in run.out, run.out
     assert run.code == 1
 
@@ -1169,7 +1191,8 @@ def test_a_claim_that_holds_at_neither_head_is_not_said_to_hold(
     repo, _, _ = moved("```claim\nsays: x\ncount: 5\ntext: return\nin: src/widgets/core.py\n```\n",
                        {"src/widgets/core.py": CORE + "\ndef more():\n    return 3\n"})
     out = repinned_keeping_the_page(cli, repo, project)
-    assert "changed: claim 'x': it holds at neither head: counted 2, not 5: " in out, out
+    assert ("changed: claim 'x': counted at the new head only: src/widgets/core.py:20; it "
+            "holds at neither head: counted 2, not 5: ") in out, out
     assert "; now counted 3, not 5: " in out
 
 

@@ -103,6 +103,7 @@ class Claim:
     # a definition `in:` names: the lines of each definition of that name, and their link
     scope_links: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     refused: set[str] = field(default_factory=set)  # languages ast-grep did not read it in
+    contradicted: bool = False  # counted, and the code says otherwise (an error said why)
 
     @property
     def counted(self) -> int:
@@ -137,8 +138,11 @@ class Claim:
         return {"all": "all", "none": "no"}.get(self.count, self.count)
 
 
-def parse_claim(ctx: PageContext, lines: list[str], first: int) -> Claim | None:
-    """A claim block: its fields checked, then counted at its commit when the code is there."""
+def parse_claim(ctx: PageContext, lines: list[str], first: int, *,
+                contradicted: bool = False) -> Claim | None:
+    """A claim block: its fields checked, then counted at its commit when the code is there;
+    None when it has an error, but, with `contradicted`, one counted that does not hold
+    (the drift notice lists what it counts at each head)."""
     check = ctx.problems.checkpoint()
     fields = read_fields(lines)
     for i, text, like in fields.unread:
@@ -155,7 +159,7 @@ def parse_claim(ctx: PageContext, lines: list[str], first: int) -> Claim | None:
         return None
     if ctx.source is not None:
         _count(ctx, claim)
-    return None if check.failed else claim
+    return None if check.failed and not (contradicted and claim.contradicted) else claim
 
 
 @dataclass
@@ -293,6 +297,7 @@ def _count(ctx: PageContext, claim: Claim) -> None:
         return
     problem = _contradiction(claim)
     if problem:
+        claim.contradicted = True
         problem += _quoted(claim) or _none_inside(claim)
         ctx.error(f"the claim '{claim.says}' does not hold at {full[:7]}: {problem}",
                   claim.lines["count"])
@@ -585,12 +590,12 @@ def _contradiction(claim: Claim) -> str | None:
         matches = "1 match" if len(counted) == 1 else f"{len(counted)} matches"
         if said:
             matches += " " + claim.condition("one" if len(counted) == 1 else "many")
-        return f"{matches}: {_listed(counted)}" if counted else None
+        return f"{matches}: {listed(counted)}" if counted else None
     if len(counted) != int(claim.count):
         held = (f" {claim.condition('ing')} (of {len(claim.sites)} matches)"
                 if len(counted) < len(claim.sites) else "")
         return (f"counted {len(counted)}{held}, not {claim.count}"
-                + (f": {_listed(counted)}" if counted else ""))
+                + (f": {listed(counted)}" if counted else ""))
     return None
 
 
@@ -602,14 +607,14 @@ def _wanting(claim: Claim, missing: list[ClaimSite]) -> str:
              (claim.condition("many", where=False), [s for s in missing if s.holds]),
              (f"hold '{claim.where}' or stand inside '{claim.inside}'",
               [s for s in missing if not s.holds and not s.stands])]
-    told = [(f"{'does' if len(sites) == 1 else 'do'} not {said}: {_listed(sites)}", len(sites))
+    told = [(f"{'does' if len(sites) == 1 else 'do'} not {said}: {listed(sites)}", len(sites))
             for said, sites in wants if sites]
     if len(told) == 1:
         return told[0][0]
     return "are not counted: " + "; ".join(f"{n} {said}" for said, n in told)
 
 
-def _listed(sites: list[ClaimSite]) -> str:
+def listed(sites: list[ClaimSite]) -> str:
     """Where `sites` are, as 'path:line', several on one line said once ('m.rb:129 (2
     matches)'), the first SHOWN_IN_ERRORS lines and how many more."""
     lines = Counter(f"{s.path}:{s.line}" for s in sites)  # (in the sites' order)
