@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "52"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "53"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -872,6 +872,10 @@ def _kind_spanning(language: str, code: str, at: int, length: int) -> str | None
 MACROS_READ = {"rust": "macro_invocation", "c": "preproc_arg", "cpp": "preproc_arg"}
 
 
+_PASTED = re.compile(r"[ \t]*##[ \t]*")
+_STRINGIZED = re.compile(r"#[ \t]*[A-Za-z_]\w*")
+
+
 def _in_defines(root: Any, language: str, pattern: str, word: str) -> list[tuple[int, str]]:
     """The matches (line, text) of `pattern` in the bodies of the `#define`s of `root`
     that hold `word`, each read as the body of a function (`#define FREE(p) do { free(p);
@@ -885,6 +889,8 @@ def _in_defines(root: Any, language: str, pattern: str, word: str) -> list[tuple
             continue
         start = int(body.range().start.line)
         continued = text.replace("\\\n", " \n")  # a `\` line end: a space, the lines kept
+        # `a ## b` pastes one name; `#x` makes a string (PyTorch's `#x " must be a CUDA tensor"`)
+        continued = _STRINGIZED.sub('""', _PASTED.sub("_", continued))
         again = _root(language, f"void t(void) {{ {continued} ; }}\n")
         if _first_error(again) is not None:
             first = holds.search(text)

@@ -1559,6 +1559,20 @@ def test_a_c_define_s_body_is_counted_as_code(tmp_path: Path) -> None:
     assert [int(n) for n in re.findall(r"alloc\.c:(\d+)</a>", html)] == [3, 6]
 
 
+def test_a_define_that_makes_a_string_or_pastes_a_name_is_counted_as_code(tmp_path: Path) -> None:
+    """PyTorch's extensions check their tensors with `#define CHECK_CUDA(x) TORCH_CHECK(
+    x.is_cuda(), #x " must be a CUDA tensor")`: `#x` (the argument made a string) does not
+    read as code, so a claim counting `TORCH_CHECK` was refused in 10 of NVIDIA/apex's
+    files. A body is read with `#x` as a string and `a ## b` as one name."""
+    html, errors = _claimed(tmp_path, "ext.cpp", (
+        "#define CHECK_CUDA(x) TORCH_CHECK(x.is_cuda(), #x \" must be a CUDA tensor\")\n"
+        "#define KERNEL(NAME) \\\n  TORCH_CHECK(run_##NAME##_kernel(), # NAME)\n"
+        "void f(at::Tensor t) { TORCH_CHECK(t.dim() == 2, \"2-D\"); }\n"),
+        "count: 3\npattern: TORCH_CHECK($$$A)")
+    assert errors == []
+    assert [int(n) for n in re.findall(r"ext\.cpp:(\d+)</a>", html)] == [1, 3, 4]
+
+
 def test_a_rust_macro_call_s_arguments_are_counted_as_code(tmp_path: Path) -> None:
     """Rust keeps a macro call's arguments as tokens: a file with `assert_eq!(x.unwrap(),
     1)` was refused for any claim about `unwrap` (64 of axum's files). The arguments are
