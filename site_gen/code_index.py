@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "53"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "54"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -918,11 +918,8 @@ def _declared_calls(root: Any, language: str, word: str) -> list[tuple[Any, Any]
     (`FMT_CATCH(...)`, a type as an argument): a match may hide in it."""
     holds = re.compile(rf"\b{re.escape(word)}\b")
     found: list[tuple[Any, Any]] = []
-    for node in root.find_all(kind="function_declarator"):
-        holder, name = node.parent(), node.field("declarator")
-        if (holder is None or holder.kind() not in DECLARED_CALLS[language] or name is None
-                or holder.field("type") is not None or name.kind() != "identifier"
-                or not holds.search(node.text()) or _declares(node, name.text())):
+    for node in _macro_declarators(root, language):
+        if not holds.search(node.text()):
             continue
         again = _root(language, f"void t(void) {{ {node.text()}; }}\n")
         if _first_error(again) is not None:
@@ -931,6 +928,24 @@ def _declared_calls(root: Any, language: str, word: str) -> list[tuple[Any, Any]
                 "\n", 0, first.start() if first else 0), word, inside="a call", kept_as="a declaration")
         found.append((node, again))
     return found
+
+
+def _macro_declarators(root: Any, language: str) -> Iterator[Any]:
+    """The declarators of `root` that may be a macro's call (see _declared_calls): one of a
+    declaration of no type, and, in a template's parameters, a parameter of a function type
+    with no name (fmt's `template <typename T, FMT_ENABLE_IF(is_signed<T>::value)>`)."""
+    for node in root.find_all(kind="function_declarator"):
+        holder, name = node.parent(), node.field("declarator")
+        if (holder is not None and holder.kind() in DECLARED_CALLS[language] and name is not None
+                and holder.field("type") is None and name.kind() == "identifier"
+                and not _declares(node, name.text())):
+            yield node
+    for node in root.find_all(kind="parameter_declaration") if language == "cpp" else ():
+        holder, kind, declarator = node.parent(), node.field("type"), node.field("declarator")
+        if (holder is not None and holder.kind() == "template_parameter_list" and kind is not None
+                and kind.kind() == "type_identifier" and declarator is not None
+                and declarator.kind() == "abstract_function_declarator"):
+            yield node
 
 
 def _declares(declarator: Any, name: str) -> bool:

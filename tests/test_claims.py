@@ -1444,6 +1444,8 @@ struct person {
     (GTEST_FILE, "count: 2\npattern: EXPECT_EQ($$$A)", ["4", "7"]),  # its body is read
     (GTEST_FILE, "count: 1\npattern: NLOHMANN_DEFINE_TYPE_INTRUSIVE($$$A)", ["13"]),
     (GTEST_FILE, "count: none\npattern: person($$$A)", []),  # a constructor is no call
+    ("template <typename T, FMT_ENABLE_IF(std::is_integral<T>::value)>\nvoid f(T) {}\n",
+     "count: 1\npattern: FMT_ENABLE_IF($$$A)", ["1"]),  # read as a parameter of a function type
     ("void f() {\n  FMT_TRY { g(); }\n  FMT_CATCH(...) {}\n}\n", "count: 1\npattern: FMT_CATCH($$$A)",
      "4: x.cc holds 'FMT_CATCH' at line 3 inside a call, which the cpp grammar reads as a "
      "declaration, not as code, so the claim cannot be counted there; narrow 'in:' or count "
@@ -1452,8 +1454,9 @@ struct person {
 def test_a_macro_called_where_a_declaration_stands_is_counted_as_a_call(
         tmp_path: Path, code: str, fields: str, expected: list[str] | str) -> None:
     """C++'s grammar reads gtest's `TEST(format_test, format_int) {...}` as the definition
-    of a function named TEST (its arguments as parameters' types), and a macro called in a
-    class as a method's declaration: a claim counting `TEST($$$A)` counted 1 of fmt's 139
+    of a function named TEST (its arguments as parameters' types), a macro called in a
+    class as a method's declaration, fmt's `FMT_ENABLE_IF(...)` among a template's
+    parameters as a parameter of a function type: a claim counting `TEST($$$A)` counted 1 of fmt's 139
     tests in format-test.cc, and `count: none` would have held. Such a declarator is read
     again as a call; one a parameter of which names itself, or a constructor, is not; one
     that does not read as a call (`...`, a type) is a file the claim cannot be counted in."""
