@@ -854,9 +854,15 @@ def _counted_apart(old: list[ClaimSite], new: list[ClaimSite]) -> str:
     """What a claim counts at one head and not at the other, by each match's line of code
     (wherever it moved): 'counted at the new head only: test.cc:1337; ' ('' for none)."""
     was, now = Counter((s.path, s.code) for s in old), Counter((s.path, s.code) for s in new)
-    apart = [(f"counted at the {head} head only", listed([s for s in sites if (s.path, s.code) in only]))
-             for head, sites, only in (("new", new, now - was), ("old", old, was - now)) if only]
-    return "".join(f"{said}: {where}; " for said, where in apart)
+    said = ""
+    for head, sites, only in (("new", new, now - was), ("old", old, was - now)):
+        apart = []
+        for site in reversed(sites):  # of lines alike, the last ones (an added line is late)
+            if only[site.path, site.code] > 0:
+                only[site.path, site.code] -= 1
+                apart.append(site)
+        said += f"counted at the {head} head only: {listed(apart[::-1])}; " if apart else ""
+    return said
 
 
 def _taken(lines: list[str], sides: Sides, approx: tuple[int, int] | None,

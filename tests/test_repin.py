@@ -1064,10 +1064,11 @@ def test_a_claim_whose_count_changes_says_which_matches_came_and_went(
     """fmt's format-test.cc holds 139 tests, and the PR added one: repin listed the first
     ten of the 140 it counted, and the author had to find the new one by hand. What one
     head counts and the other does not is said first, by each match's line of code
-    (wherever it moved: lines added above every match move none of them apart)."""
+    (wherever it moved: lines added above every match move none of them apart; of lines
+    alike, as many as came)."""
     core = "def first():\n    return 1\n\n\ndef gone():\n    return 2\n"
     new = ("import os\n\n\ndef first():\n    return 1\n\n\ndef fresh():\n    return 5\n\n\n"
-           "def later():\n    return 6\n")
+           "def later():\n    return 1\n")  # a line alike: one of the two is new
     repo, _, _ = moved(CLAIM.replace("count: 2", "count: 2\nwhere: return"),
                        {"src/widgets/core.py": new}, {"src/widgets/core.py": core})
     out = repinned_keeping_the_page(cli, repo, project)
