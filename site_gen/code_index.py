@@ -938,7 +938,7 @@ def _macro_declarators(root: Any, language: str) -> Iterator[Any]:
         holder, name = node.parent(), node.field("declarator")
         if (holder is not None and holder.kind() in DECLARED_CALLS[language] and name is not None
                 and holder.field("type") is None and name.kind() == "identifier"
-                and not _declares(node, name.text())):
+                and _bare(holder, node) and not _declares(node, name.text())):
             yield node
     for node in root.find_all(kind="parameter_declaration") if language == "cpp" else ():
         holder, kind, declarator = node.parent(), node.field("type"), node.field("declarator")
@@ -946,6 +946,16 @@ def _macro_declarators(root: Any, language: str) -> Iterator[Any]:
                 and kind.kind() == "type_identifier" and declarator is not None
                 and declarator.kind() == "abstract_function_declarator"):
             yield node
+
+
+def _bare(holder: Any, declarator: Any) -> bool:
+    """Whether the function `declarator` stands first in `holder` (its declaration) and
+    holds a name and its parameters alone, as a macro's call read so does: not cutlass's
+    `CUTLASS_HOST_DEVICE static value_type const min() noexcept {`, whose macro left the
+    grammar a `const` and a `noexcept` around `min()` (comments aside)."""
+    first = next((c for c in holder.named_children() if "comment" not in c.kind()), None)
+    return first == declarator and all(
+        c.kind() in ("identifier", "parameter_list") for c in declarator.named_children())
 
 
 def _declares(declarator: Any, name: str) -> bool:

@@ -1446,6 +1446,10 @@ struct person {
     (GTEST_FILE, "count: none\npattern: person($$$A)", []),  # a constructor is no call
     ("template <typename T, FMT_ENABLE_IF(std::is_integral<T>::value)>\nvoid f(T) {}\n",
      "count: 1\npattern: FMT_ENABLE_IF($$$A)", ["1"]),  # read as a parameter of a function type
+    # cutlass: a macro before `static` leaves the grammar `const min() noexcept {...}`, a
+    # definition of no type, but no macro's call
+    ("struct L {\n  HD static value_type const min() noexcept { return lowest(); }\n};\n",
+     "count: none\npattern: min($$$A)", []),
     ("void f() {\n  FMT_TRY { g(); }\n  FMT_CATCH(...) {}\n}\n", "count: 1\npattern: FMT_CATCH($$$A)",
      "4: x.cc holds 'FMT_CATCH' at line 3 inside a call, which the cpp grammar reads as a "
      "declaration, not as code, so the claim cannot be counted there; narrow 'in:' or count "
