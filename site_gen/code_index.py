@@ -178,10 +178,27 @@ def _parsed(language: str, text: str, keep: str | None = None) -> str:
         text = CUDA.sub(lambda found: _blanked(text, found), text)
     if not MACRO.search(text) or _broken(language, text) is None:
         return text  # it parses (or has no macro to blank): as written
-    bare = MACRO.sub(lambda found: _macro_blanked(found, keep), text)
+    bare, blanked = _macros_blanked(text)
+    if keep and any(re.search(rf"\b{re.escape(keep)}\b", macro) for macro in blanked):
+        bare = MACRO.sub(lambda found: _macro_blanked(found, keep), text)
     if bare == text or _broken(language, bare) is None:
         return bare
     return bare if _unread_lines(language, bare) < _unread_lines(language, text) else text
+
+
+@functools.lru_cache(maxsize=64)
+def _macros_blanked(text: str) -> tuple[str, tuple[str, ...]]:
+    """`text` with its macros blanked (see MACRO), and the text of each one blanked: made
+    once for every claim's word that none of them holds."""
+    blanked: list[str] = []
+
+    def blank(found: re.Match[str]) -> str:
+        bare = _macro_blanked(found, None)
+        if bare != found[0]:
+            blanked.append(found[0])
+        return bare
+
+    return MACRO.sub(blank, text), tuple(blanked)
 
 
 def _macro_blanked(found: re.Match[str], keep: str | None) -> str:
@@ -321,14 +338,9 @@ def _first_error(root: Any) -> int | None:
 
 @functools.lru_cache(maxsize=64)
 def _unread_lines(language: str, text: str) -> frozenset[int]:
-    """The lines (from 0) of `text` (code of `language`) the parser could not read: see
-    _unread_in."""
-    return _unread_in(_root(language, text))
-
-
-def _unread_in(root: Any) -> frozenset[int]:
-    """The lines (from 0) of each node of the tree `root` the parser could not read: an
-    ERROR node, or a token it had to assume."""
+    """The lines (from 0) of `text` (code of `language`) the parser could not read: those
+    of an ERROR node, or of a token it had to assume."""
+    root = _root(language, text)
     unread = list(root.find_all(kind="ERROR")) + [
         node for node in root.find_all(regex="^$")
         if node != root and not _MAY_BE_EMPTY.search(node.kind())]
@@ -347,17 +359,17 @@ def _naming(language: str, lines: list[str], word: str) -> frozenset[int]:
                      if d.name.rsplit(".", 1)[-1] == word)
 
 
-def _unparsed_holding(root: Any, lines: list[str], word: str, found: list[Any],
-                      naming: frozenset[int] = frozenset()) -> int | None:
+def _unparsed_holding(root: Any, unread: frozenset[int], lines: list[str], word: str,
+                      found: list[Any], naming: frozenset[int] = frozenset()) -> int | None:
     """The first line where `word` stands in code the parser could not read (the lines of
     an ERROR node, or of a token it had to assume) outside the matches `found`, outside
     comments and outside `naming` (see _naming), or None. A C file with a type as a
     macro's argument (`va_arg(ap, char*)`) does not parse there only; a C++ header whose
     preprocessor branches each open a namespace is one ERROR node from its include guard
     to its end (fmt's format.h), inside which ast-grep still finds the matches: those
-    count."""
+    count. `unread`: the lines of `root` the parser could not read (see _unread_lines)."""
     holds = re.compile(rf"\b{re.escape(word)}\b")
-    suspect = sorted(n for n in _unread_in(root) if n < len(lines) and holds.search(lines[n]))
+    suspect = sorted(n for n in unread if n < len(lines) and holds.search(lines[n]))
     if not suspect:
         return None
     matched = {n for node in found
@@ -425,9 +437,10 @@ def matches(language: str, lines: list[str], pattern: str, inside: str | None = 
         raise ValueError(str(exc)) from None
     declared = _declared_calls(root, language, word) if language in DECLARED_CALLS and word else []
     read = found + [node for node, _ in declared]  # a call read as a declaration is read
-    hidden = _unparsed_holding(root, lines, word, read) if broken is not None and word else None
+    unread = _unread_lines(language, code) if broken is not None and word else frozenset()
+    hidden = _unparsed_holding(root, unread, lines, word, read) if unread and word else None
     if hidden is not None and word:  # the line naming a definition of the word is no use of it
-        hidden = _unparsed_holding(root, lines, word, read, _naming(language, lines, word))
+        hidden = _unparsed_holding(root, unread, lines, word, read, _naming(language, lines, word))
     if hidden is not None:
         raise Unparsed(language, hidden, word or "")
     spans = [node.range() for node in found]
@@ -918,9 +931,7 @@ def _declared_calls(root: Any, language: str, word: str) -> list[tuple[Any, Any]
     (`FMT_CATCH(...)`, a type as an argument): a match may hide in it."""
     holds = re.compile(rf"\b{re.escape(word)}\b")
     found: list[tuple[Any, Any]] = []
-    for node in _macro_declarators(root, language):
-        if not holds.search(node.text()):
-            continue
+    for node in _macro_declarators(root, language, rf"\b{word}\b"):
         again = _root(language, f"void t(void) {{ {node.text()}; }}\n")
         if _first_error(again) is not None:
             first = holds.search(node.text())
@@ -930,17 +941,18 @@ def _declared_calls(root: Any, language: str, word: str) -> list[tuple[Any, Any]
     return found
 
 
-def _macro_declarators(root: Any, language: str) -> Iterator[Any]:
-    """The declarators of `root` that may be a macro's call (see _declared_calls): one of a
-    declaration of no type, and, in a template's parameters, a parameter of a function type
-    with no name (fmt's `template <typename T, FMT_ENABLE_IF(is_signed<T>::value)>`)."""
-    for node in root.find_all(kind="function_declarator"):
+def _macro_declarators(root: Any, language: str, holding: str) -> Iterator[Any]:
+    """The declarators of `root` whose text the regular expression `holding` finds that may
+    be a macro's call (see _declared_calls): one of a declaration of no type, and, in a
+    template's parameters, a parameter of a function type with no name (fmt's `template
+    <typename T, FMT_ENABLE_IF(is_signed<T>::value)>`)."""
+    for node in root.find_all(kind="function_declarator", regex=holding):
         holder, name = node.parent(), node.field("declarator")
         if (holder is not None and holder.kind() in DECLARED_CALLS[language] and name is not None
                 and holder.field("type") is None and name.kind() == "identifier"
                 and _bare(holder, node) and not _declares(node, name.text())):
             yield node
-    for node in root.find_all(kind="parameter_declaration") if language == "cpp" else ():
+    for node in root.find_all(kind="parameter_declaration", regex=holding) if language == "cpp" else ():
         holder, kind, declarator = node.parent(), node.field("type"), node.field("declarator")
         if (holder is not None and holder.kind() == "template_parameter_list" and kind is not None
                 and kind.kind() == "type_identifier" and declarator is not None
