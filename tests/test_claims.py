@@ -1460,10 +1460,11 @@ def test_a_macro_called_where_a_declaration_stands_is_counted_as_a_call(
     """C++'s grammar reads gtest's `TEST(format_test, format_int) {...}` as the definition
     of a function named TEST (its arguments as parameters' types), a macro called in a
     class as a method's declaration, fmt's `FMT_ENABLE_IF(...)` among a template's
-    parameters as a parameter of a function type: a claim counting `TEST($$$A)` counted 1 of fmt's 139
-    tests in format-test.cc, and `count: none` would have held. Such a declarator is read
-    again as a call; one a parameter of which names itself, or a constructor, is not; one
-    that does not read as a call (`...`, a type) is a file the claim cannot be counted in."""
+    parameters as a parameter of a function type: a claim counting `TEST($$$A)` counted 1
+    of fmt's 139 tests in format-test.cc, and `count: none` would have held. Such a
+    declarator is read again as a call; one a parameter of which names itself, a
+    constructor, or one with more than a name and its parameters, is not; one that does
+    not read as a call (`...`, a type) is a file the claim cannot be counted in."""
     html, errors = _claimed(tmp_path, "x.cc", code, fields)
     if isinstance(expected, str):
         assert errors == [expected]
