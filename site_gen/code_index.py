@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, shared_ending, written_in
 
-VERSION = "54"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "55"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -452,7 +452,9 @@ def matches(language: str, lines: list[str], pattern: str, inside: str | None = 
     if language in MACROS_READ and word:  # a macro's code, read as code
         at += _in_macros(root, pattern, word) if language == "rust" else _in_defines(
             root, language, pattern, word)
-    at += [(int(node.range().start.line) + int(call.range().start.line) + 1, call.text())
+    at += [(int(node.range().start.line) + int(call.range().start.line) + 1,  # as written
+            node.text()[int(call.range().start.index) - len(_AS_CALL):
+                        int(call.range().end.index) - len(_AS_CALL)])
            for node, again in declared for call in _found(again, language, pattern)]
     if language in BRANCHES_READ:  # the other branches of an `#if`, read as code
         at += _in_branches(root, language, pattern, word)
@@ -923,6 +925,15 @@ DECLARED_CALLS = {"c": frozenset({"function_definition", "declaration", "field_d
 _CLASSES = ("class_specifier", "struct_specifier", "union_specifier")
 
 
+_AS_CALL = "void t(void) { "  # what a declarator is read again as a call in (see below)
+# C's and C++'s words that name a type or begin a declaration, which gtest's tests may be
+# named (fmt's `TEST(printf_test, bool)`): read again as a name of as many letters.
+_NAMES_FOR_KEYWORDS = re.compile(
+    r"(?<=[(,])\s*\b(?:bool|char|short|int|long|float|double|void|signed|unsigned|auto|"
+    r"const|volatile|static|struct|class|union|enum|template|typename|namespace|operator|"
+    r"new|delete|this|default|inline|virtual|explicit|friend|register|extern)\b(?=\s*[),])")
+
+
 def _declared_calls(root: Any, language: str, word: str) -> list[tuple[Any, Any]]:
     """The declarators of `root` that hold `word` and whose declaration declares no type
     (see DECLARED_CALLS), each with its text read again as a call in a function: a claim
@@ -932,7 +943,10 @@ def _declared_calls(root: Any, language: str, word: str) -> list[tuple[Any, Any]
     holds = re.compile(rf"\b{re.escape(word)}\b")
     found: list[tuple[Any, Any]] = []
     for node in _macro_declarators(root, language, rf"\b{word}\b"):
-        again = _root(language, f"void t(void) {{ {node.text()}; }}\n")
+        again = _root(language, f"{_AS_CALL}{node.text()}; }}\n")
+        if _first_error(again) is not None and (named := _NAMES_FOR_KEYWORDS.sub(
+                lambda found: "k" * len(found[0]), node.text())) != node.text():
+            again = _root(language, f"{_AS_CALL}{named}; }}\n")  # TEST(printf_test, bool)
         if _first_error(again) is not None:
             first = holds.search(node.text())
             raise Unread(language, int(node.range().start.line) + 1 + node.text().count(

@@ -1450,6 +1450,9 @@ struct person {
     # definition of no type, but no macro's call
     ("struct L {\n  HD static value_type const min() noexcept { return lowest(); }\n};\n",
      "count: none\npattern: min($$$A)", []),
+    # a test named by a word of C++ (fmt's `TEST(printf_test, bool)`) is read as a name
+    ("TEST(printf_test, bool) {}\nTEST(printf_test, int) {}\n", "count: 1\npattern: TEST($S, $N)\n"
+     "where: bool", ["1", "2"]),  # its text as written holds 'bool' (line 2, listed, does not)
     ("void f() {\n  FMT_TRY { g(); }\n  FMT_CATCH(...) {}\n}\n", "count: 1\npattern: FMT_CATCH($$$A)",
      "4: x.cc holds 'FMT_CATCH' at line 3 inside a call, which the cpp grammar reads as a "
      "declaration, not as code, so the claim cannot be counted there; narrow 'in:' or count "
@@ -1464,7 +1467,8 @@ def test_a_macro_called_where_a_declaration_stands_is_counted_as_a_call(
     of fmt's 139 tests in format-test.cc, and `count: none` would have held. Such a
     declarator is read again as a call; one a parameter of which names itself, a
     constructor, or one with more than a name and its parameters, is not; one that does
-    not read as a call (`...`, a type) is a file the claim cannot be counted in."""
+    not read as a call (`...`) is a file the claim cannot be counted in; a test named by a
+    word of C++ (`bool`) is read as a name."""
     html, errors = _claimed(tmp_path, "x.cc", code, fields)
     if isinstance(expected, str):
         assert errors == [expected]
