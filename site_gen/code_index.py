@@ -916,12 +916,12 @@ def _in_defines(root: Any, language: str, pattern: str, word: str) -> list[tuple
     return found
 
 
-# Where C's and C++'s grammars read a macro's call where a declaration stands as one that
-# declares no type: gtest's `TEST(format_test, format_int) {...}` as the definition of a
-# function TEST, nlohmann's `NLOHMANN_DEFINE_TYPE_INTRUSIVE(P, age)` in a class as a
-# method's declaration (see _declared_calls).
-DECLARED_CALLS = {"c": frozenset({"function_definition", "declaration", "field_declaration"}),
-                  "cpp": frozenset({"function_definition", "declaration", "field_declaration"})}
+# The languages whose grammars read a macro's call where a declaration stands as one (of
+# `_DECLARATIONS`' kinds) that declares no type: gtest's `TEST(format_test, format_int)
+# {...}` as the definition of a function TEST, nlohmann's `NLOHMANN_DEFINE_TYPE_INTRUSIVE(P,
+# age)` in a class as a method's declaration (see _declared_calls).
+DECLARED_CALLS = frozenset({"c", "cpp"})
+_DECLARATIONS = frozenset({"function_definition", "declaration", "field_declaration"})
 _CLASSES = ("class_specifier", "struct_specifier", "union_specifier")
 
 
@@ -962,7 +962,7 @@ def _macro_declarators(root: Any, language: str, holding: str) -> Iterator[Any]:
     <typename T, FMT_ENABLE_IF(is_signed<T>::value)>`)."""
     for node in root.find_all(kind="function_declarator", regex=holding):
         holder, name = node.parent(), node.field("declarator")
-        if (holder is not None and holder.kind() in DECLARED_CALLS[language] and name is not None
+        if (holder is not None and holder.kind() in _DECLARATIONS and name is not None
                 and holder.field("type") is None and name.kind() == "identifier"
                 and _bare(holder, node) and not _declares(node, name.text())):
             yield node

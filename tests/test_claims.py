@@ -1226,7 +1226,7 @@ def test_a_pattern_that_ends_in_a_name_matches_no_longer_code(
     e.cause`, and calls without parentheses (Elixir, Bash) more arguments than written."""
     html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
     assert errors == []
-    assert re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html) == [str(n) for n in lines]
+    assert _linked(html, path) == [str(n) for n in lines]
 
 
 @pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
@@ -1250,7 +1250,7 @@ def test_a_pattern_matches_no_code_with_a_keyword_it_does_not_write(
     as before."""
     html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
     assert errors == []
-    assert re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html) == [str(n) for n in lines]
+    assert _linked(html, path) == [str(n) for n in lines]
 
 
 @pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
@@ -1271,7 +1271,7 @@ def test_a_pattern_of_a_member_counts_the_members_of_classes(
     the file's own functions (Dart), or was refused. It is read in a class's body too."""
     html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
     assert errors == []
-    assert re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html) == [str(n) for n in lines]
+    assert _linked(html, path) == [str(n) for n in lines]
 
 
 @pytest.mark.parametrize(("fields", "line"), [
@@ -1348,7 +1348,7 @@ def test_jsx_the_javascript_grammar_cannot_read_is_read_as_tsx(tmp_path: Path, p
     did not parse; the other 4 are its fixtures of syntax errors)."""
     html, errors = _claimed(tmp_path, path, SOLID_COUNTER, "count: 5\npattern: $F($$$A)")
     assert errors == []
-    assert re.findall(rf"{re.escape(path)}:(\d+)</a>", html) == ["4", "7", "7", "8", "8"]
+    assert _linked(html, path) == ["4", "7", "7", "8", "8"]
 
 
 APEX_FILE = ("#include \"group_norm.h\"\n\nGN_FWD_BWD_ONE_PASS_DEFINITION(10, 640)\n"
@@ -1369,7 +1369,7 @@ def test_a_file_that_parses_once_its_macros_are_left_out_is_counted(
     now do."""
     html, errors = _claimed(tmp_path, "gn.cu", APEX_FILE, f"count: {len(lines)}\npattern: {pattern}")
     assert errors == []
-    assert re.findall(r"gn\.cu:(\d+)</a>", html) == [str(n) for n in lines]
+    assert _linked(html, "gn.cu") == [str(n) for n in lines]
 
 
 # fmt's format.h in small: an `#if` the grammar does not read wherever macros are, and
@@ -1415,7 +1415,7 @@ def test_a_file_that_parses_better_once_its_macros_are_left_out_is_read_so(
 
     html, errors = _claimed(tmp_path, "w.hpp", WIDE_HEADER, fields)
     assert errors == []
-    assert re.findall(r"w\.hpp:(\d+)</a>", html) == [str(n) for n in lines]
+    assert _linked(html, "w.hpp") == [str(n) for n in lines]
     names = [(d.name, d.start, d.end) for d in definitions("cpp", WIDE_HEADER.splitlines()).definitions]
     assert ("detail.put", 8, 11) in names and ("detail.widen", 12, 12) in names
 
@@ -1474,7 +1474,7 @@ def test_a_macro_called_where_a_declaration_stands_is_counted_as_a_call(
         assert errors == [expected]
         return
     assert errors == []
-    assert re.findall(r"x\.cc:(\d+)</a>", html) == expected
+    assert _linked(html, "x.cc") == expected
 
 
 CUDA_FILE = """\
@@ -1504,7 +1504,7 @@ def test_cuda_is_read_as_cpp_with_its_own_words_left_out(
     for the whole file, and a launch `add<<<...>>>(...)` was no call."""
     html, errors = _claimed(tmp_path, "kernels.cu", CUDA_FILE, fields)
     assert errors == []
-    assert [int(n) for n in re.findall(r"kernels\.cu:(\d+)</a>", html)] == lines
+    assert [int(n) for n in _linked(html, "kernels.cu")] == lines
 
 
 @pytest.mark.parametrize("language", sorted(CALLS))
@@ -1568,7 +1568,7 @@ def test_a_c_define_s_body_is_counted_as_code(tmp_path: Path) -> None:
         "#define FREE(p) \\\n  do { \\\n    free(p); \\\n  } while (0)\n#define release free\n"
         "void f(void *p) { free(p); }\n"), "count: 2\npattern: free($P)")
     assert errors == []
-    assert [int(n) for n in re.findall(r"alloc\.c:(\d+)</a>", html)] == [3, 6]
+    assert [int(n) for n in _linked(html, "alloc.c")] == [3, 6]
 
 
 def test_a_define_that_makes_a_string_or_pastes_a_name_is_counted_as_code(tmp_path: Path) -> None:
@@ -1582,7 +1582,7 @@ def test_a_define_that_makes_a_string_or_pastes_a_name_is_counted_as_code(tmp_pa
         "void f(at::Tensor t) { TORCH_CHECK(t.dim() == 2, \"2-D\"); }\n"),
         "count: 3\npattern: TORCH_CHECK($$$A)")
     assert errors == []
-    assert [int(n) for n in re.findall(r"ext\.cpp:(\d+)</a>", html)] == [1, 3, 4]
+    assert [int(n) for n in _linked(html, "ext.cpp")] == [1, 3, 4]
 
 
 def test_a_rust_macro_call_s_arguments_are_counted_as_code(tmp_path: Path) -> None:
@@ -1630,6 +1630,11 @@ def _claimed(tmp_path: Path, path: str, code: str, fields: str) -> tuple[str, li
     of that one file: (html, errors)."""
     checked, _ = _checker(tmp_path, {path: code})
     return checked(f"```claim\nsays: x\n{fields}\nin: {path}\n```\n")
+
+
+def _linked(html: str, path: str) -> list[str]:
+    """The lines of `path` (by its name) `html` links to, in its order."""
+    return re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html)
 
 
 SAMPLES = {  # a few definitions in each language the code index reads names in
