@@ -737,6 +737,69 @@ def misread(language: str, pattern: str) -> str | None:
             "'text:'")
 
 
+# How code written as a pattern is made from it (see unmatched): each metavariable written
+# as a name; then a body of one alone (`{ $$$B }`) holding a statement, then holding none.
+WITNESSES = (("each metavariable written as a name", lambda code: code),
+             ("a body of a metavariable alone written as a statement",
+              lambda code: _BODY_ALONE.sub(lambda m: m[0][:-1].rstrip() + "; }", code)),
+             ("a body of a metavariable alone written empty",
+              lambda code: _BODY_ALONE.sub("{ }", code)))
+# Languages whose code writes `$NAME` itself (Bash's expansions): a name in a metavariable's
+# place is other code, so no witness is made (see misread for what Bash's names need).
+_DOLLAR_CODE = frozenset({"bash"})
+
+
+@functools.lru_cache(maxsize=256)
+def unmatched(language: str, pattern: str) -> tuple[str, str] | None:
+    """Code written as `pattern` is that ast-grep does not match with it, and how it was
+    written (see WITNESSES); None when each way of writing it that the grammar reads
+    whole is matched. Such a pattern matches no code: ast-grep reads it as another kind
+    of code than the same text in a file. Dart reads `if ($C) { $$$B }` as an `if` of a
+    set's literal, which no `if (c) { x(); }` is; HCL matches `resource $T $N { $$$B }`
+    with no resource. The code is the pattern where each way ast-grep reads it stands
+    (see readings); a place that reads one of the pattern's words as a name where another
+    reads it as a keyword is none (Dart reads `if (c) { x(); }` alone as a function named
+    `if`)."""
+    named = _capturing(pattern)[0]
+    if language in _DOLLAR_CODE or not named.strip():
+        return None
+    words = frozenset(_WORD.findall(_METAVARIABLE.sub(" ", named)))
+    places = [r if isinstance(r, str) else r["context"] for r in readings(language, named)]
+    for how, write in WITNESSES:
+        read: list[tuple[Any, frozenset[str]]] = []
+        keywords: set[str] = set()
+        for code in dict.fromkeys(_as_names(write(place)) for place in places):
+            root = _root(language, code)
+            if root.find(kind="ERROR") is None and (said := _words_read(root, words)):
+                read.append((root, said[0]))
+                keywords |= said[1]
+        read = [(root, names) for root, names in read if not names & keywords]
+        if read and not any(_found(root, language, pattern) for root, _ in read):
+            return _as_names(write(pattern.strip())), how
+    return None
+
+
+def _words_read(root: Any, words: frozenset[str]) -> tuple[frozenset[str], frozenset[str]] | None:
+    """Which of `words` the code of `root` reads as names, and which as keywords (tokens of
+    the grammar); None when the grammar read a token that is not there (a `;` it
+    supposed missing, Swift's `let` before `unowned x`), where the code is no program."""
+    names: set[str] = set()
+    keywords: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        kids = node.children()
+        if kids:
+            stack.extend(kids)
+            continue
+        start, end = _span(node)
+        if start == end and node is not root:
+            return None
+        if (text := node.text()) in words:
+            (names if node.is_named() else keywords).add(text)
+    return frozenset(names), frozenset(keywords)
+
+
 # A metavariable as a pattern writes it: `$X`, `$$$ARGS`; `$_`, `$_X` and a bare `$$$`
 # capture nothing.
 _METAVARIABLE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$[A-Z_][A-Z0-9_]*")

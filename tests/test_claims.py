@@ -1884,8 +1884,12 @@ def test_a_pattern_the_grammar_cannot_read_is_an_error_not_a_count_of_none(
 @pytest.mark.parametrize(("path", "code", "pattern"), [
     ("A.kt", "val x = 1\n", "fun $F($$$A) { $$$B }"),  # `$$$A` may stand for no parameter
     ("a.php", "<?php\n$y = 1;\n", "$x = new $C($$$A)"),  # PHP's `$x` is a variable, kept
-    ("main.tf", "variable \"a\" {}\n", "resource $T $N { $$$B }"),
+    ("main.tf", "variable \"a\" {}\n", "resource \"aws_vpc\" $$$A"),
     ("a.js", "let x = 1;\n", "$el.on($E, $H)"),
+    ("send.dart", "void main() {}\n", "if ($C) { $$$B; }"),  # a body of one statement
+    # alone, Swift reads it as a variable missing its `let`, which matches no capture's
+    # `[unowned self]` the pattern matches: no code written as it is
+    ("a.swift", "let x = 1\n", "unowned $X"),
 ])
 def test_a_pattern_that_reads_whole_may_count_none(tmp_path: Path, path: str, code: str,
                                                   pattern: str) -> None:
@@ -1893,6 +1897,47 @@ def test_a_pattern_that_reads_whole_may_count_none(tmp_path: Path, path: str, co
     is read as a name, `$$$A` also as nothing, and a `$` that begins no metavariable kept."""
     _, errors = _claimed(tmp_path, path, code, f"count: none\npattern: {pattern}")
     assert errors == []
+
+
+DART_SEND = """\
+void send(Request request) {
+  if (request.body == null) {
+    throw ArgumentError('no body');
+  }
+  request.close();
+}
+"""
+
+
+@pytest.mark.parametrize(("path", "code", "fields", "written", "how"), [
+    # Dart reads `{ $$$B }` after `if (...)` as a set's literal, which no body is
+    ("send.dart", DART_SEND, "count: none\npattern: if ($C) { $$$B }",
+     "if (_C) { ___B; }", "a body of a metavariable alone written as a statement"),
+    ("send.dart", DART_SEND, "count: 1\npattern: request.close()\ninside: if ($C) { $$$B }",
+     "if (_C) { ___B; }", "a body of a metavariable alone written as a statement"),
+    # HCL matches no block with it, not even 74 resources of terraform-aws-vpc's main.tf
+    ("main.tf", 'resource "aws_vpc" "this" {\n  cidr_block = "10.0.0.0/16"\n}\n',
+     "count: none\npattern: resource $T $N { $$$B }", "resource _T _N { }",
+     "a body of a metavariable alone written empty"),
+])
+def test_a_pattern_that_matches_not_even_code_written_as_it_is_is_an_error(
+        tmp_path: Path, path: str, code: str, fields: str, written: str, how: str) -> None:
+    """A pattern the grammar reads whole may still match no code: ast-grep reads it as
+    other code than the same text in a file (Dart's `if ($C) { $$$B }` an `if` of a set's
+    literal), and `count: none` held of a file full of them. Such a pattern (or inside)
+    that matched nothing is tried on code written as it is, each metavariable a name (a
+    body of one alone a statement, or empty): where it does not match that, the error
+    shows the code."""
+    _, errors = _claimed(tmp_path, path, code, fields)
+    key = "inside" if "inside" in fields else "pattern"
+    pattern = fields.split(f"{key}: ")[1].splitlines()[0]
+    language = "dart" if path.endswith(".dart") else "hcl"
+    assert errors == [
+        f"{4 if key == 'pattern' else 5}: '{key}: {pattern}' matches nothing, not even code "
+        f"written as it is: ast-grep does not match it in '{written}' ({how}, read as "
+        f"{language}), for it reads the pattern as other code than a file's, so it matches no "
+        "code; expected the pattern closer to the code it counts (what a body holds written "
+        "out), a definition counted in by its name ('in: file::Name'), or 'text:'"], errors
 
 
 def test_a_decorator_alone_may_count_none(tmp_path: Path) -> None:

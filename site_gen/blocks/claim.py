@@ -46,6 +46,7 @@ from ..code_index import (
     matches,
     misread,
     pattern_reads,
+    unmatched,
     unread_at,
 )
 from ..context import PageContext, context_of
@@ -332,9 +333,10 @@ UNREAD_HINTS = {"ruby": " (a class's or a module's name is a constant in ruby, w
 
 def _unread(ctx: PageContext, claim: Claim, languages: set[str]) -> bool:
     """A `pattern:` that matched nothing (or an `inside:` that no match stands inside),
-    which the grammar of a language it was read in cannot read whole: it matches no code,
-    so any count would say nothing of the code (a `count: none` held). An error at its
-    line, which says where the grammar stops reading it."""
+    which the grammar of a language it was read in cannot read whole, or which matches
+    not even code written as it is (see code_index.unmatched): it matches no code, so any
+    count would say nothing of the code (a `count: none` held). An error at its line,
+    which says where the grammar stops reading it, or the code it did not match."""
     key, written = ("pattern", claim.pattern) if not claim.sites else ("inside", claim.inside)
     if written is None or (key == "inside" and any(s.stands for s in claim.sites)):
         return False
@@ -346,6 +348,17 @@ def _unread(ctx: PageContext, claim: Claim, languages: set[str]) -> bool:
                       "expected code that parses as written, with a metavariable only where "
                       "a name or an expression may stand" + UNREAD_HINTS.get(language, ""),
                       claim.lines[key])
+            return True
+        witness = unmatched(language, written) if not _quoted(claim) else None
+        if witness is not None:  # (quoted whole, it is said so: see _contradiction)
+            code, how = witness
+            shown = code.splitlines()[0] + (" ..." if "\n" in code.strip() else "")
+            ctx.error(f"'{key}: {written}' matches nothing, not even code written as it is: "
+                      f"ast-grep does not match it in '{shown}' ({how}, read as {language}), "
+                      "for it reads the pattern as other code than a file's, so it matches no "
+                      "code; expected the pattern closer to the code it counts (what a body "
+                      "holds written out), a definition counted in by its name ('in: "
+                      "file::Name'), or 'text:'", claim.lines[key])
             return True
     return False
 
