@@ -118,6 +118,7 @@ class Placed:
     # rename (old path, new) it proposes, which the new head has made, where `made` is not
     quote: str | None = None  # changed or gone: an old line its numbers no longer hold
     # ('': every old line still stands within them, so no quote would stop the build)
+    to: tuple[int, int] | None = None  # changed: the lines it is rewritten to (renumbered)
 
     @property
     def texts(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -587,10 +588,16 @@ class HeadMove:
                           detail="the cited lines were removed" + elsewhere)
         now = tuple(new_lines[approx[0] - 1:approx[1]])
         i1, i2, _, _ = changed_part(text, now)
+        edited = text[i1:i2] + text[:i1] + text[i2:]
+        # where the lines were edited in place and moved, the reference points where they
+        # stand, if a quote stops the build there (see renumbered); else it keeps its numbers
+        shifted = _shifted_whole(old_lines, new_lines, (item.start, item.end), approx)
+        quote = _quote(item, edited, new_lines, approx) if shifted else None
+        to = approx if quote else None
         return Placed(item, CHANGED, new_path, approx[0], approx[1], text, now,
                       "the cited lines were edited: "
                       + _edit_where((item.start, text), (approx[0], now)) + elsewhere,
-                      quote=_quote(item, text[i1:i2] + text[:i1] + text[i2:], new_lines))
+                      quote=quote if to else _quote(item, edited, new_lines), to=to)
 
     def _elsewhere(self, new_path: str, text: tuple[str, ...], new_lines: list[str],
                    old_lines: list[str]) -> str:
@@ -883,20 +890,34 @@ def _beside(lines: list[str], sides: Sides, at: int,
     return made_beside(lines, sides[2], at, at + len(sides[0]) - 1, comments)
 
 
+def _shifted_whole(old_lines: list[str], new_lines: list[str], cited: tuple[int, int],
+                   now: tuple[int, int]) -> bool:
+    """Whether the `cited` lines, edited, stand at `now` as many lines moved by some lines
+    between the same neighbours (the line before them and the one after, each as it was):
+    an edit in place, then moved, such as a doc comment added above an edited function."""
+    (a, b), (c, d) = cited, now
+    if c == a or d - c != b - a or min(a, c) < 2 or b >= len(old_lines) or d >= len(new_lines):
+        return False
+    return old_lines[a - 2] == new_lines[c - 2] and old_lines[b] == new_lines[d]
+
+
 QUOTE_TELLS = 12  # characters: a line as short as `break;` or `}` quoted only when no other is
 
 
-def _quote(item: Item, text: tuple[str, ...], new_lines: list[str]) -> str | None:
-    """What a reference that keeps its line numbers (changed or gone) is to quote of its old
-    `text` (the lines that changed first), so that the build stops at it until its author
-    reads it again: a line those numbers no longer hold at the new head (of a long line,
-    its start, when that alone is not held there); '' when every line still stands within
-    them (`x = 7` in `x = 70`: a quote is matched as part of the lines). None: it has a
-    quote already, or its lines run past the file's end (the build stops there either way)."""
+def _quote(item: Item, text: tuple[str, ...], new_lines: list[str],
+           lines: tuple[int, int] | None = None) -> str | None:
+    """What a changed or gone reference is to quote of its old `text` (the lines that
+    changed first), so that the build stops at it until its author reads it again: a line
+    its numbers at the new head (`lines`, where the edited lines stand now; else its own)
+    no longer hold (of a long line, its start, when that alone is not held there); '' when
+    every line still stands within them (`x = 7` in `x = 70`: a quote is matched as part of
+    the lines). None: it has a quote already, or its lines run past the file's end (the
+    build stops there either way)."""
     assert item.start is not None and item.end is not None
-    if item.quoted or item.end > len(new_lines):
+    first, last = lines or (item.start, item.end)
+    if item.quoted or last > len(new_lines):
         return None
-    held = new_lines[item.start - 1:item.end]
+    held = new_lines[first - 1:last]
     quotes: list[str] = []
     for line in text:
         whole = line.strip()
@@ -1066,19 +1087,20 @@ NUMBER = re.compile(r"\d+")
 
 
 def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
-    """The page's file `text` with every moved item's markdown at its new place, and the
-    quote of each changed or gone reference that keeps its numbers (`Placed.quote`). A path
-    is written as it was while it names the item's file at the new head (`base_client.dart`
-    after a move into `pkgs/`), else whole."""
+    """The page's file `text` with every moved item's markdown at its new place (a changed
+    reference's too, where its edited lines stand now: see renumbered), and the quote of
+    each changed or gone reference (`Placed.quote`). A path is written as it was while it
+    names the item's file at the new head (`base_client.dart` after a move into `pkgs/`),
+    else whole."""
     edits: list[tuple[int, int, str]] = []
     for p in placed:
         item = p.item
-        if p.quote:  # changed or gone, its numbers kept: its old text quoted
+        if p.quote:  # changed or gone: its old text quoted
             quote = as_quote(p.quote)
             if item.in_table:  # else its bar would end the cell (GFM)
                 quote = quote.replace("|", "\\|")
             edits.append((item.quote_at, item.quote_at, f' "{quote}"'))
-        if p.state != MOVED:
+        if p.state != MOVED and not renumbered(p):
             continue
         old = text[item.start_offset:item.end_offset]
         kept = p.file is None or p.file == item.file or \
@@ -1091,6 +1113,18 @@ def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
     return text
+
+
+def renumbered(p: Placed) -> bool:
+    """Whether a changed line reference (with no quote of its own) is rewritten to where
+    its edited lines stand at the new head (`p.to`), their old text quoted: lines that
+    moved as well as changed, where a line of the old text is not held (so the build
+    stops at it). Kept at its old numbers, it would link lines the page never saw once
+    its quote is dropped (four lines of a doc comment added above a handler of
+    dart-lang/http moved an edited `if` and its `throw`: the reference linked the
+    comment). Where every old line stands in the new lines (one inserted among them), it
+    keeps its numbers and quotes the line that left them, as before."""
+    return p.to is not None
 
 
 def _rewritten(p: Placed, old: str, path: str) -> str:

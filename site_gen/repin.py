@@ -20,7 +20,19 @@ from pathlib import Path
 from .cache import CodeStore, code_store_path
 from .config import Config, fetched_dir, git_dir
 from .content import PullRequest, Site
-from .drift import MOVED, Drift, Placed, base_moved, changed_part, commits_between, measure, rewrite, summary
+from .definitions import lines_text
+from .drift import (
+    MOVED,
+    Drift,
+    Placed,
+    base_moved,
+    changed_part,
+    commits_between,
+    measure,
+    renumbered,
+    rewrite,
+    summary,
+)
 from .errors import SiteGenError, display_path
 from .fetch import fetch_commit, fetch_head, revisions_of
 from .git_reader import SourceReader
@@ -87,6 +99,10 @@ class Repinned:
             return ("\n    what it read is part of what its lines read now, so no quote would "
                     "stop the build: read it again")
         quoted = "would quote" if self.dry_run else "now quotes"
+        if renumbered(p):
+            assert p.start is not None and p.end is not None
+            quoted = ("would point" if self.dry_run else "now points") + \
+                f" at {lines_text(p.start, p.end)}, where they stand, and {quoted.split()[-1]}"
         return (f'\n    {quoted} its old text, "{p.quote}": the build stops at it until you '
                 f"rewrite it for the new {p.item.at} (or drop the quote)")
 

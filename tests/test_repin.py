@@ -159,8 +159,8 @@ def test_a_reference_wrapped_over_a_line_break_is_read_moved_and_quoted(
     assert run.code == 1 and "cache-bug.md:9: moved: src/widgets/core.py L12 now at L13" in out, out
     assert "cache-bug.md:10: changed: src/widgets/core.py L12-L13" in out
     assert "cache-bug.md:12: moved: src/widgets/core.py L16 now at L17" in out
-    assert page_text(project).endswith(
-        'The key is named in [[core.py\nL13]], hashed in [[core.py:12-13 "return hash(name)"|the\n'
+    assert page_text(project).endswith(  # the edited lines moved too: where they stand
+        'The key is named in [[core.py\nL13]], hashed in [[core.py:13-14 "return hash(name)"|the\n'
         "hash]], and\n[[core.py:17]] helps.\n")
 
 
@@ -266,6 +266,34 @@ def test_a_changed_reference_gets_its_old_text_quoted_so_the_build_stops_at_it(
     # the author rewrites the line for the new head: the build takes it
     project.write("content/acme/widgets/12/cache-bug.md", text.replace(' "name = user.name"', ""))
     assert cli("build", "--no-search", "--checkout", f"acme/widgets={repo}").code == 0
+
+
+def test_a_changed_reference_whose_lines_moved_points_where_they_stand(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """The dart-lang/http trial: a doc comment added above a handler moved its lines by
+    four, and the PR edited one of the cited ones. Repin kept the old numbers and quoted
+    the old text: the build's error then showed the comment the numbers now held, and,
+    the quote dropped, the page linked the comment. Lines edited in place and moved
+    between the same neighbours are cited where they stand now, the old text quoted."""
+    new_core = "import os\n" + CORE.replace("name = user.name", "name = user.full_name")
+    repo, _, new = moved("The key: [[core.py L11-L13]].\n", {"src/widgets/core.py": new_core})
+    run = repin(cli, repo)
+    out = run.out
+    assert run.code == 1 and ('changed: src/widgets/core.py L11-L13: the cited lines were '
+                              'edited: L12 at the old head, L13 at the new\n') in out, out
+    assert ('now points at L12-L14, where they stand, and quotes its old text, "name = '
+            'user.name": the build stops at it') in out
+    text = page_text(project)
+    assert 'The key: [[core.py L12-L14 "name = user.name"]].' in text
+    built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert built.code == 1 and (
+        f"is not on those lines at commit {new[:7]}; they read: def make_key(user): / name = "
+        "user.full_name / return hash(name)") in built.err, built.err
+    project.write("content/acme/widgets/12/cache-bug.md", text.replace(' "name = user.name"', ""))
+    rebuilt = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
+    assert rebuilt.code == 0, rebuilt.err
+    html = (project.root / "site/acme/widgets/12/cache-bug/index.html").read_text()
+    assert f"{new}/src/widgets/core.py#L12-L14" in html
 
 
 def test_a_quote_is_of_a_line_the_kept_numbers_no_longer_hold(
@@ -1156,16 +1184,17 @@ def test_a_head_that_merged_its_base_branch_moves_the_base_with_it(
            "1 changed" in run.out
     assert "changed: src/widgets/core.py L12@base: the cited lines were edited: L12 at the old " \
            "base, L14 at the new" in run.out
+    assert "now points at L14, where they stand, and quotes its old text" in run.out
     assert "the build stops at it until you rewrite it for the new base" in run.out
     assert f"base: {on_main}\n" in (project.root / "content/acme/widgets/12/pr.yml").read_text()
     text = page_text(project)
-    assert ('Before the PR: [[core.py:19@base]] and [[core.py:12@base "name = user.name"|the name]].'
+    assert ('Before the PR: [[core.py:19@base]] and [[core.py:14@base "name = user.name"|the name]].'
             ) in text
     built = cli("build", "--no-search", "--checkout", f"acme/widgets={repo}")
     assert built.code == 1 and built.err.count("\n") == 2, built.err  # the quote, and the summary
-    assert '"name = user.name" of \'[[core.py:12@base "name = user.name"|the name]]\'' in built.err
+    assert '"name = user.name" of \'[[core.py:14@base "name = user.name"|the name]]\'' in built.err
     project.write("content/acme/widgets/12/cache-bug.md",
-                  text.replace("12@base \"name = user.name\"", "14@base"))
+                  text.replace("14@base \"name = user.name\"", "14@base"))
     assert_own_change_shown(project, cli, repo)
 
 
