@@ -22,9 +22,9 @@ from typing import Any, Protocol
 
 from . import components
 from .definitions import Definition, holds, walk
-from .filetypes import configured, ending, shared_ending, written_in
+from .filetypes import configured, ending, lexer_alias, shared_ending, written_in
 
-VERSION = "55"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "56"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -38,6 +38,9 @@ LANGUAGES = {
     # Components: their script, in the language its `lang` says (see components).
     **dict.fromkeys(components.ENDINGS, "typescript"),
 }
+# Endings of templates that Pygments reads as the language they hold (EEx: HTML around
+# Elixir), which no grammar reads whole.
+TEMPLATES = frozenset({"eex", "leex"})
 # Languages whose code defines no names a page could cite (Nix: expressions all through;
 # YAML: data, counted by a claim's pattern, `uses: $A` in a workflow).
 NO_DEFINITIONS = frozenset({"nix", "yaml"})
@@ -98,7 +101,12 @@ def language_of(path: str, languages: dict[str, str] | None = None,
         lexer = written_in(path, "\n".join(lines))  # a '.h' file (not '.m': no grammar)
     if lexer is not None and (name := lexer.lower()) in (grammars := _grammars()):
         return grammars[name]
-    return LANGUAGES.get(own)  # no lexer named, or one Pygments does not list (a plugin's)
+    if own in LANGUAGES or lexer is not None or own in TEMPLATES:  # (a lexer Pygments does
+        return LANGUAGES.get(own)  # not list: a plugin's)
+    # an ending or a name no grammar is listed for, that highlighting reads as a language
+    # one reads (`.hxx`, `.ipp` C++; `Rakefile`, `.gemspec` Ruby; `BUILD.bazel` Python)
+    alias = lexer_alias(path.rsplit("/", 1)[-1])
+    return _own_grammars().get(alias.lower()) if alias else None
 
 
 @functools.cache
@@ -116,6 +124,21 @@ def _grammars() -> dict[str, str | None]:
                         if e in LANGUAGES and e not in components.ENDINGS), None)
         for alias in aliases:
             found.setdefault(alias, grammar)
+    return found
+
+
+@functools.cache
+def _own_grammars() -> dict[str, str]:
+    """The ast-grep language of each Pygments lexer whose first file pattern is an ending a
+    grammar reads, by each of its names: C++'s `*.cpp`, Ruby's `*.rb` (not Objective-C++,
+    whose `*.mm` comes before the `*.hh` it shares with C++, nor Cython's `*.pyx`)."""
+    from pygments.lexers._mapping import LEXERS
+
+    found: dict[str, str] = {}
+    for _module, _name, aliases, patterns, _types in LEXERS.values():
+        first = patterns[0][2:].lower() if patterns and patterns[0].startswith("*.") else ""
+        if first in LANGUAGES and first not in components.ENDINGS and not shared_ending(patterns[0]):
+            found.update(dict.fromkeys(aliases, LANGUAGES[first]))
     return found
 
 

@@ -8,6 +8,8 @@ parsed as the same language."""
 
 from __future__ import annotations
 
+import fnmatch
+import functools
 import re
 
 # Marks of a language, each on a line of its own, that the other languages sharing the
@@ -72,3 +74,71 @@ def written_in(path: str, text: str) -> str | None:
         if marks is None or marks.search(text):
             return language
     return None
+
+
+# Whole file names Pygments gives a lexer of another language (by their ending): Go's
+# module files end in `.mod`, Modula-2's, and are shown as text, as no lexer reads them.
+NOT_AS_PYGMENTS_READS = {"go.mod": "text", "go.sum": "text", "go.work": "text",
+                         "go.work.sum": "text"}
+# Endings no Pygments lexer claims, and the lexer that reads them best: a Svelte component
+# and an Astro page are HTML with scripts in them.
+UNCLAIMED = {".svelte": "html", ".astro": "html"}
+
+
+@functools.lru_cache(maxsize=4096)
+def lexer_by_file_name(file_name: str) -> str:
+    """The Pygments lexer that reads a file by its name, as highlighting asks, without
+    making it: 'name:ALIAS', or 'file:NAME' when Pygments must choose among the lexers
+    that claim the name (see lexer_alias)."""
+    if file_name in NOT_AS_PYGMENTS_READS:
+        return f"name:{NOT_AS_PYGMENTS_READS[file_name]}"
+    # Pygments matches every lexer's file patterns (compiling each, once per process); a
+    # name only one lexer claims is found without that: by its ending, by its whole name,
+    # and by the few patterns with wildcards whose fixed ends it has.
+    endings, names, wild = _patterns()
+    claims = {alias for at, c in enumerate(file_name) if c == "."  # '*.py', '*.css.in'
+              for alias in endings.get(file_name[at:], ())}
+    claims.update(names.get(file_name, ()))
+    claims.update(alias for head, tail, pattern, alias in wild
+                  if file_name.startswith(head) and file_name.endswith(tail)
+                  and fnmatch.fnmatch(file_name, pattern))
+    if not claims and (dot := file_name.rfind(".")) > 0:
+        claims.update(filter(None, [UNCLAIMED.get(file_name[dot:].lower())]))
+    return f"name:{claims.pop()}" if len(claims) == 1 else f"file:{file_name}"
+
+
+@functools.lru_cache(maxsize=4096)
+def lexer_alias(file_name: str) -> str | None:
+    """The name of the Pygments lexer highlighting reads a file with, by the file's name
+    (Pygments choosing where several lexers claim it), or None where none does."""
+    kind, _, value = lexer_by_file_name(file_name).partition(":")
+    if kind == "name":
+        return value
+    from pygments.lexers import find_lexer_class_for_filename
+
+    found = find_lexer_class_for_filename(value)
+    return found.aliases[0] if found is not None and found.aliases else None
+
+
+@functools.lru_cache(maxsize=1)
+def _patterns() -> tuple[dict[str, list[str]], dict[str, list[str]],
+                         list[tuple[str, str, str, str]]]:
+    """Pygments' file name patterns: plain endings ('*.py') by ending, whole names
+    ('Makefile') by name, and the others with the text any name they match starts and
+    ends with (before the first of `*?[]`, after the last)."""
+    from pygments.lexers._mapping import LEXERS
+
+    endings: dict[str, list[str]] = {}
+    names: dict[str, list[str]] = {}
+    wild: list[tuple[str, str, str, str]] = []
+    for _module, _name, aliases, patterns, _types in LEXERS.values():
+        for pattern in patterns if aliases else ():
+            special = [i for i, c in enumerate(pattern) if c in "*?[]"]
+            if pattern.startswith("*.") and special == [0]:
+                endings.setdefault(pattern[1:], []).append(aliases[0])
+            elif not any(c in pattern for c in "*?["):
+                names.setdefault(pattern, []).append(aliases[0])
+            else:
+                wild.append((pattern[:special[0]], pattern[special[-1] + 1:], pattern,
+                             aliases[0]))
+    return endings, names, wild

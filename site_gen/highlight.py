@@ -10,7 +10,6 @@ not with this module: a page whose code comes lexed from the store needs neither
 from __future__ import annotations
 
 import contextlib
-import fnmatch
 import functools
 import hashlib
 import html
@@ -29,7 +28,7 @@ from pygments.util import ClassNotFound
 
 from . import lexer_index
 from .css import declarations_of
-from .filetypes import configured, shared_ending, written_in
+from .filetypes import NOT_AS_PYGMENTS_READS, configured, lexer_by_file_name, shared_ending, written_in
 from .pygments_styles import ReviewDark, ReviewLight
 
 if TYPE_CHECKING:
@@ -107,10 +106,8 @@ def _lexer_name(path: str, store: Kept | None = None) -> str:
     version): a page whose code comes lexed from the store then looks nothing up in
     Pygments' list of lexers."""
     file_name = path.rsplit("/", 1)[-1]
-    if file_name in NOT_AS_PYGMENTS_READS:
-        return f"name:{NOT_AS_PYGMENTS_READS[file_name]}"
-    if store is None:
-        return _lexer_name_by_file(file_name)
+    if store is None or file_name in NOT_AS_PYGMENTS_READS:
+        return lexer_by_file_name(file_name)
     known = _NAMED.setdefault(store, {})  # asked of this store once per file name
     found = known.get(file_name)
     if found is None:
@@ -119,38 +116,14 @@ def _lexer_name(path: str, store: Kept | None = None) -> str:
         if isinstance(held, str) and (held.startswith("name:") or held == f"file:{file_name}"):
             found = held  # a wrong one only lexes worse: a name no lexer has is plain text
         else:
-            found = _lexer_name_by_file(file_name)
+            found = lexer_by_file_name(file_name)
             store.put(key, found)
         known[file_name] = found
     return found
 
 
-# Whole file names Pygments gives a lexer of another language (by their ending): Go's
-# module files end in `.mod`, Modula-2's, and are shown as text, as no lexer reads them.
-NOT_AS_PYGMENTS_READS = {"go.mod": "text", "go.sum": "text", "go.work": "text",
-                         "go.work.sum": "text"}
-# Endings no Pygments lexer claims, and the lexer that reads them best: a Svelte component
-# and an Astro page are HTML with scripts in them.
-UNCLAIMED = {".svelte": "html", ".astro": "html"}
 LEXER_OF = "lexer of 2\n"  # the keys of the lexer names in the code store begin so
 _NAMED: weakref.WeakKeyDictionary[Kept, dict[str, str]] = weakref.WeakKeyDictionary()
-
-
-@functools.lru_cache(maxsize=256)
-def _lexer_name_by_file(file_name: str) -> str:
-    # Pygments matches every lexer's file patterns (compiling each, once per process); a
-    # name only one lexer claims is found without that: by its ending, by its whole name,
-    # and by the few patterns with wildcards whose fixed ends it has.
-    endings, names, wild = _patterns()
-    claims = {alias for at, c in enumerate(file_name) if c == "."  # '*.py', '*.css.in'
-              for alias in endings.get(file_name[at:], ())}
-    claims.update(names.get(file_name, ()))
-    claims.update(alias for head, tail, pattern, alias in wild
-                  if file_name.startswith(head) and file_name.endswith(tail)
-                  and fnmatch.fnmatch(file_name, pattern))
-    if not claims and (dot := file_name.rfind(".")) > 0:
-        claims.update(filter(None, [UNCLAIMED.get(file_name[dot:].lower())]))
-    return f"name:{claims.pop()}" if len(claims) == 1 else f"file:{file_name}"
 
 
 @functools.lru_cache(maxsize=256)
@@ -166,30 +139,6 @@ def _made(name: str) -> Lexer:
     except ClassNotFound:
         plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
         return plain
-
-
-@functools.lru_cache(maxsize=1)
-def _patterns() -> tuple[dict[str, list[str]], dict[str, list[str]],
-                         list[tuple[str, str, str, str]]]:
-    """Pygments' file name patterns: plain endings ('*.py') by ending, whole names
-    ('Makefile') by name, and the others with the text any name they match starts and
-    ends with (before the first of `*?[]`, after the last)."""
-    from pygments.lexers._mapping import LEXERS
-
-    endings: dict[str, list[str]] = {}
-    names: dict[str, list[str]] = {}
-    wild: list[tuple[str, str, str, str]] = []
-    for _module, _name, aliases, patterns, _types in LEXERS.values():
-        for pattern in patterns if aliases else ():
-            special = [i for i, c in enumerate(pattern) if c in "*?[]"]
-            if pattern.startswith("*.") and special == [0]:
-                endings.setdefault(pattern[1:], []).append(aliases[0])
-            elif not any(c in pattern for c in "*?["):
-                names.setdefault(pattern, []).append(aliases[0])
-            else:
-                wild.append((pattern[:special[0]], pattern[special[-1] + 1:], pattern,
-                             aliases[0]))
-    return endings, names, wild
 
 
 Tokens = list[list[tuple[str, str]]]  # per line: (css class, text) pairs

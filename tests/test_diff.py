@@ -114,7 +114,7 @@ def test_a_file_names_lexer_is_the_one_every_pygments_pattern_agrees_on() -> Non
 
     from pygments.lexers._mapping import LEXERS
 
-    from site_gen.highlight import _lexer_name_by_file
+    from site_gen.filetypes import lexer_by_file_name as _lexer_name_by_file
 
     claimed = [(pattern, aliases[0]) for _m, _n, aliases, patterns, _t in LEXERS.values()
                if aliases for pattern in patterns]
