@@ -81,8 +81,9 @@ def written_in(path: str, text: str) -> str | None:
 NOT_AS_PYGMENTS_READS = {"go.mod": "text", "go.sum": "text", "go.work": "text",
                          "go.work.sum": "text"}
 # Endings no Pygments lexer claims, and the lexer that reads them best: a Svelte component
-# and an Astro page are HTML with scripts in them.
-UNCLAIMED = {".svelte": "html", ".astro": "html"}
+# and an Astro page are HTML with scripts in them; `.inl` and `.tcc` hold a C++ header's
+# inline functions and templates (NVIDIA/cutlass has 40 `.inl` builders).
+UNCLAIMED = {".svelte": "html", ".astro": "html", ".inl": "cpp", ".tcc": "cpp"}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from site_gen.content import PullRequest
 from site_gen.git_reader import SourceReader
+from site_gen.highlight import _lexer_name
 from site_gen.statuses import DEFAULT_STATUSES
 
 from .blockutil import render
@@ -1901,6 +1902,7 @@ def test_a_pattern_that_reads_whole_may_count_none(tmp_path: Path, path: str, co
 
 TREE_BEYOND_ENDINGS = {  # files highlighting reads as languages a grammar reads
     "include/table.hxx": "int put(int k) {\n  return store(k);\n}\n",  # C++
+    "include/table.inl": "inline int get() { return store(2); }\n",  # C++: no lexer claims it
     "Rakefile": "task :build do\n  store(:all)\nend\n",  # Ruby
     "BUILD.bazel": 'cc_library(name = "t", srcs = store(["*.cc"]))\n',  # Starlark: Python
     "app.mm": "@implementation A\n- (void)f { store(1); }\n@end\n",  # Objective-C++: none
@@ -1913,19 +1915,21 @@ def test_a_file_highlighting_reads_as_a_language_a_grammar_reads_is_counted_in(
         tmp_path: Path) -> None:
     """A claim over the tree skipped, without a word, every file whose ending the code
     index did not list, though highlighting read it as a language a grammar reads: a
-    C++ header `.hxx` (`.ipp`, `.tpp`, `.h++`), Ruby's `Rakefile` and `.gemspec`, Bazel's
+    C++ header `.hxx` (`.ipp`, `.tpp`, `.h++`; `.inl`, which no lexer claims, coloured
+    as C++ now), Ruby's `Rakefile` and `.gemspec`, Bazel's
     `BUILD.bazel` (Python), so `count: none` of a call held where they call it. A file is
     read in the grammar of the lexer highlighting reads it with, by its name, where that
     lexer's own ending is one a grammar reads (Objective-C++, which shares `.hh` with C++,
     is not), and no template (EEx)."""
     checked, head = _checker(tmp_path, TREE_BEYOND_ENDINGS)
-    html, errors = checked("```claim\nsays: x\ncount: 4\npattern: store($A)\n```\n\n"
+    html, errors = checked("```claim\nsays: x\ncount: 5\npattern: store($A)\n```\n\n"
                            "Put: [[table.hxx::put]].\n")
     assert errors == [], errors
-    for path, line in (("table.hxx", "2"), ("Rakefile", "2"), ("BUILD.bazel", "1"),
-                       ("main.py", "1")):
+    for path, line in (("table.hxx", "2"), ("table.inl", "1"), ("Rakefile", "2"),
+                       ("BUILD.bazel", "1"), ("main.py", "1")):
         assert _linked(html, path) == [line], (path, _linked(html, path))
     assert f"{head}/include/table.hxx#L1-L3" in html  # the symbol, by the C++ grammar
+    assert _lexer_name("include/table.inl") == "name:cpp"  # coloured as C++ too
     assert "app.mm" not in html and "page.html.eex" not in html
 
 
