@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from site_gen.blocks.claim import UNMATCHED_HINTS
 from site_gen.content import PullRequest
 from site_gen.git_reader import SourceReader
 from site_gen.highlight import _lexer_name
@@ -1971,7 +1972,12 @@ def test_a_pattern_that_matches_not_even_code_written_as_it_is_is_an_error(
         f"written as it is: ast-grep does not match it in '{written}' ({how}, read as "
         f"{language}), for it reads the pattern as other code than a file's, so it matches no "
         "code; expected the pattern closer to the code it counts (what a body holds written "
-        "out), a definition counted in by its name ('in: file::Name'), or 'text:'"], errors
+        "out), a definition counted in by its name ('in: file::Name'), or 'text:'"
+        + UNMATCHED_HINTS[language]], errors
+    if language == "hcl":  # as the hint writes it, the pattern counts
+        _, errors = _claimed(tmp_path / "again", path, code,
+                             "count: 1\npattern: resource $T $N $$$B")
+        assert errors == [], errors
 
 
 def test_a_decorator_alone_may_count_none(tmp_path: Path) -> None:

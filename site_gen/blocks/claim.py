@@ -331,6 +331,16 @@ UNREAD_HINTS = {"ruby": " (a class's or a module's name is a constant in ruby, w
                         "indented, or count in a class by its name, 'in: file.rb::MethodName')"}
 
 
+# What a pattern of a language that matches not even code written as it is may be written
+# as instead (see code_index.unmatched).
+UNMATCHED_HINTS = {
+    "hcl": " (in hcl, a block whatever its body holds is written without braces, 'resource "
+           "\"aws_subnet\" \"public\" $$$A', in 'inside:' too)",
+    "dart": " (ast-grep matches a dart block statement by statement: '{ $$$B; }' matches a "
+            "body of one statement; count in a function by its name, 'in: "
+            "file.dart::Class.method')"}
+
+
 def _unread(ctx: PageContext, claim: Claim, languages: set[str]) -> bool:
     """A `pattern:` that matched nothing (or an `inside:` that no match stands inside),
     which the grammar of a language it was read in cannot read whole, or which matches
@@ -358,7 +368,8 @@ def _unread(ctx: PageContext, claim: Claim, languages: set[str]) -> bool:
                       "for it reads the pattern as other code than a file's, so it matches no "
                       "code; expected the pattern closer to the code it counts (what a body "
                       "holds written out), a definition counted in by its name ('in: "
-                      "file::Name'), or 'text:'", claim.lines[key])
+                      "file::Name'), or 'text:'" + UNMATCHED_HINTS.get(language, ""),
+                      claim.lines[key])
             return True
     return False
 
