@@ -1227,8 +1227,9 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
         with contextlib.suppress(KeyError, TypeError, ValueError):
             broken = held["broken"]
             return Index(tuple(Definition(str(n), int(a), int(b), bool(d),
-                                          (int(r[0]), int(r[1])) if r else None, bool(c))
-                               for n, a, b, d, r, c in held["defs"]),
+                                          (int(r[0]), int(r[1])) if r else None, bool(c),
+                                          str(t) if t else None)
+                               for n, a, b, d, r, c, t in held["defs"]),
                          ParseError(str(held["language"]), int(broken)) if broken else None)
     lines = code.lines(commit, path)
     if lines is None:
@@ -1238,8 +1239,8 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
         return None
     index = definitions(language, read)
     if kept is not None:
-        kept.put(key, {"defs": [[d.name, d.start, d.end, d.declared, d.arity, d.singleton]
-                                for d in index.definitions],
+        kept.put(key, {"defs": [[d.name, d.start, d.end, d.declared, d.arity, d.singleton,
+                                 d.receiver] for d in index.definitions],
                        "broken": index.broken.line if index.broken else None,
                        "language": language})
     return index

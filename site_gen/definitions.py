@@ -140,7 +140,8 @@ class Definition:
     make them differ): `send_resp/3` and `send_resp/1` are two functions. A Ruby class
     method is named as its instance method of the same name is (`Repo.build`), and told
     apart as Ruby's documentation tells them: `Repo.build` the class's, `Repo#build` an
-    instance's (see named)."""
+    instance's (see named). A Kotlin extension function is named by its name, and by the
+    type it extends too, as Kotlin's documentation writes it (`ByteString.commonEquals`)."""
 
     name: str
     start: int
@@ -148,6 +149,7 @@ class Definition:
     declared: bool = False
     arity: tuple[int, int] | None = None
     singleton: bool = False  # a Ruby class method: `def self.build`, or in `class << self`
+    receiver: str | None = None  # a Kotlin extension function's type: `fun ByteString.f()`
 
     @property
     def written(self) -> str:
@@ -256,15 +258,24 @@ MEMBERS_HELD_IN = frozenset({"class_body", "object", "table_constructor", "insta
                              "singleton_class"})  # Ruby's `class << self`
 
 
-def _traits(node: Any, kind: str, language: str) -> tuple[bool, tuple[int, int] | None, bool]:
+def _traits(node: Any, kind: str, language: str) -> tuple[
+        bool, tuple[int, int] | None, bool, str | None]:
     """What a definition `node` (of `kind`) is besides its name and lines: whether it
     only declares it (see _declares), its arity (Elixir), whether it is a Ruby class
-    method (`def self.build`, a method in `class << self`)."""
+    method (`def self.build`, a method in `class << self`), the type a Kotlin extension
+    function extends (`fun List<T>.second()`: List)."""
     singleton = kind == "singleton_method" or (kind == "method" and (
         (body := node.parent()) is not None and (holder := body.parent()) is not None
         and holder.kind() == "singleton_class"))
+    extended = next((c for c in node.children() if c.kind() == "receiver_type"), None) \
+        if language == "kotlin" else None
+    receiver = _RECEIVER_TYPE.match(_TEMPLATE_ARGUMENTS.sub("", extended.text())) \
+        if extended is not None else None
     return (_declares(node, kind, language), _elixir_arity(node) if kind == "call" else None,
-            singleton)
+            singleton, receiver[0] if receiver else None)
+
+
+_RECEIVER_TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")  # `okio.ByteString?`'s name
 
 
 def _add(found: list[Definition], definition: Definition, kind: str, last_kind: str,
@@ -772,9 +783,19 @@ def named(defs: Iterable[Definition], symbol: str) -> list[Definition]:
     Ruby's methods, a `#` names an instance's, a `.` the class's (see _by_receiver)."""
     wanted, arity = _wanted(symbol), _arity(symbol)
     found = [d for d in defs
-             if ((name := d.name.replace("::", ".")) == wanted or name.endswith("." + wanted))
+             if any(name == wanted or name.endswith("." + wanted) for name in _names(d))
              and (arity is None or (d.arity is not None and d.arity[0] <= arity <= d.arity[1]))]
     return _by_receiver(found, symbol)
+
+
+def _names(d: Definition) -> tuple[str, ...]:
+    """The dotted names `d` goes by: its own, and a Kotlin extension function's with the
+    type it extends before its own name (`B.ByteString.f` of `fun ByteString.f()` in B)."""
+    name = d.name.replace("::", ".")
+    if d.receiver is None:
+        return (name,)
+    owner, _, own = name.rpartition(".")
+    return name, ".".join(filter(None, (owner, d.receiver, own)))
 
 
 def holds(defs: Iterable[Definition], symbol: str, spans: Iterable[tuple[int, int]]) -> bool:

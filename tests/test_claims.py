@@ -1058,6 +1058,27 @@ def test_a_kotlin_name_in_backticks_is_cited_whole(tmp_path: Path) -> None:
     assert ">the other</a>" in html
 
 
+def test_a_kotlin_extension_function_is_cited_by_the_type_it_extends_too(
+        tmp_path: Path) -> None:
+    """The okio trial: `fun ByteString.commonEqualsConstantTime(...)` was named by its own
+    name only, and `[[ByteString.kt::ByteString.commonEqualsConstantTime]]`, as Kotlin's
+    documentation writes an extension, was no name the file defined. It is named both
+    ways (type arguments and `?` left out of the type); another type's name finds none."""
+    checked, _ = _checker(tmp_path, {"src/Bytes.kt": (
+        "internal fun ByteString.commonEqualsConstantTime(other: ByteString): Boolean {\n"
+        "  return other.size == size\n}\n\nobject Lists {\n"
+        "  fun <T> List<T>?.second(): T = this!![1]\n}\n")})
+    html, errors = checked(
+        "See [[Bytes.kt::ByteString.commonEqualsConstantTime]], "
+        "[[Bytes.kt::commonEqualsConstantTime|by its name]], [[Bytes.kt::List.second]] and "
+        "[[Bytes.kt::Lists.second|in its object]].\n\n```claim\nsays: x\ncount: 1\n"
+        "pattern: return $X\nin: Bytes.kt::ByteString.commonEqualsConstantTime\n```\n")
+    assert errors == [], errors
+    assert re.findall(r"Bytes.kt#(L\d+(?:-L\d+)?)", html)[:4] == ["L1-L3", "L1-L3", "L6", "L6"]
+    _, errors = checked("See [[Bytes.kt::String.commonEqualsConstantTime]].\n")
+    assert len(errors) == 1 and "defines no such name" in errors[0], errors
+
+
 def test_a_reference_s_symbol_may_hold_a_pair_of_brackets(tmp_path: Path) -> None:
     """Before, `[[vec.h::Vec::operator[]]]` ended at its first `]]`, so an index operator
     (C++'s, Ruby's `Headers#[]`) could not be cited by name."""
