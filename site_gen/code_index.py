@@ -743,6 +743,15 @@ def misread(language: str, pattern: str) -> str | None:
     metavariable where a function's or a variable's name stands as a variable's
     expansion (see _BASH_NAMED)."""
     written = pattern.strip()
+    if (stopped := _ellipsis_stopped(language, written)) is not None:
+        many, one = stopped
+        return (f"matches only code where '{many}' stands for no node: ast-grep's '{many}' "
+                f"takes nodes only until one that '{one}', the metavariable after it, matches, "
+                "and any node does, so it takes none and does not try again ('f($$$A, $B)' "
+                "counts calls of one argument, Swift's 'func $F($$$A) -> $T' functions of no "
+                "parameter); expected a node written out after it ('-> Int', "
+                "'key=$V'), the metavariable before it ('f($B, $$$A)'), or another multiple "
+                "one after it ('f($$$A, $B, $$$C)')")
     if language == "bash" and _BASH_NAMED.search(written):
         return ("matches no definition or assignment in bash: a function's or a variable's "
                 "name is a word there, and a metavariable in its place ('$F() {', '$V=') is "
@@ -821,6 +830,39 @@ def _words_read(root: Any, words: frozenset[str]) -> tuple[frozenset[str], froze
         if (text := node.text()) in words:
             (names if node.is_named() else keywords).add(text)
     return frozenset(names), frozenset(keywords)
+
+
+_MANY_NAMED = re.compile(r"___[A-Z0-9_]+")  # `$$$A` as _as_names writes it
+_ONE_NAMED = re.compile(r"_[A-Z_][A-Z0-9_]*")  # `$A`
+
+
+@functools.lru_cache(maxsize=256)
+def _ellipsis_stopped(language: str, pattern: str) -> tuple[str, str] | None:
+    """A multiple metavariable of `pattern` that ast-grep ends at the node after it, and
+    the metavariable that takes that node: where the next node beside it (among the same
+    node's children, tokens left aside) is a metavariable alone, and no multiple one comes
+    after that. ast-grep ends `$$$A` at the first node the node after it in the pattern
+    matches, and a metavariable matches any, so `f($$$A, $B)` matched only calls of one
+    argument, and Swift's `func $F($$$A) -> $T { $$$B }`, whose parameters stand beside
+    its return type, only functions of no parameter; None when there is none."""
+    named = _capturing(pattern)[0]
+    shown = {_as_names(m[0]): o[0] for m, o in zip(_METAVARIABLE.finditer(named),
+                                                  _METAVARIABLE.finditer(pattern), strict=True)}
+    for reading in readings(language, named):
+        stack = [_root(language, _as_names(reading if isinstance(reading, str) else
+                                           reading["context"]))]
+        while stack:
+            node = stack.pop()
+            kids = node.children()
+            stack.extend(kids)
+            texts = [k.text().strip() for k in kids if k.is_named() and "comment" not in k.kind()]
+            for at, text in enumerate(texts[:-1]):
+                after = texts[at + 1]
+                if _MANY_NAMED.fullmatch(text) and _ONE_NAMED.fullmatch(after) and \
+                        not _MANY_NAMED.fullmatch(after) and \
+                        not any(_MANY_NAMED.fullmatch(t) for t in texts[at + 2:]):
+                    return shown.get(text, text), shown.get(after, after)
+    return None
 
 
 # A metavariable as a pattern writes it: `$X`, `$$$ARGS`; `$_`, `$_X` and a bare `$$$`

@@ -1955,6 +1955,39 @@ def test_a_file_highlighting_reads_as_a_language_a_grammar_reads_is_counted_in(
     assert "app.mm" not in html and "page.html.eex" not in html
 
 
+@pytest.mark.parametrize(("path", "code", "pattern", "said"), [
+    ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\n", "log($$$A, $B)", ("$$$A", "$B")),
+    ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\n", "log($$$, $_)", ("$$$", "$_")),
+    # Swift's parameters stand beside the return type: `$T` took the first parameter
+    ("A.swift", "func f(x: Int) -> Int {\n  return x\n}\nfunc h() -> Int {\n  return 1\n}\n",
+     "func $F($$$A) -> $T { $$$B }", ("$$$A", "$T")),
+    ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\n", "log($B, $$$A)", None),
+    ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\n", "log($$$A, $B, $$$C)", None),
+    ("A.swift", "func f(x: Int) -> Int {\n  return x\n}\n", "func $F($$$A) -> Int { $$$B }", None),
+])
+def test_a_multiple_metavariable_ast_grep_ends_at_once_is_an_error(
+        tmp_path: Path, path: str, code: str, pattern: str, said: tuple[str, str] | None) -> None:
+    """The Alamofire trial: `func $F($$$A) -> $T { $$$B }` counted 12 of Alamofire's
+    functions, those of no parameter, and `log($$$A, $B)` counts calls of one argument:
+    ast-grep ends `$$$A` at the first node the metavariable after it matches, and any
+    node does, and tries no other split. Such a pattern is an error that says so, whatever
+    it counts; the metavariable first, or another multiple one after it, counts as
+    ast-grep counts."""
+    _, errors = _claimed(tmp_path, path, code, f"count: 2\npattern: {pattern}")
+    if said is None:
+        assert not any("stands for no node" in e for e in errors), errors
+        return
+    many, one = said
+    assert errors == [
+        f"4: 'pattern: {pattern}' matches only code where '{many}' stands for no node: "
+        f"ast-grep's '{many}' takes nodes only until one that '{one}', the metavariable after "
+        "it, matches, and any node does, so it takes none and does not try again ('f($$$A, "
+        "$B)' counts calls of one argument, Swift's 'func $F($$$A) -> $T' functions of no "
+        "parameter); expected a node written out after it ('-> Int', 'key=$V'), the "
+        "metavariable before it ('f($B, $$$A)'), or another multiple one after it "
+        "('f($$$A, $B, $$$C)')"], errors
+
+
 DART_SEND = """\
 void send(Request request) {
   if (request.body == null) {
