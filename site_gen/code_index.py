@@ -553,13 +553,16 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     found: dict[tuple[int, int], Any] = {}
     failed: list[BaseException] = []
     ways = readings(language, named)
-    for reading in ways:
+    emptied = [way for written in _emptied(named) for way in readings(language, written)
+               if way not in ways]
+    for reading in (*ways, *emptied):
         try:
             nodes = list(root.find_all(pattern=reading))
         except BaseException as exc:  # a Rust panic: ast-grep does not read it this way
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
-            failed.append(exc)
+            if reading in ways:
+                failed.append(exc)
             continue
         rule = dict(reading) if isinstance(reading, dict) else {"context": reading}
         said = (words, _kinds(language, rule["context"]))
@@ -571,6 +574,32 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     if len(failed) == len(ways):
         raise failed[0]  # no way reads it
     return [found[span] for span in sorted(found)]
+
+
+# A multiple metavariable last in a list, after a comma (`f($B, $$$A)`, `def $F(self, $$$A)`).
+_LAST_AFTER_COMMA = re.compile(r"\s*,\s*(\$\$\$(?:[A-Z_][A-Z0-9_]*)?)(?=\s*(?:[)\]}>]|$))")
+
+
+@functools.lru_cache(maxsize=256)
+def _emptied(pattern: str) -> tuple[str, ...]:
+    """`pattern` written with each multiple metavariable that stands last in a list after a
+    comma left out, with its comma, one after another: what it stands for may be nothing,
+    but ast-grep matches the comma before it only to a comma, so `def $F(self, $$$A)`
+    matched no method of `self` alone, `f($$$A, key=$V, $$$B)` no call that passes `key`
+    last, and `f($B, $$$A)` no call of one argument. (A metavariable the pattern names
+    twice is kept: what it matches is the same at both.)"""
+    found: list[str] = []
+    todo = [pattern]
+    while todo and len(found) < 8:
+        for last in _LAST_AFTER_COMMA.finditer(todo.pop()):
+            text = last.string
+            if text.count(last[1]) > 1 and last[1] != "$$$":
+                continue
+            emptied = text[:last.start()] + text[last.end():]
+            if emptied not in found and emptied != pattern:
+                found.append(emptied)
+                todo.append(emptied)
+    return tuple(found)
 
 
 # A class's body in each language whose grammar reads a member there as another kind of

@@ -1988,6 +1988,46 @@ def test_a_multiple_metavariable_ast_grep_ends_at_once_is_an_error(
         "('f($$$A, $B, $$$C)')"], errors
 
 
+CALLS_AND_METHODS = """\
+class Store:
+    def close(self):
+        pass
+
+    def save(self, path, wait=True):
+        pass
+
+
+put(key=1)
+put(1, key=2)
+put(1, 2, key=3)
+put(key=4, x=5)
+put(1)
+put()
+"""
+
+
+@pytest.mark.parametrize(("pattern", "lines"), [
+    ("def $F(self, $$$A):\n      $$$B", [2, 5]),  # was 5 alone: `close(self)` has no comma
+    ("put($$$A, key=$V, $$$B)", [9, 10, 11, 12]),  # was 12 alone: `key` last in the others
+    ("put($B, $$$A)", [9, 10, 11, 12, 13]),  # was 10-12: a call of one argument
+    ("put(key=$V, $$$A)", [9, 12]),  # was 12
+    ("put($$$A)", [9, 10, 11, 12, 13, 14]),
+])
+def test_a_multiple_metavariable_last_after_a_comma_may_stand_for_nothing(
+        tmp_path: Path, pattern: str, lines: list[int]) -> None:
+    """`def $F(self, $$$A): $$$B` counted no method that takes `self` alone: ast-grep
+    matches the comma before a multiple metavariable that ends a list only to a comma,
+    so what the metavariable stands for could not be nothing (`put($$$A, key=$V, $$$B)`
+    missed every call that passes `key` last). The pattern is also read with each such
+    metavariable and its comma left out."""
+    count = len(lines)
+    fields = (f"count: {count}\npattern: |\n  " + pattern.replace("\n", "\n  ")
+              if "\n" in pattern else f"count: {count}\npattern: {pattern}")
+    html, errors = _claimed(tmp_path, "store.py", CALLS_AND_METHODS, fields)
+    assert errors == [], errors
+    assert _linked(html, "store.py") == [str(line) for line in lines]
+
+
 DART_SEND = """\
 void send(Request request) {
   if (request.body == null) {
