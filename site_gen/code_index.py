@@ -593,7 +593,7 @@ def _emptied(pattern: str) -> tuple[str, ...]:
     while todo and len(found) < 8:
         for last in _LAST_AFTER_COMMA.finditer(todo.pop()):
             text = last.string
-            if text.count(last[1]) > 1 and last[1] != "$$$":
+            if len(re.findall(re.escape(last[1]) + r"(?![A-Z0-9_])", text)) > 1:
                 continue
             emptied = text[:last.start()] + text[last.end():]
             if emptied not in found and emptied != pattern:
@@ -861,10 +861,6 @@ def _words_read(root: Any, words: frozenset[str]) -> tuple[frozenset[str], froze
     return frozenset(names), frozenset(keywords)
 
 
-_MANY_NAMED = re.compile(r"___[A-Z0-9_]+")  # `$$$A` as _as_names writes it
-_ONE_NAMED = re.compile(r"_[A-Z_][A-Z0-9_]*")  # `$A`
-
-
 @functools.lru_cache(maxsize=256)
 def _ellipsis_stopped(language: str, pattern: str) -> tuple[str, str] | None:
     """A multiple metavariable of `pattern` that ast-grep ends at the node after it, and
@@ -884,13 +880,14 @@ def _ellipsis_stopped(language: str, pattern: str) -> tuple[str, str] | None:
             node = stack.pop()
             kids = node.children()
             stack.extend(kids)
-            texts = [k.text().strip() for k in kids if k.is_named() and "comment" not in k.kind()]
-            for at, text in enumerate(texts[:-1]):
-                after = texts[at + 1]
-                if _MANY_NAMED.fullmatch(text) and _ONE_NAMED.fullmatch(after) and \
-                        not _MANY_NAMED.fullmatch(after) and \
-                        not any(_MANY_NAMED.fullmatch(t) for t in texts[at + 2:]):
-                    return shown.get(text, text), shown.get(after, after)
+            said = [shown.get(k.text().strip(), "") for k in kids
+                    if k.is_named() and "comment" not in k.kind()]  # '' where code is written
+            for at, text in enumerate(said[:-1]):
+                after = said[at + 1]
+                if text.startswith("$$$") and after.startswith("$") and \
+                        not after.startswith("$$$") and \
+                        not any(t.startswith("$$$") for t in said[at + 2:]):
+                    return text, after
     return None
 
 

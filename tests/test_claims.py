@@ -1963,6 +1963,7 @@ def test_a_file_highlighting_reads_as_a_language_a_grammar_reads_is_counted_in(
      "func $F($$$A) -> $T { $$$B }", ("$$$A", "$T")),
     ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\n", "log($B, $$$A)", None),
     ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\n", "log($$$A, $B, $$$C)", None),
+    ("log.py", "log(1, _DEFAULT)\n", "log($$$A, _DEFAULT)", None),  # a name, no metavariable
     ("A.swift", "func f(x: Int) -> Int {\n  return x\n}\n", "func $F($$$A) -> Int { $$$B }", None),
 ])
 def test_a_multiple_metavariable_ast_grep_ends_at_once_is_an_error(
