@@ -1120,9 +1120,9 @@ def renumbered(p: Placed) -> bool:
     its edited lines stand at the new head (`p.to`), their old text quoted: lines that
     moved as well as changed, where a line of the old text is not held (so the build
     stops at it). Kept at its old numbers, it would link lines the page never saw once
-    its quote is dropped (four lines of a doc comment added above a handler of
-    dart-lang/http moved an edited `if` and its `throw`: the reference linked the
-    comment). Where every old line stands in the new lines (one inserted among them), it
+    its quote is dropped (in a trial on dart-lang/http#1966, a new commit added a doc
+    comment of four lines above a handler whose `throw` it edited: the reference linked
+    the comment). Where every old line stands in the new lines (one inserted among them), it
     keeps its numbers and quotes the line that left them, as before."""
     return p.to is not None
 

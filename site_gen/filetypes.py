@@ -4,7 +4,9 @@ share, the file's text, told apart as GitHub's Linguist tells them: by the first
 languages whose marks the text has, else the ending's usual one. A '.h' file is
 Objective-C, C++ or C; a '.m' file Objective-C or MATLAB; a '.pl' file Perl or Prolog.
 Highlighting and the code index ask the same question, so a header is coloured and
-parsed as the same language."""
+parsed as the same language; and which Pygments lexer reads a file by its name
+(lexer_by_file_name), so a `.hxx` file or a `Rakefile` is parsed as the language it is
+coloured as."""
 
 from __future__ import annotations
 

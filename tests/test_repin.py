@@ -270,8 +270,8 @@ def test_a_changed_reference_gets_its_old_text_quoted_so_the_build_stops_at_it(
 
 def test_a_changed_reference_whose_lines_moved_points_where_they_stand(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
-    """The dart-lang/http trial: a doc comment added above a handler moved its lines by
-    four, and the PR edited one of the cited ones. Repin kept the old numbers and quoted
+    """The dart-lang/http trial: a new commit added a doc comment above a handler, moving
+    its lines by four, and edited one of the cited ones. Repin kept the old numbers and quoted
     the old text: the build's error then showed the comment the numbers now held, and,
     the quote dropped, the page linked the comment. Lines edited in place and moved
     between the same neighbours are cited where they stand now, the old text quoted."""
