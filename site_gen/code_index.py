@@ -553,9 +553,9 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     found: dict[tuple[int, int], Any] = {}
     failed: list[BaseException] = []
     ways = readings(language, named)
-    emptied = [way for written in _emptied(named) for way in readings(language, written)
-               if way not in ways]
-    for reading in (*ways, *emptied):
+    more = [(way, _capturing(written)[1]) for written in (*_emptied(named), *_spelled_out(named))
+            for way in readings(language, written) if way not in ways]
+    for reading, held in (*((way, captures) for way in ways), *more):
         try:
             nodes = list(root.find_all(pattern=reading))
         except BaseException as exc:  # a Rust panic: ast-grep does not read it this way
@@ -566,7 +566,7 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
             continue
         rule = dict(reading) if isinstance(reading, dict) else {"context": reading}
         said = (words, _kinds(language, rule["context"]))
-        nodes = [n for n in nodes if not _words_beyond(n, said, captures)]
+        nodes = [n for n in nodes if not _words_beyond(n, said, held)]
         if nodes and ended:
             whole = {_span(n) for n in root.find_all(pattern={**rule, "strictness": "relaxed"})}
             nodes = [n for n in nodes if _span(n) in whole]
@@ -600,6 +600,29 @@ def _emptied(pattern: str) -> tuple[str, ...]:
                 found.append(emptied)
                 todo.append(emptied)
     return tuple(found)
+
+
+# A multiple metavariable that an item follows in its list, after a comma (`f($$$A, $B)`,
+# `List($$$A, "")`), and how many nodes it is written as at most where ast-grep's own
+# reading of it ends too soon (see _spelled_out).
+_BEFORE_AN_ITEM = re.compile(r"\$\$\$([A-Z_][A-Z0-9_]*)(?![A-Z0-9_])(\s*,\s*)(?!\$\$\$)(?=[^\s)\]}>])")
+SPELLED_OUT = 12
+
+
+@functools.lru_cache(maxsize=256)
+def _spelled_out(pattern: str) -> tuple[str, ...]:
+    """`pattern` with each multiple metavariable that an item follows in its list (after a
+    comma) written as one metavariable alone, then two, ... up to SPELLED_OUT: ast-grep ends
+    `$$$A` at the first node the item after it matches, and does not try again, so
+    `f($$$A, $B)` matched calls of one argument only, and Scala's `List($$$A, "")` no list
+    with another `""` before its last. A list of more items than that, whose item after
+    `$$$A` stands earlier in it too, is not matched."""
+    out: list[str] = []
+    for found in _BEFORE_AN_ITEM.finditer(pattern):
+        for count in range(1, SPELLED_OUT + 1):
+            items = found[2].join(f"${found[1]}_N{at}" for at in range(count))
+            out.append(pattern[:found.start()] + items + pattern[found.start(2):])
+    return tuple(out)
 
 
 # A class's body in each language whose grammar reads a member there as another kind of
@@ -776,11 +799,11 @@ def misread(language: str, pattern: str) -> str | None:
         many, one = stopped
         return (f"matches only code where '{many}' stands for no node: ast-grep's '{many}' "
                 f"takes nodes only until one that '{one}', the metavariable after it, matches, "
-                "and any node does, so it takes none and does not try again ('f($$$A, $B)' "
-                "counts calls of one argument, Swift's 'func $F($$$A) -> $T' functions of no "
-                "parameter); expected a node written out after it ('-> Int', "
-                "'key=$V'), the metavariable before it ('f($B, $$$A)'), or another multiple "
-                "one after it ('f($$$A, $B, $$$C)')")
+                "and any node does, so it takes none and does not try again (Swift's 'func "
+                "$F($$$A) -> $T { $$$B }' counts functions of no parameter, whose parameters "
+                f"stand beside the return type); expected what '{one}' stands for written out "
+                f"('-> Int'), or the pattern without it ('func $F($$$A) {{ $$$B }}' counts "
+                "functions whatever they return)")
     if language == "bash" and _BASH_NAMED.search(written):
         return ("matches no definition or assignment in bash: a function's or a variable's "
                 "name is a word there, and a metavariable in its place ('$F() {', '$V=') is "
@@ -867,9 +890,10 @@ def _ellipsis_stopped(language: str, pattern: str) -> tuple[str, str] | None:
     the metavariable that takes that node: where the next node beside it (among the same
     node's children, tokens left aside) is a metavariable alone, and no multiple one comes
     after that. ast-grep ends `$$$A` at the first node the node after it in the pattern
-    matches, and a metavariable matches any, so `f($$$A, $B)` matched only calls of one
-    argument, and Swift's `func $F($$$A) -> $T { $$$B }`, whose parameters stand beside
-    its return type, only functions of no parameter; None when there is none."""
+    matches, and a metavariable matches any, so Swift's `func $F($$$A) -> $T { $$$B }`,
+    whose parameters stand beside its return type, matched only functions of no
+    parameter; None when there is none, or where they stand in a list, one after the
+    other (`f($$$A, $B)`, which is read spelled out: see _spelled_out)."""
     named = _capturing(pattern)[0]
     shown = {_as_names(m[0]): o[0] for m, o in zip(_METAVARIABLE.finditer(named),
                                                   _METAVARIABLE.finditer(pattern), strict=True)}
@@ -886,7 +910,9 @@ def _ellipsis_stopped(language: str, pattern: str) -> tuple[str, str] | None:
                 after = said[at + 1]
                 if text.startswith("$$$") and after.startswith("$") and \
                         not after.startswith("$$$") and \
-                        not any(t.startswith("$$$") for t in said[at + 2:]):
+                        not any(t.startswith("$$$") for t in said[at + 2:]) and \
+                        not re.search(re.escape(text) + r"\s*,\s*" + re.escape(after)
+                                      + "(?![A-Z0-9_])", pattern):  # (see _spelled_out)
                     return text, after
     return None
 

@@ -1956,24 +1956,19 @@ def test_a_file_highlighting_reads_as_a_language_a_grammar_reads_is_counted_in(
 
 
 @pytest.mark.parametrize(("path", "code", "pattern", "said"), [
-    ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\n", "log($$$A, $B)", ("$$$A", "$B")),
-    ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\n", "log($$$, $_)", ("$$$", "$_")),
     # Swift's parameters stand beside the return type: `$T` took the first parameter
     ("A.swift", "func f(x: Int) -> Int {\n  return x\n}\nfunc h() -> Int {\n  return 1\n}\n",
      "func $F($$$A) -> $T { $$$B }", ("$$$A", "$T")),
     ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\n", "log($B, $$$A)", None),
-    ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\n", "log($$$A, $B, $$$C)", None),
     ("log.py", "log(1, _DEFAULT)\n", "log($$$A, _DEFAULT)", None),  # a name, no metavariable
     ("A.swift", "func f(x: Int) -> Int {\n  return x\n}\n", "func $F($$$A) -> Int { $$$B }", None),
 ])
 def test_a_multiple_metavariable_ast_grep_ends_at_once_is_an_error(
         tmp_path: Path, path: str, code: str, pattern: str, said: tuple[str, str] | None) -> None:
     """The Alamofire trial: `func $F($$$A) -> $T { $$$B }` counted 12 of Alamofire's
-    functions, those of no parameter, and `log($$$A, $B)` counts calls of one argument:
-    ast-grep ends `$$$A` at the first node the metavariable after it matches, and any
-    node does, and tries no other split. Such a pattern is an error that says so, whatever
-    it counts; the metavariable first, or another multiple one after it, counts as
-    ast-grep counts."""
+    functions, those of no parameter: ast-grep ends `$$$A` at the first node the
+    metavariable after it matches, and any node does, and tries no other split. Such a
+    pattern is an error that says so, whatever it counts."""
     _, errors = _claimed(tmp_path, path, code, f"count: 2\npattern: {pattern}")
     if said is None:
         assert not any("stands for no node" in e for e in errors), errors
@@ -1982,11 +1977,29 @@ def test_a_multiple_metavariable_ast_grep_ends_at_once_is_an_error(
     assert errors == [
         f"4: 'pattern: {pattern}' matches only code where '{many}' stands for no node: "
         f"ast-grep's '{many}' takes nodes only until one that '{one}', the metavariable after "
-        "it, matches, and any node does, so it takes none and does not try again ('f($$$A, "
-        "$B)' counts calls of one argument, Swift's 'func $F($$$A) -> $T' functions of no "
-        "parameter); expected a node written out after it ('-> Int', 'key=$V'), the "
-        "metavariable before it ('f($B, $$$A)'), or another multiple one after it "
-        "('f($$$A, $B, $$$C)')"], errors
+        "it, matches, and any node does, so it takes none and does not try again (Swift's "
+        "'func $F($$$A) -> $T { $$$B }' counts functions of no parameter, whose parameters "
+        f"stand beside the return type); expected what '{one}' stands for written out ('-> "
+        "Int'), or the pattern without it ('func $F($$$A) { $$$B }' counts functions "
+        "whatever they return)"], errors
+
+
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\nlog()\n", "log($$$A, $B)", [1, 2, 3]),
+    ("log.py", "log(1)\nlog(1, 2)\nlog(1, 2, 3)\nlog()\n", "log($$$, $_)", [1, 2, 3]),
+    # the item after `$$$A` stands earlier in the list too
+    ("log.py", "log(3, 1, 3)\nlog(1, 3)\nlog(3, 1)\n", "log($$$A, 3)", [1, 2]),
+    ("A.scala", 'object A {\n  List("", "a", "")\n  List("a", "")\n}\n', 'List($$$A, "")', [2, 3]),
+])
+def test_a_multiple_metavariable_before_an_item_is_read_spelled_out(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """`log($$$A, $B)` counted calls of one argument, and `List($$$A, "")` no list with a
+    `""` before its last: ast-grep ends `$$$A` at the first node the item after it matches
+    and tries no other split. Such a pattern is read with `$$$A` written as one, two, ...
+    metavariables alone too (up to twelve)."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
 
 
 CALLS_AND_METHODS = """\
