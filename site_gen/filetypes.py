@@ -145,3 +145,29 @@ def _patterns() -> tuple[dict[str, list[str]], dict[str, list[str]],
                 wild.append((pattern[:special[0]], pattern[special[-1] + 1:], pattern,
                              aliases[0]))
     return endings, names, wild
+
+
+# Pygments' modules of lexers of text that is no program's code: prose and markup, data,
+# settings, templates, diffs, sessions.
+NOT_CODE = frozenset({"markup", "textfmts", "special", "data", "configs", "html", "templates",
+                      "diff", "email", "mime", "rdf", "textedit", "installers", "console",
+                      "sgf", "scdoc", "bibtex", "tls", "dns", "ldap", "xorg", "procfile",
+                      "wowtoc", "srcinfo", "hexdump", "css"})
+
+
+def code_lexer(path: str, text: str) -> str | None:
+    """The name of the language of code highlighting reads the file `path` as, by its name
+    (`Cython` for `fast.pyx`) or, for an ending several languages share, by its `text`
+    (see written_in); None for prose, markup, data, settings and the like (see NOT_CODE),
+    or a file no lexer reads."""
+    return _named_code(written_in(path, text) or lexer_alias(path.rsplit("/", 1)[-1]))
+
+
+@functools.lru_cache(maxsize=256)
+def _named_code(alias: str | None) -> str | None:
+    from pygments.lexers._mapping import LEXERS
+
+    found = next((entry for entry in LEXERS.values() if alias in entry[2]), None)
+    if found is None or found[0].rsplit(".", 1)[-1] in NOT_CODE:
+        return None
+    return str(found[1])

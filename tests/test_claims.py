@@ -1952,7 +1952,9 @@ def test_a_file_highlighting_reads_as_a_language_a_grammar_reads_is_counted_in(
         assert _linked(html, path) == [line], (path, _linked(html, path))
     assert f"{head}/include/table.hxx#L1-L3" in html  # the symbol, by the C++ grammar
     assert _lexer_name("include/table.inl") == "name:cpp"  # coloured as C++ too
-    assert "app.mm" not in html and "page.html.eex" not in html
+    assert _linked(html, "app.mm") == []  # not counted
+    assert ("not read, as no grammar reads them, though each holds <code>store</code>: "  # named
+            "<code>app.mm</code> (Objective-C++), <code>lib/page.html.eex</code> (Elixir)") in html
 
 
 @pytest.mark.parametrize(("path", "code", "pattern", "said"), [
@@ -2040,6 +2042,30 @@ def test_a_multiple_metavariable_last_after_a_comma_may_stand_for_nothing(
     html, errors = _claimed(tmp_path, "store.py", CALLS_AND_METHODS, fields)
     assert errors == [], errors
     assert _linked(html, "store.py") == [str(line) for line in lines]
+
+
+def test_code_in_a_claim_s_scope_no_grammar_reads_is_named_where_it_holds_the_word(
+        tmp_path: Path) -> None:
+    """A claim over the tree read only the files a grammar reads, and said nothing of the
+    others: `count: none` of `save_checkpoint(...)` held where a Cython file made the call.
+    The block names the files of code in its scope that no grammar reads and that hold the
+    pattern's word, with their language; prose, data and a file without the word are not
+    named."""
+    checked, _ = _checker(tmp_path, {
+        "src/train.py": "def run():\n    pass\n",
+        "src/fast.pyx": "cdef int go():\n    save_checkpoint(1)\n",
+        "src/other.pyx": "cdef int other():\n    return 1\n",
+        "docs/guide.md": "Call `save_checkpoint(step)` to save.\n",
+        "data/steps.json": '{"call": "save_checkpoint(1)"}\n'})
+    html, errors = checked("```claim\nsays: nothing saves\ncount: none\n"
+                           "pattern: save_checkpoint($$$A)\n```\n")
+    assert errors == [], errors
+    assert ("; not read, as no grammar reads it, though it holds <code>save_checkpoint</code>: "
+            "<code>src/fast.pyx</code> (Cython).</p>") in html
+    assert "guide.md" not in html and "steps.json" not in html and "other.pyx" not in html
+    html, _ = checked("```claim\nsays: nothing saves\ncount: none\n"
+                      "pattern: save_checkpoint($$$A)\nin: src/*.py\n```\n")
+    assert "not read, as no grammar" not in html  # the scope holds no such file
 
 
 DART_SEND = """\

@@ -51,6 +51,7 @@ from ..code_index import (
 )
 from ..context import PageContext, context_of
 from ..definitions import lines_text
+from ..filetypes import code_lexer
 from ..names import path_written
 from ..submodules import holding
 from ..suggest import meant
@@ -105,6 +106,8 @@ class Claim:
     scope_links: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     refused: set[str] = field(default_factory=set)  # languages ast-grep did not read it in
     contradicted: bool = False  # counted, and the code says otherwise (an error said why)
+    # files of code in its scope no grammar reads that hold its word, each with its language
+    unread: tuple[tuple[str, str], ...] = ()
 
     @property
     def counted(self) -> int:
@@ -276,6 +279,7 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     read_as: set[str] = set()  # the languages a pattern is read in
     if claim.pattern is not None:  # only what a grammar reads (by its name) is read at all
         languages = {p: language_of(p, ctx.config.languages) for p in files}
+        claim.unread = _unread_code(ctx, claim, full, [p for p in files if languages[p] is None])
         data = any(languages[p] == "yaml" for p in files)  # (a value alone is not counted)
         files = [p for p in files if (language := languages[p]) is not None
                  and counts_in(language, claim.pattern)]
@@ -400,6 +404,22 @@ def _quoted(claim: Claim) -> str:
         if value and len(value) > 1 and value[0] == value[-1] in "\"'":
             return f"; the quotes are part of the {key}: write '{key}: {value[1:-1]}'"
     return ""
+
+
+def _unread_code(ctx: PageContext, claim: Claim, commit: str,
+                 paths: list[str]) -> tuple[tuple[str, str], ...]:
+    """Of `paths`, files of the claim's scope that no grammar reads, those of code (by
+    their names, as highlighting reads them: Cython's `.pyx`, Objective-C++'s `.mm`) that
+    hold the pattern's word, each with its language: a match no count saw may stand there,
+    which the block says (a `count: none` over a tree held where a `.pyx` file made the
+    call)."""
+    assert ctx.source is not None
+    word = literal_of(claim.pattern or "")
+    named = [p for p in paths if code_lexer(p, "")] if word else []
+    ctx.source.read_many(commit, named)
+    texts = {p: "\n".join(ctx.source.lines(commit, p) or []) for p in named}
+    return tuple((p, language) for p, text in texts.items()
+                 if word and word in text and (language := code_lexer(p, text)))
 
 
 def _readable(ctx: PageContext, claim: Claim, files: list[str], full: str,
@@ -694,7 +714,8 @@ def claim_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
         link = (fill(ctx.config.code_host.commit, repo=ctx.pr.repo, commit=claim.commit)
                 if ctx.pr and claim.commit else None)
         return template.render(claim=claim, anchor=f"claim-{claim.id}" if claim.id else None,
-                               commit_link=link, shown_sites=shown_sites(len(claim.sites)))
+                               commit_link=link, shown_sites=shown_sites(len(claim.sites)),
+                               unread_word=literal_of(claim.pattern or "") or "")
 
     def count(token: Token, env: dict[str, Any]) -> str:
         claim: Claim | None = token.meta.get("claim")
