@@ -656,8 +656,51 @@ def readings(language: str, pattern: str) -> tuple[str | dict[str, str], ...]:
     member = _kind_in(language, body, written) if body and written else None
     if body and member in MEMBERS and member not in kinds:
         out.append({"context": _placed(body, written)[0], "selector": member})
+    clause = as_clause(language, written)
+    if clause is not None and clause["selector"] not in kinds:
+        out.append(clause)
     also = as_expression(language, pattern)
     return (*out, also) if also is not None else tuple(out)
+
+
+# A clause of a statement (`catch (e) { ... }`, Python's `except E:`, Ruby's `rescue`), by
+# the word it begins with, and the statement it is read in (its `%s`): alone no grammar
+# reads one, so such a pattern matched nothing, or what the grammar made of it (ky's
+# `catch ($E) { $$$B }`, a call of `catch` then a block, counted none of its 9 catches).
+_BRACED = {"catch": "try {} %s", "finally": "try {} %s", "else": "if (x) {} %s",
+           "case": "switch (x) { %s }", "default": "switch (x) { %s }"}
+CLAUSES: dict[str, dict[str, str]] = {
+    **{language: _BRACED for language in ("javascript", "typescript", "tsx", "java", "csharp",
+                                         "cpp", "kotlin", "dart", "php")},
+    "c": {key: _BRACED[key] for key in ("else", "case", "default")},
+    "swift": {"catch": "do {} %s", "else": "if x {} %s", "case": "switch x {\n%s\n}",
+              "default": "switch x {\n%s\n}"},
+    "go": {"else": "if x {\n} %s", "case": "switch x {\n%s\n}", "default": "switch x {\n%s\n}"},
+    "rust": {"else": "if x {} %s"},
+    "python": {"except": "try:\n    pass\n%s", "finally": "try:\n    pass\n%s",
+               "elif": "if x:\n    pass\n%s", "else": "if x:\n    pass\n%s",
+               "case": "match x:\n    %s"},
+    "ruby": {"rescue": "begin\n  x\n%s\nend", "ensure": "begin\n  x\n%s\nend",
+             "elsif": "if x\n  y\n%s\nend", "else": "if x\n  y\n%s\nend",
+             "when": "case x\n%s\nend"},
+}
+
+
+@functools.lru_cache(maxsize=256)
+def as_clause(language: str, written: str) -> dict[str, str] | None:
+    """The ast-grep rule for `written`, a clause of a statement by the word it begins with
+    (see CLAUSES), read in that statement (in a function's body, where the language asks
+    for one), its node picked by kind; None for another pattern, or one the statement
+    does not read as one node."""
+    word = _WORD.match(written)
+    wrapper = CLAUSES.get(language, {}).get(word[0]) if word else None
+    if wrapper is None:
+        return None
+    body = IN_A_FUNCTION.get(language) if language not in ("python", "ruby") else None
+    around = _placed(body.replace("%s;", "%s"), wrapper)[0] if body else wrapper
+    kind = next(filter(None, (_kind_spanning(language, *_placed(around, code)) for code in
+                              (written, _MULTIPLE.sub("", written).rstrip()))), None)
+    return {"context": _placed(around, written)[0], "selector": kind} if kind else None
 
 
 @functools.lru_cache(maxsize=256)

@@ -327,31 +327,34 @@ def test_a_claim_in_a_kotlin_test_named_in_backticks(tmp_path: Path) -> None:
 ])
 def test_a_pattern_that_is_a_part_of_a_statement_says_what_a_pattern_is(
         tmp_path: Path, fields: str, line: int) -> None:
-    """serilog: `catch ($T $E) { $$$B }` alone is no C# code ast-grep reads; the error said
-    only that, not what would be."""
-    code = "class A {\n  void F() {\n    try { G(); } catch (Exception e) { H(); }\n  }\n}\n"
-    _, errors = _claimed(tmp_path, "A.cs", code, fields.format("catch ($T $E) { $$$B }"))
+    """serilog: `catch ($T $E) { $$$B }` alone was no C# code ast-grep reads (a clause is
+    now read in its statement: see test_a_clause_of_a_statement_is_read_in_the_statement);
+    a part of a declaration, `where $T : class`, is none either, and the error says what
+    would be."""
+    code = ("class A {\n  void F<T>() where T : class {\n    try { G(); } catch (Exception e) "
+            "{ H(); }\n  }\n}\n")
+    _, errors = _claimed(tmp_path, "A.cs", code, fields.format("where $T : class"))
     field = fields.splitlines()[-1].partition(":")[0]
-    assert errors == [f"{line}: '{field}: catch ($T $E) {{ $$$B }}' is not an ast-grep pattern "
-                      "of csharp (for A.cs); expected code that reads whole where a function's "
-                      "body has a statement (a call, an assignment, a whole 'try' with its "
-                      "'catch', not a part of one), $X for one node and $$$X for any number"]
+    assert errors == [f"{line}: '{field}: where $T : class' is not an ast-grep pattern of csharp "
+                      "(for A.cs); expected code that reads whole where a function's body has a "
+                      "statement, or a clause of one ('catch (...) {...}', 'case 1:'), not a "
+                      "part of a declaration, $X for one node and $$$X for any number"]
     _, errors = _claimed(tmp_path / "whole", "A.cs", code,
-                         fields.format("try { $$$T } catch ($T $E) { $$$B }"))
+                         fields.format("catch ($T $E) { $$$B }"))
     assert errors == []
 
 
 def test_a_pattern_ast_grep_cannot_read_is_told_once_not_for_every_file(tmp_path: Path) -> None:
     """Each file of `in:` that held the pattern's word said the pattern could not be read:
     one error a file, the same but for the file's name."""
-    code = "class {} {{\n  void F() {{\n    try {{ G(); }} catch (E e) {{ }}\n  }}\n}}\n"
+    code = "class {} {{\n  void F<T>() where T : class {{\n    G();\n  }}\n}}\n"
     checked, _ = _checker(tmp_path, {f"src/{n}.cs": code.format(n) for n in "ABC"})
-    _, errors = checked("```claim\nsays: x\ncount: 1\npattern: catch ($T $E) { $$$B }\n"
+    _, errors = checked("```claim\nsays: x\ncount: 1\npattern: where $T : class\n"
                         "in: src/\n```\n")
-    assert errors == ["4: 'pattern: catch ($T $E) { $$$B }' is not an ast-grep pattern of csharp "
+    assert errors == ["4: 'pattern: where $T : class' is not an ast-grep pattern of csharp "
                       "(for src/A.cs); expected code that reads whole where a function's body "
-                      "has a statement (a call, an assignment, a whole 'try' with its 'catch', "
-                      "not a part of one), $X for one node and $$$X for any number"]
+                      "has a statement, or a clause of one ('catch (...) {...}', 'case 1:'), not "
+                      "a part of a declaration, $X for one node and $$$X for any number"]
 
 
 def test_a_claim_that_fails_is_told_once_not_again_where_its_count_is_written(
@@ -1329,8 +1332,8 @@ BASH_NAMED = ("matches no definition or assignment in bash: a function's or a va
     ("$F() { $$$B; }", BASH_NAMED),
     ("$V=$(nvm_ls)", BASH_NAMED),
     ("nvm_echo() { $$$B }", "is not an ast-grep pattern of bash (for nvm.sh); expected code that "
-                            "reads whole where a function's body has a statement (a call, an "
-                            "assignment, a whole 'try' with its 'catch', not a part of one), $X "
+                            "reads whole where a function's body has a statement, or a clause of "
+                            "one ('catch (...) {...}', 'case 1:'), not a part of a declaration, $X "
                             "for one node and $$$X for any number; in bash a group's '}' comes "
                             "after ';' or a new line, as in 'nvm_echo() { $$$B; }'"),
 ])
@@ -2066,6 +2069,29 @@ def test_code_in_a_claim_s_scope_no_grammar_reads_is_named_where_it_holds_the_wo
     html, _ = checked("```claim\nsays: nothing saves\ncount: none\n"
                       "pattern: save_checkpoint($$$A)\nin: src/*.py\n```\n")
     assert "not read, as no grammar" not in html  # the scope holds no such file
+
+
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("send.ts", "async function send() {\n  try {\n    await go();\n  } catch (error) {\n"
+     "    log(error);\n  }\n}\n", "catch ($E) { $$$B }", [4]),  # a call of catch, a block
+    ("run.py", "try:\n    go()\nexcept OSError:\n    pass\nexcept ValueError as e:\n"
+     "    raise\n", "pattern: |\n  except $E as $V:\n      $$$B", [5]),  # read alone already
+    ("mode.go", "package t\n\nfunc f(x int) int {\n\tswitch x {\n\tcase 1:\n\t\treturn 2\n"
+     "\tdefault:\n\t\treturn 0\n\t}\n}\n", "pattern: |\n  case $X:\n  \t$$$B", [5]),
+    ("A.java", "class A {\n  void f() {\n    try {\n      go();\n    } catch (IOException e) {\n"
+     "      log(e);\n    }\n  }\n}\n", "catch ($T $E) { $$$B }", [5]),
+])
+def test_a_clause_of_a_statement_is_read_in_the_statement(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """ky's `catch ($E) { $$$B }` counted none of its catches (TypeScript reads it alone as
+    a call of `catch` and a block), a `case $X:` none of gin's cases, and Java's `catch ($T
+    $E) { $$$B }` could not be read at all: a clause of a statement is read in the
+    statement that holds it too (`try {} catch ...`, in a function where the language
+    asks), its node picked by kind (Python's `except`, read alone, counts as before)."""
+    fields = pattern if pattern.startswith("pattern: ") else f"pattern: {pattern}"
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\n{fields}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
 
 
 DART_SEND = """\

@@ -608,8 +608,8 @@ def _matches_in(ctx: PageContext, claim: Claim, commit: str, path: str) -> list[
         written = claim.inside if field == "inside" else claim.pattern
         ctx.error(f"'{field}: {written}' is not an ast-grep pattern of {language} "
                   f"(for {path}); expected code that reads whole where a function's body has "
-                  "a statement (a call, an assignment, a whole 'try' with its 'catch', not a "
-                  "part of one), $X for one node and $$$X for any number"
+                  "a statement, or a clause of one ('catch (...) {...}', 'case 1:'), not a "
+                  "part of a declaration, $X for one node and $$$X for any number"
                   + PATTERN_HINTS.get(language, ""), claim.lines[field])
     return []
 
