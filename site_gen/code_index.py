@@ -553,7 +553,8 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     found: dict[tuple[int, int], Any] = {}
     failed: list[BaseException] = []
     ways = readings(language, named)
-    more = [(way, _capturing(written)[1]) for written in (*_emptied(named), *_spelled_out(named))
+    more = [(way, _capturing(written)[1])
+            for written in (*_emptied(named), *_spelled_out(named), *_typed(language, named))
             for way in readings(language, written) if way not in ways]
     for reading, held in (*((way, captures) for way in ways), *more):
         try:
@@ -622,6 +623,41 @@ def _spelled_out(pattern: str) -> tuple[str, ...]:
         for count in range(1, SPELLED_OUT + 1):
             items = found[2].join(f"${found[1]}_N{at}" for at in range(count))
             out.append(pattern[:found.start()] + items + pattern[found.start(2):])
+    return tuple(out)
+
+
+# Where a function's return type is written, in each language that writes it after the
+# parameters: the word that begins a function, the token that ends its head (a body's `{`,
+# Python's `:`, Scala's `=`), and the return type as it is written before that token.
+RETURN_TYPES = {"python": ("def", ":", "-> $RETURNED"), "typescript": ("function", "{", ": $RETURNED"),
+                "tsx": ("function", "{", ": $RETURNED"), "rust": ("fn", "{", "-> $RETURNED"),
+                "go": ("func", "{", "$RETURNED"), "kotlin": ("fun", "{", ": $RETURNED"),
+                "swift": ("func", "{", "-> $RETURNED"), "scala": ("def", "=", ": $RETURNED")}
+_HEAD_ENDS = re.compile(r"(?:\)|\b(?:async|throws|rethrows))\s*$")  # (Swift's effects)
+
+
+@functools.lru_cache(maxsize=256)
+def _typed(language: str, pattern: str) -> tuple[str, ...]:
+    """`pattern` with a return type (a metavariable) written into each function's head that
+    writes none, where the language writes one after the parameters (RETURN_TYPES):
+    ast-grep matches a function whose head holds one only with a pattern that writes one,
+    so Python's `def $F($$$A): $$$B` counted no function with a `-> int`, TypeScript's
+    `function $F($$$A) { $$$B }` none with a `: number`."""
+    if language not in RETURN_TYPES or "RETURNED" in pattern:
+        return ()
+    word, ends, written = RETURN_TYPES[language]
+    out: list[str] = []
+    for begins in re.finditer(rf"(?<![\w$.]){word}\b", pattern):
+        depth, at = 0, begins.end()
+        while at < len(pattern) and not (depth == 0 and pattern[at] == ends
+                                         and pattern[at:at + 2] != "=>"):
+            depth += (pattern[at] in "([") - (pattern[at] in ")]")
+            at += 1
+        head = pattern[begins.end():at]
+        if at < len(pattern) and (found := _HEAD_ENDS.search(head)) is not None and \
+                ("(" in head) and (language == "swift" or found[0].strip() == ")"):
+            cut = begins.end() + found.end() - len(found[0]) + len(found[0].rstrip())
+            out.append(f"{pattern[:cut]} {written}{pattern[cut:]}")
     return tuple(out)
 
 

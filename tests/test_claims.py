@@ -2094,6 +2094,33 @@ def test_a_clause_of_a_statement_is_read_in_the_statement(
     assert _linked(html, path) == [str(line) for line in lines]
 
 
+TYPED_PY = "def load(path) -> dict:\n    return {}\n\n\nasync def save(path):\n    pass\n"
+
+
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("run.py", TYPED_PY, "pattern: |\n  def $F($$$A):\n      $$$B", [1]),  # not `async def`
+    ("run.py", TYPED_PY, "pattern: |\n  async def $F($$$A):\n      $$$B", [5]),  # as before
+    ("run.ts", "function load(path: string): string {\n  return path;\n}\nfunction save(p) {\n}\n",
+     "pattern: function $F($$$A) { $$$B }", [1, 4]),
+    ("run.rs", "fn load(path: &str) -> String {\n    String::new()\n}\nfn save(p: &str) {\n}\n",
+     "pattern: fn $F($$$A) { $$$B }", [1, 4]),
+    ("run.go", "package run\n\nfunc load(path string) string {\n\treturn path\n}\n\n"
+     "func save(p string) {\n}\n", "pattern: func $F($$$A) { $$$B }", [3, 7]),
+    ("Run.kt", "fun load(path: String): String {\n    return path\n}\nfun save(p: String) {\n}\n",
+     "pattern: fun $F($$$A) { $$$B }", [1, 4]),
+])
+def test_a_function_s_pattern_without_a_return_type_counts_functions_with_one(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """Python's `def $F($$$A): $$$B` counted no function with a `-> dict` (ast-grep
+    matches a head that holds a return type only with a pattern that writes one), nor
+    TypeScript's, Rust's, Go's or Kotlin's function patterns a function that declares what
+    it returns: in a typed code base, most of them. Where the language writes the type
+    after the parameters, the pattern is read with one written in too."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\n{pattern}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
+
+
 DART_SEND = """\
 void send(Request request) {
   if (request.body == null) {
