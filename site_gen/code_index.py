@@ -554,7 +554,8 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     failed: list[BaseException] = []
     ways = readings(language, named)
     more = [(way, _capturing(written)[1])
-            for written in (*_emptied(named), *_spelled_out(named), *_typed(language, named))
+            for written in (*_emptied(named), *_spelled_out(named), *_typed(language, named),
+                            *_spelled_beside(language, named))
             for way in readings(language, written) if way not in ways]
     for reading, held in (*((way, captures) for way in ways), *more):
         try:
@@ -624,6 +625,26 @@ def _spelled_out(pattern: str) -> tuple[str, ...]:
             items = found[2].join(f"${found[1]}_N{at}" for at in range(count))
             out.append(pattern[:found.start()] + items + pattern[found.start(2):])
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _spelled_beside(language: str, pattern: str) -> tuple[str, ...]:
+    """`pattern` with a multiple metavariable that ast-grep ends at once (see
+    _ellipsis_stopped) written as no metavariable, then one, two, ... up to SPELLED_OUT, a
+    comma between them, where the grammar reads two so written whole: Python's `lambda
+    $$$A: $B`, whose parameters stand beside its body, is read as `lambda: $B`, `lambda
+    $A_N0: $B`, ...; () where there is none such, or the grammar does not (Swift's
+    parameters, which are no names alone)."""
+    stopped = _ellipsis_stopped(language, pattern)
+    if stopped is None:
+        return ()
+    many = re.compile(re.escape(stopped[0]) + r"(?![A-Z0-9_])")
+    name = stopped[0].lstrip("$")
+    spelled = tuple(many.sub(", ".join(f"${name}_N{at}" for at in range(count)), pattern, count=1)
+                    for count in range(SPELLED_OUT + 1))
+    places = [r if isinstance(r, str) else r["context"] for r in readings(language, spelled[2])]
+    reads = any(_root(language, _as_names(place)).find(kind="ERROR") is None for place in places)
+    return spelled if reads else ()
 
 
 # Where a function's return type is written, in each language that writes it after the
@@ -874,7 +895,8 @@ def misread(language: str, pattern: str) -> str | None:
     metavariable where a function's or a variable's name stands as a variable's
     expansion (see _BASH_NAMED)."""
     written = pattern.strip()
-    if (stopped := _ellipsis_stopped(language, written)) is not None:
+    if (stopped := _ellipsis_stopped(language, written)) is not None and \
+            not _spelled_beside(language, written):
         many, one = stopped
         return (f"matches only code where '{many}' stands for no node: ast-grep's '{many}' "
                 f"takes nodes only until one that '{one}', the metavariable after it, matches, "

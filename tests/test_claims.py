@@ -1995,13 +1995,16 @@ def test_a_multiple_metavariable_ast_grep_ends_at_once_is_an_error(
     # the item after `$$$A` stands earlier in the list too
     ("log.py", "log(3, 1, 3)\nlog(1, 3)\nlog(3, 1)\n", "log($$$A, 3)", [1, 2]),
     ("A.scala", 'object A {\n  List("", "a", "")\n  List("a", "")\n}\n', 'List($$$A, "")', [2, 3]),
+    # a lambda's parameters stand beside its body: `$B` took the first parameter
+    ("run.py", "f = lambda: 1\ng = lambda x: x\nh = lambda x, y: x + y\n", "lambda $$$A: $B",
+     [1, 2, 3]),
 ])
 def test_a_multiple_metavariable_before_an_item_is_read_spelled_out(
         tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
-    """`log($$$A, $B)` counted calls of one argument, and `List($$$A, "")` no list with a
-    `""` before its last: ast-grep ends `$$$A` at the first node the item after it matches
-    and tries no other split. Such a pattern is read with `$$$A` written as one, two, ...
-    metavariables alone too (up to twelve)."""
+    """`log($$$A, $B)` counted calls of one argument, `List($$$A, "")` no list with a `""`
+    before its last, and `lambda $$$A: $B` no lambda of a parameter: ast-grep ends `$$$A`
+    at the first node the node after it matches and tries no other split. Such a pattern
+    is read with `$$$A` written as one, two, ... metavariables alone too (up to twelve)."""
     html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
     assert errors == [], errors
     assert _linked(html, path) == [str(line) for line in lines]
