@@ -723,7 +723,7 @@ def readings(language: str, pattern: str) -> tuple[str | dict[str, str], ...]:
 # A clause of a statement (`catch (e) { ... }`, Python's `except E:`, Ruby's `rescue`), by
 # the word it begins with, and the statement it is read in (its `%s`): alone no grammar
 # reads one, so such a pattern matched nothing, or what the grammar made of it (ky's
-# `catch ($E) { $$$B }`, a call of `catch` then a block, counted none of its 9 catches).
+# `catch ($E) { $$$B }`, a call of `catch` then a block, counted none of its 15 catches).
 _BRACED = {"catch": "try {} %s", "finally": "try {} %s", "else": "if (x) {} %s",
            "case": "switch (x) { %s }", "default": "switch (x) { %s }"}
 CLAUSES: dict[str, dict[str, str]] = {

@@ -165,6 +165,7 @@ def code_lexer(path: str, text: str) -> str | None:
 
 @functools.lru_cache(maxsize=256)
 def _named_code(alias: str | None) -> str | None:
+    """The name of the Pygments lexer `alias` names, where it reads a language of code."""
     from pygments.lexers._mapping import LEXERS
 
     found = next((entry for entry in LEXERS.values() if alias in entry[2]), None)
