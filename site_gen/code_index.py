@@ -648,12 +648,20 @@ def _spelled_beside(language: str, pattern: str) -> tuple[str, ...]:
 
 
 # Where a function's return type is written, in each language that writes it after the
-# parameters: the word that begins a function, the token that ends its head (a body's `{`,
-# Python's `:`, Scala's `=`), and the return type as it is written before that token.
-RETURN_TYPES = {"python": ("def", ":", "-> $RETURNED"), "typescript": ("function", "{", ": $RETURNED"),
-                "tsx": ("function", "{", ": $RETURNED"), "rust": ("fn", "{", "-> $RETURNED"),
-                "go": ("func", "{", "$RETURNED"), "kotlin": ("fun", "{", ": $RETURNED"),
-                "swift": ("func", "{", "-> $RETURNED"), "scala": ("def", "=", ": $RETURNED")}
+# parameters: what begins a function's head (its word; TypeScript's method, a name first,
+# and arrow function), the token that ends the head (a body's `{`, Python's `:`, Scala's
+# `=`, an arrow's `=>`), and the return type as it is written before that token.
+_TS_METHOD = (r"^\s*(?:(?:static|async|public|private|protected|readonly|override|get|set)\s+)*"
+              r"(?!(?:if|for|while|switch|catch|with|return|new|await|typeof|super|do)\b)[#$\w]+(?=\s*\()")
+_TS_TYPES = ((r"(?<![\w$.])function\b", "{", ": $RETURNED"), (_TS_METHOD, "{", ": $RETURNED"),
+             (r"^\s*(?:async\s+)?(?=\()", "=>", ": $RETURNED"))
+RETURN_TYPES: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "python": ((r"(?<![\w$.])def\b", ":", "-> $RETURNED"),), "typescript": _TS_TYPES,
+    "tsx": _TS_TYPES, "rust": ((r"(?<![\w$.])fn\b", "{", "-> $RETURNED"),),
+    "go": ((r"(?<![\w$.])func\b", "{", "$RETURNED"),),
+    "kotlin": ((r"(?<![\w$.])fun\b", "{", ": $RETURNED"),),
+    "swift": ((r"(?<![\w$.])func\b", "{", "-> $RETURNED"),),
+    "scala": ((r"(?<![\w$.])def\b", "=", ": $RETURNED"),)}
 _HEAD_ENDS = re.compile(r"(?:\)|\b(?:async|throws|rethrows))\s*$")  # (Swift's effects)
 
 
@@ -663,23 +671,24 @@ def _typed(language: str, pattern: str) -> tuple[str, ...]:
     writes none, where the language writes one after the parameters (RETURN_TYPES):
     ast-grep matches a function whose head holds one only with a pattern that writes one,
     so Python's `def $F($$$A): $$$B` counted no function with a `-> int`, TypeScript's
-    `function $F($$$A) { $$$B }` none with a `: number`."""
-    if language not in RETURN_TYPES or "RETURNED" in pattern:
+    `function $F($$$A) { $$$B }` none with a `: number`, and its `static $M($$$A) { $$$B }`
+    none of ky's methods that declare what they return."""
+    if "RETURNED" in pattern:
         return ()
-    word, ends, written = RETURN_TYPES[language]
     out: list[str] = []
-    for begins in re.finditer(rf"(?<![\w$.]){word}\b", pattern):
-        depth, at = 0, begins.end()
-        while at < len(pattern) and not (depth == 0 and pattern[at] == ends
-                                         and pattern[at:at + 2] != "=>"):
-            depth += (pattern[at] in "([") - (pattern[at] in ")]")
-            at += 1
-        head = pattern[begins.end():at]
-        if at < len(pattern) and (found := _HEAD_ENDS.search(head)) is not None and \
-                ("(" in head) and (language == "swift" or found[0].strip() == ")"):
-            cut = begins.end() + found.end() - len(found[0]) + len(found[0].rstrip())
-            out.append(f"{pattern[:cut]} {written}{pattern[cut:]}")
-    return tuple(out)
+    for word, ends, written in RETURN_TYPES.get(language, ()):
+        for begins in re.finditer(word, pattern):
+            depth, at = 0, begins.end()
+            while at < len(pattern) and not (depth == 0 and pattern.startswith(ends, at)
+                                             and pattern[at:at + 2] != "=>" * (ends == "=")):
+                depth += (pattern[at] in "([") - (pattern[at] in ")]")
+                at += 1
+            head = pattern[begins.end():at]
+            if at < len(pattern) and (found := _HEAD_ENDS.search(head)) is not None and \
+                    "(" in head and (language == "swift" or found[0].strip() == ")"):
+                cut = begins.end() + found.end() - len(found[0]) + len(found[0].rstrip())
+                out.append(f"{pattern[:cut]} {written}{pattern[cut:]}")
+    return tuple(dict.fromkeys(out))
 
 
 # A class's body in each language whose grammar reads a member there as another kind of

@@ -2111,6 +2111,11 @@ TYPED_PY = "def load(path) -> dict:\n    return {}\n\n\nasync def save(path):\n 
      "func save(p string) {\n}\n", "pattern: func $F($$$A) { $$$B }", [3, 7]),
     ("Run.kt", "fun load(path: String): String {\n    return path\n}\nfun save(p: String) {\n}\n",
      "pattern: fun $F($$$A) { $$$B }", [1, 4]),
+    # ky's methods and arrow functions: a TypeScript method's head begins with its name
+    ("ky.ts", "export class Ky {\n  static create(input: string): Ky {\n    return new Ky();\n  }\n"
+     "  static plain(x) {\n    return x;\n  }\n}\n", "pattern: static $M($$$A) { $$$B }", [2, 5]),
+    ("ky.ts", "const f = (x: number): number => x + 1;\nconst g = (x) => x;\n",
+     "pattern: ($$$A) => $B", [1, 2]),
 ])
 def test_a_function_s_pattern_without_a_return_type_counts_functions_with_one(
         tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
