@@ -148,11 +148,11 @@ def _patterns() -> tuple[dict[str, list[str]], dict[str, list[str]],
 
 
 # Pygments' modules of lexers of text that is no program's code: prose and markup, data,
-# settings, templates, diffs, sessions.
+# settings, templates, diffs, sessions, keys and certificates.
 NOT_CODE = frozenset({"markup", "textfmts", "special", "data", "configs", "html", "templates",
                       "diff", "email", "mime", "rdf", "textedit", "installers", "console",
                       "sgf", "scdoc", "bibtex", "tls", "dns", "ldap", "xorg", "procfile",
-                      "wowtoc", "srcinfo", "hexdump", "css"})
+                      "wowtoc", "srcinfo", "hexdump", "css", "asc"})
 
 
 def code_lexer(path: str, text: str) -> str | None:

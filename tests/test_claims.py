@@ -2062,13 +2062,16 @@ def test_code_in_a_claim_s_scope_no_grammar_reads_is_named_where_it_holds_the_wo
         "src/fast.pyx": "cdef int go():\n    save_checkpoint(1)\n",
         "src/other.pyx": "cdef int other():\n    return 1\n",
         "docs/guide.md": "Call `save_checkpoint(step)` to save.\n",
-        "data/steps.json": '{"call": "save_checkpoint(1)"}\n'})
+        "data/steps.json": '{"call": "save_checkpoint(1)"}\n',
+        "certs/save_checkpoint.pem": "-----BEGIN CERTIFICATE-----\nsave_checkpoint\n"
+                                     "-----END CERTIFICATE-----\n"})
     html, errors = checked("```claim\nsays: nothing saves\ncount: none\n"
                            "pattern: save_checkpoint($$$A)\n```\n")
     assert errors == [], errors
     assert ("; not read, as no grammar reads it, though it holds <code>save_checkpoint</code>: "
             "<code>src/fast.pyx</code> (Cython).</p>") in html
     assert "guide.md" not in html and "steps.json" not in html and "other.pyx" not in html
+    assert ".pem" not in html  # a certificate is no code (Pygments colours it as armored text)
     html, _ = checked("```claim\nsays: nothing saves\ncount: none\n"
                       "pattern: save_checkpoint($$$A)\nin: src/*.py\n```\n")
     assert "not read, as no grammar" not in html  # the scope holds no such file
