@@ -642,7 +642,7 @@ def _spelled_beside(language: str, pattern: str) -> tuple[str, ...]:
     name = stopped[0].lstrip("$")
     spelled = tuple(many.sub(", ".join(f"${name}_N{at}" for at in range(count)), pattern, count=1)
                     for count in range(SPELLED_OUT + 1))
-    places = [r if isinstance(r, str) else r["context"] for r in readings(language, spelled[2])]
+    places = places_read(language, spelled[2])
     reads = any(_root(language, _as_names(place)).find(kind="ERROR") is None for place in places)
     return spelled if reads else ()
 
@@ -769,6 +769,12 @@ def as_clause(language: str, written: str) -> dict[str, str] | None:
     return {"context": _placed(around, written)[0], "selector": kind} if kind else None
 
 
+def places_read(language: str, pattern: str) -> list[str]:
+    """The code each way ast-grep reads `pattern` (see readings) reads it in: the pattern
+    alone, or the code around it (a `context`)."""
+    return [r if isinstance(r, str) else r["context"] for r in readings(language, pattern)]
+
+
 @functools.lru_cache(maxsize=256)
 def unread_at(language: str, pattern: str) -> str | None:
     """Where the grammar of `language` cannot read `pattern` in any of the ways ast-grep is
@@ -779,8 +785,7 @@ def unread_at(language: str, pattern: str) -> str | None:
     except $E: $$$B`), which ast-grep does not say. An error that wraps what the pattern
     is at its top (Python's decorator without its function, `@click.option($$$A)`) is
     none: ast-grep matches the code it wraps."""
-    for reading in readings(language, _capturing(pattern)[0]):
-        code = reading if isinstance(reading, str) else reading["context"]
+    for code in places_read(language, _capturing(pattern)[0]):
         for named in (_as_names(code), _as_names(_MULTIPLE.sub("", code))):  # (any number: none)
             if _error_within(_root(language, named)) is None:
                 return None
@@ -862,8 +867,7 @@ def _body_misread(language: str, written: str) -> bool:
     Kotlin's, Rust's.)"""
     if not _BODY_ALONE.search(written):
         return False
-    for reading in readings(language, written):
-        code = reading if isinstance(reading, str) else reading["context"]
+    for code in places_read(language, written):
         blank = _as_names(_MULTIPLE.sub(lambda m: " " * len(m[0]), code))
         named = _as_names(code)
         if all(_kind_at(language, named, *m.span()) == _kind_at(language, blank, *m.span())
@@ -958,7 +962,7 @@ def unmatched(language: str, pattern: str) -> tuple[str, str] | None:
     if language in _DOLLAR_CODE or not named.strip():
         return None
     words = frozenset(_WORD.findall(_METAVARIABLE.sub(" ", named)))
-    places = [r if isinstance(r, str) else r["context"] for r in readings(language, named)]
+    places = places_read(language, named)
     for how, write in WITNESSES:
         read: list[tuple[Any, frozenset[str]]] = []
         keywords: set[str] = set()
@@ -1007,9 +1011,8 @@ def _ellipsis_stopped(language: str, pattern: str) -> tuple[str, str] | None:
     named = _capturing(pattern)[0]
     shown = {_as_names(m[0]): o[0] for m, o in zip(_METAVARIABLE.finditer(named),
                                                   _METAVARIABLE.finditer(pattern), strict=True)}
-    for reading in readings(language, named):
-        stack = [_root(language, _as_names(reading if isinstance(reading, str) else
-                                           reading["context"]))]
+    for place in places_read(language, named):
+        stack = [_root(language, _as_names(place))]
         while stack:
             node = stack.pop()
             kids = node.children()

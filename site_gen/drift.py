@@ -118,7 +118,15 @@ class Placed:
     # rename (old path, new) it proposes, which the new head has made, where `made` is not
     quote: str | None = None  # changed or gone: an old line its numbers no longer hold
     # ('': every old line still stands within them, so no quote would stop the build)
-    to: tuple[int, int] | None = None  # changed: the lines it is rewritten to (renumbered)
+    # A changed line reference (with no quote of its own) rewritten to `start`-`end`, where
+    # its edited lines stand at the new head, their old text quoted: lines that moved as well
+    # as changed, a line of the old text not held there (so the build stops at it). Kept at
+    # its old numbers, it would link lines the page never saw once its quote is dropped (in
+    # a trial on dart-lang/http#1966, a new commit added a doc comment of four lines above
+    # a handler whose `throw` it edited: the reference linked the comment). Where every old
+    # line stands in the new lines (one inserted among them), it keeps its numbers and
+    # quotes the line that left them.
+    renumbered: bool = False
 
     @property
     def texts(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -590,14 +598,13 @@ class HeadMove:
         i1, i2, _, _ = changed_part(text, now)
         edited = text[i1:i2] + text[:i1] + text[i2:]
         # where the lines were edited in place and moved, the reference points where they
-        # stand, if a quote stops the build there (see renumbered); else it keeps its numbers
+        # stand, if a quote stops the build there; else it keeps its numbers (see Placed)
         shifted = _shifted_whole(old_lines, new_lines, (item.start, item.end), approx)
         quote = _quote(item, edited, new_lines, approx) if shifted else None
-        to = approx if quote else None
         return Placed(item, CHANGED, new_path, approx[0], approx[1], text, now,
                       "the cited lines were edited: "
                       + _edit_where((item.start, text), (approx[0], now)) + elsewhere,
-                      quote=quote if to else _quote(item, edited, new_lines), to=to)
+                      quote=quote or _quote(item, edited, new_lines), renumbered=bool(quote))
 
     def _elsewhere(self, new_path: str, text: tuple[str, ...], new_lines: list[str],
                    old_lines: list[str]) -> str:
@@ -1088,7 +1095,7 @@ NUMBER = re.compile(r"\d+")
 
 def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
     """The page's file `text` with every moved item's markdown at its new place (a changed
-    reference's too, where its edited lines stand now: see renumbered), and the quote of
+    reference's too, where its edited lines stand now: see Placed.renumbered), and the quote of
     each changed or gone reference (`Placed.quote`). A path is written as it was while it
     names the item's file at the new head (`base_client.dart` after a move into `pkgs/`),
     else whole."""
@@ -1100,7 +1107,7 @@ def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
             if item.in_table:  # else its bar would end the cell (GFM)
                 quote = quote.replace("|", "\\|")
             edits.append((item.quote_at, item.quote_at, f' "{quote}"'))
-        if p.state != MOVED and not renumbered(p):
+        if p.state != MOVED and not p.renumbered:
             continue
         old = text[item.start_offset:item.end_offset]
         kept = p.file is None or p.file == item.file or \
@@ -1113,18 +1120,6 @@ def rewrite(text: str, placed: list[Placed], drift: Drift) -> str:
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
     return text
-
-
-def renumbered(p: Placed) -> bool:
-    """Whether a changed line reference (with no quote of its own) is rewritten to where
-    its edited lines stand at the new head (`p.to`), their old text quoted: lines that
-    moved as well as changed, where a line of the old text is not held (so the build
-    stops at it). Kept at its old numbers, it would link lines the page never saw once
-    its quote is dropped (in a trial on dart-lang/http#1966, a new commit added a doc
-    comment of four lines above a handler whose `throw` it edited: the reference linked
-    the comment). Where every old line stands in the new lines (one inserted among them), it
-    keeps its numbers and quotes the line that left them, as before."""
-    return p.to is not None
 
 
 def _rewritten(p: Placed, old: str, path: str) -> str:

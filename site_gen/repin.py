@@ -29,7 +29,6 @@ from .drift import (
     changed_part,
     commits_between,
     measure,
-    renumbered,
     rewrite,
     summary,
 )
@@ -99,10 +98,10 @@ class Repinned:
             return ("\n    what it read is part of what its lines read now, so no quote would "
                     "stop the build: read it again")
         quoted = "would quote" if self.dry_run else "now quotes"
-        if renumbered(p):
+        if p.renumbered:
             assert p.start is not None and p.end is not None
-            quoted = ("would point" if self.dry_run else "now points") + \
-                f" at {lines_text(p.start, p.end)}, where they stand, and {quoted.split()[-1]}"
+            point, quote = ("would point", "quote") if self.dry_run else ("now points", "quotes")
+            quoted = f"{point} at {lines_text(p.start, p.end)}, where they stand, and {quote}"
         return (f'\n    {quoted} its old text, "{p.quote}": the build stops at it until you '
                 f"rewrite it for the new {p.item.at} (or drop the quote)")
 

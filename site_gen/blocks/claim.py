@@ -107,7 +107,7 @@ class Claim:
     refused: set[str] = field(default_factory=set)  # languages ast-grep did not read it in
     contradicted: bool = False  # counted, and the code says otherwise (an error said why)
     # files of code in its scope no grammar reads that hold its word, each with its language
-    unread: tuple[tuple[str, str], ...] = ()
+    unread_code: tuple[tuple[str, str], ...] = ()
 
     @property
     def counted(self) -> int:
@@ -279,7 +279,7 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     read_as: set[str] = set()  # the languages a pattern is read in
     if claim.pattern is not None:  # only what a grammar reads (by its name) is read at all
         languages = {p: language_of(p, ctx.config.languages) for p in files}
-        claim.unread = _unread_code(ctx, claim, full, [p for p in files if languages[p] is None])
+        claim.unread_code = _unread_code(ctx, claim, full, [p for p in files if languages[p] is None])
         data = any(languages[p] == "yaml" for p in files)  # (a value alone is not counted)
         files = [p for p in files if (language := languages[p]) is not None
                  and counts_in(language, claim.pattern)]
