@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, lexer_alias, shared_ending, written_in
 
-VERSION = "56"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "57"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -531,7 +531,8 @@ IN_A_FUNCTION = {
 # Solidity's call did not match (OpenZeppelin's EIP7702Utils: a claim counted 0).
 IN_AN_EXPRESSION = {"csharp": "class T {\n  void t() {\n    var y = x ?? %s;\n  }\n}\n",
                     "solidity": "contract T {\n  function t() public {\n    assembly {\n"
-                                "      %s\n    }\n  }\n}\n"}
+                                "      %s\n    }\n  }\n}\n",
+                    "php": "<?php\nfunction t() {\n  $y = %s;\n}\n"}
 
 
 def _found(root: Any, language: str, pattern: str) -> list[Any]:
@@ -572,7 +573,8 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
         if nodes and ended:
             whole = {_span(n) for n in root.find_all(pattern={**rule, "strictness": "relaxed"})}
             nodes = [n for n in nodes if _span(n) in whole]
-        found.update((_span(n), n) for n in nodes if _span(n) not in found)
+        for node in nodes:
+            found.setdefault(_statement_span(node), node)
     if len(failed) == len(ways):
         raise failed[0]  # no way reads it
     return [found[span] for span in sorted(found)]
@@ -643,7 +645,8 @@ def _spelled_beside(language: str, pattern: str) -> tuple[str, ...]:
     spelled = tuple(many.sub(", ".join(f"${name}_N{at}" for at in range(count)), pattern, count=1)
                     for count in range(SPELLED_OUT + 1))
     places = places_read(language, spelled[2])
-    reads = any(_root(language, _as_names(place)).find(kind="ERROR") is None for place in places)
+    reads = any(_root(language, _as_names(language, place)).find(kind="ERROR") is None
+                for place in places)
     return spelled if reads else ()
 
 
@@ -661,7 +664,9 @@ RETURN_TYPES: dict[str, tuple[tuple[str, str, str], ...]] = {
     "go": ((r"(?<![\w$.])func\b", "{", "$RETURNED"),),
     "kotlin": ((r"(?<![\w$.])fun\b", "{", ": $RETURNED"),),
     "swift": ((r"(?<![\w$.])func\b", "{", "-> $RETURNED"),),
-    "scala": ((r"(?<![\w$.])def\b", "=", ": $RETURNED"),)}
+    "scala": ((r"(?<![\w$.])def\b", "=", ": $RETURNED"),),
+    "php": ((r"(?<![\w$.>:])function\b", "{", ": $RETURNED"),
+            (r"(?<![\w$.>:])fn\b", "=>", ": $RETURNED"))}
 _HEAD_ENDS = re.compile(r"(?:\)|\b(?:async|throws|rethrows))\s*$")  # (Swift's effects)
 
 
@@ -709,7 +714,9 @@ def readings(language: str, pattern: str) -> tuple[str | dict[str, str], ...]:
     function there as a local one, alone as one of the file's); in a class's body, where
     that reads it as a member (IN_A_CLASS, MEMBERS: a C# or Dart method, which counted
     only local functions, a C# property, a PHP or TypeScript method, which ast-grep
-    could not read alone); where only an expression stands (see as_expression)."""
+    could not read alone); a statement's as the expression it is, without its `;`, where
+    ast-grep cannot read the statement (see _misnamed: PHP's `$R = f($$$A);`, which it
+    reads as `$R = f($$$A)`); where only an expression stands (see as_expression)."""
     first = query(language, pattern)
     written = pattern.strip()
     alone = _kind_in(language, "%s", written)
@@ -725,6 +732,9 @@ def readings(language: str, pattern: str) -> tuple[str | dict[str, str], ...]:
     clause = as_clause(language, written)
     if clause is not None and clause["selector"] not in kinds:
         out.append(clause)
+    bare = written.removesuffix(";").rstrip()
+    if bare != written and bare and _misnamed(language, written):
+        out.append(bare)  # (PHP reads `$R = f();` with `$R` a name as no statement)
     also = as_expression(language, pattern)
     return (*out, also) if also is not None else tuple(out)
 
@@ -786,11 +796,12 @@ def unread_at(language: str, pattern: str) -> str | None:
     is at its top (Python's decorator without its function, `@click.option($$$A)`) is
     none: ast-grep matches the code it wraps."""
     for code in places_read(language, _capturing(pattern)[0]):
-        for named in (_as_names(code), _as_names(_MULTIPLE.sub("", code))):  # (any number: none)
+        for named in (_as_names(language, code),
+                      _as_names(language, _MULTIPLE.sub("", code))):  # (any number: none)
             if _error_within(_root(language, named)) is None:
                 return None
     written = pattern.strip()
-    error = _error_within(_root(language, _as_names(written)))
+    error = _error_within(_root(language, _as_names(language, written)))
     start, end = _span(error) if error is not None else (0, len(written))
     return (written[start:end].strip() or written).splitlines()[0][:40]
 
@@ -804,7 +815,7 @@ def counts_in(language: str, pattern: str) -> bool:
     would hold whatever the code is."""
     if language != "yaml":
         return True
-    root = _root(language, _as_names(pattern.strip()))
+    root = _root(language, _as_names(language, pattern.strip()))
     return any(root.find(kind=kind) is not None
                for kind in ("block_mapping_pair", "block_sequence_item", "flow_pair"))
 
@@ -816,10 +827,35 @@ def _error_within(root: Any) -> Any:
                  and e.parent().parent() is not None), None)
 
 
-def _as_names(code: str) -> str:
+def _as_names(language: str, code: str) -> str:
     """`code` with each metavariable written as a name (`$X` `_X`, `$$$A` `___A`), every
-    other `$` kept (PHP's `$this`, JavaScript's `$el`), each character where it was."""
-    return _METAVARIABLE.sub(lambda m: m[0].replace("$", "_"), code)
+    other `$` kept (PHP's `$this`, JavaScript's `$el`), each character where it was. PHP
+    writes a variable where other languages write a name, and reads no name in its place
+    (`$R = f()`, `function ($X) {}`, `catch (E $E)`, a parameter): where the names make no
+    PHP, a metavariable is written as a variable (`$X` as it is, `$$$A` `$__A`), but where
+    PHP wants a name (see _PHP_NAME_BEFORE)."""
+    names = _METAVARIABLE.sub(lambda m: m[0].replace("$", "_"), code)
+    if language != "php" or _root(language, names).find(kind="ERROR") is None:
+        return names
+    return _METAVARIABLE.sub(lambda m: _php_named(code, m), code)
+
+
+# Where PHP reads a name and no variable: what a function, class or constant declares, a
+# type (before a variable, or after a return type's `:`, or in a union), a part of a
+# namespace's name, a member's or a class constant's name.
+_PHP_NAME_BEFORE = re.compile(r"(?:\b(?:function|class|interface|trait|enum|extends|implements|"
+                              r"const|namespace|goto)\s+&?|\)\s*:\s*\??\s*|\|\s*|\bcatch\s*\(\s*|"
+                              r"\\|::|->)$")
+_PHP_NAME_AFTER = re.compile(r"\s*(?:&\s*)?(?:\.\.\.\s*)?\$(?!\$)|\s*\||\\")
+
+
+def _php_named(code: str, found: re.Match[str]) -> str:
+    """The metavariable `found` in PHP's `code`, written as a variable or as a name (see
+    _as_names)."""
+    written = found[0]
+    if _PHP_NAME_BEFORE.search(code, 0, found.start()) or _PHP_NAME_AFTER.match(code, found.end()):
+        return written.replace("$", "_")
+    return "$__" + written[3:] if written.startswith("$$$") else written
 
 
 def _placed(body: str, code: str) -> tuple[str, int, int]:
@@ -836,8 +872,10 @@ def _kind_in(language: str, body: str, written: str) -> str | None:
     """The kind of node `written` is read as where `body` has `%s` (see _kind_spanning),
     or, when that reads nothing, with what each `$$$` metavariable stands for left out
     (any number of nodes may be none: `void f() { $$$B }` is read as `void f() {  }`,
-    which C-like grammars read where `{ _B }` is no statement)."""
-    for code in (written, _MULTIPLE.sub("", written)):
+    which C-like grammars read where `{ _B }` is no statement; PHP, which asks a `;` of
+    each statement, as `{ $__B; }`, where `function () use () {}` is no code)."""
+    for code in (written, _BODY_ALONE.sub(lambda m: m[0][:-1].rstrip() + "; }", written),
+                 _MULTIPLE.sub("", written)):
         kind = _kind_spanning(language, *_placed(body, code))
         if kind is not None:
             return kind
@@ -868,8 +906,8 @@ def _body_misread(language: str, written: str) -> bool:
     if not _BODY_ALONE.search(written):
         return False
     for code in places_read(language, written):
-        blank = _as_names(_MULTIPLE.sub(lambda m: " " * len(m[0]), code))
-        named = _as_names(code)
+        blank = _as_names(language, _MULTIPLE.sub(lambda m: " " * len(m[0]), code))
+        named = _as_names(language, code)
         if all(_kind_at(language, named, *m.span()) == _kind_at(language, blank, *m.span())
                for m in _BODY_ALONE.finditer(code)):
             return False  # (a way that reads each body as a body)
@@ -966,14 +1004,14 @@ def unmatched(language: str, pattern: str) -> tuple[str, str] | None:
     for how, write in WITNESSES:
         read: list[tuple[Any, frozenset[str]]] = []
         keywords: set[str] = set()
-        for code in dict.fromkeys(_as_names(write(place)) for place in places):
+        for code in dict.fromkeys(_as_names(language, write(place)) for place in places):
             root = _root(language, code)
             if root.find(kind="ERROR") is None and (said := _words_read(root, words)):
                 read.append((root, said[0]))
                 keywords |= said[1]
         read = [(root, names) for root, names in read if not names & keywords]
         if read and not any(_found(root, language, pattern) for root, _ in read):
-            return _as_names(write(pattern.strip())), how
+            return _as_names(language, write(pattern.strip())), how
     return None
 
 
@@ -1009,10 +1047,11 @@ def _ellipsis_stopped(language: str, pattern: str) -> tuple[str, str] | None:
     parameter; None when there is none, or where they stand in a list, one after the
     other (`f($$$A, $B)`, which is read spelled out: see _spelled_out)."""
     named = _capturing(pattern)[0]
-    shown = {_as_names(m[0]): o[0] for m, o in zip(_METAVARIABLE.finditer(named),
-                                                  _METAVARIABLE.finditer(pattern), strict=True)}
+    shown = {written: o[0] for m, o in zip(_METAVARIABLE.finditer(named),
+                                            _METAVARIABLE.finditer(pattern), strict=True)
+             for written in (m[0].replace("$", "_"), _as_names(language, m[0]))}  # (PHP's: both)
     for place in places_read(language, named):
-        stack = [_root(language, _as_names(place))]
+        stack = [_root(language, _as_names(language, place))]
         while stack:
             node = stack.pop()
             kids = node.children()
@@ -1058,7 +1097,7 @@ def _capturing(pattern: str) -> tuple[str, tuple[tuple[str, bool], ...]]:
 def _kinds(language: str, code: str) -> frozenset[str]:
     """The kinds of the nodes of `code`, a pattern as it is read (or the code around it
     where it is read so: see readings), each metavariable read as a name."""
-    stack, kinds = [_root(language, code.replace("$", "_"))], set()
+    stack, kinds = [_root(language, _as_names(language, code))], set()
     while stack:
         node = stack.pop()
         kinds.add(node.kind())
@@ -1106,12 +1145,23 @@ def _span(node: Any) -> tuple[int, int]:
     return (int(span.start.index), int(span.end.index))
 
 
+def _statement_span(node: Any) -> tuple[int, int]:
+    """The span of `node` without the `;` that ends it: a statement and the expression it
+    is are one match. A pattern that ends in `;` is read in a function's body as the
+    expression (see query) and alone as the statement, and ast-grep matched each in every
+    statement: `foo($X);` counted each call twice in JavaScript, TypeScript, Java, C, C++,
+    C#, Rust and PHP (guzzle's `throw new $E($$$A);`: 134 for 67 throws)."""
+    start, end = _span(node)
+    text = node.text()
+    return start, end - (len(text) - len(text.rstrip().removesuffix(";").rstrip()))
+
+
 @functools.lru_cache(maxsize=256)
 def open_ended(language: str, pattern: str) -> bool:
     """Whether `pattern` ends in a named node (a metavariable, a name, a value) rather
     than a token that closes it (`)`, `end`, `;`): read with each `$` as `_` (see
     _kind_spanning). A pattern that does not parse so is taken as open."""
-    node = _root(language, pattern.strip().replace("$", "_"))
+    node = _root(language, _as_names(language, pattern.strip()))
     if node.find(kind="ERROR") is not None:
         return True
     while kids := [c for c in node.children() if "comment" not in c.kind()]:
@@ -1127,10 +1177,20 @@ def as_expression(language: str, pattern: str) -> dict[str, str] | None:
     bare = pattern.strip().removesuffix(";").rstrip()
     if body is None or statement is None or not bare:
         return None
-    kind = _kind_spanning(language, *_placed(body, bare))
-    if kind is None or kind == _kind_spanning(language, *_placed(statement, bare)):
+    kind = _kind_in(language, body, bare)
+    if kind is None or (kind == _kind_in(language, statement, bare) and not _misnamed(language, bare)):
         return None
     return {"context": _placed(body, bare)[0], "selector": kind}
+
+
+def _misnamed(language: str, written: str) -> bool:
+    """Whether ast-grep, which writes each metavariable as a name (see _as_names), reads
+    `written` alone with an error that the same code written as the language writes it
+    does not have: PHP's `function ($X) { $$$B }`, whose parameter is no name, matched no
+    closure alone (guzzle's 33), and matches where an expression stands."""
+    names = _METAVARIABLE.sub(lambda m: m[0].replace("$", "_"), written)
+    return names != _as_names(language, written) and \
+        _root(language, names).find(kind="ERROR") is not None
 
 
 @functools.lru_cache(maxsize=256)
@@ -1159,7 +1219,7 @@ def _kind_spanning(language: str, code: str, at: int, length: int) -> str | None
     from `at`, or else them and the `;` after them (a statement that ends with it: Dart's
     `return x;`, Solidity's `revert E();`, which no node spans without it); None when the
     code does not parse or no node spans them."""
-    root = _root(language, code.replace("$", "_"))
+    root = _root(language, _as_names(language, code))
     if root.find(kind="ERROR") is not None:
         return None
     end, node = at + length, root

@@ -2100,6 +2100,33 @@ def test_a_clause_of_a_statement_is_read_in_the_statement(
     assert _linked(html, path) == [str(line) for line in lines]
 
 
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("run.js", "function f() {\n  foo(1);\n  x = 2;\n  foo(3);\n}\n", "foo($X);", [2, 4]),
+    ("run.ts", "function f() {\n  x = 1;\n  y = 2;\n}\n", "$A = $B;", [2, 3]),
+    ("Run.java", "class Run {\n  void f() {\n    foo(1);\n    throw new E(2);\n  }\n}\n",
+     "foo($X);", [3]),
+    ("run.c", "void f(void) {\n  foo(1);\n  x = 2;\n}\n", "$A = $B;", [3]),
+    ("run.cpp", "void f() {\n  foo(1);\n  foo(2);\n}\n", "foo($X);", [2, 3]),
+    ("Run.cs", "class Run {\n  void F() {\n    Foo(1);\n  }\n}\n", "Foo($X);", [3]),
+    ("run.rs", "fn f() {\n    foo(1);\n    x = 2;\n}\n", "foo($X);", [2]),
+    # guzzle's StreamHandler: 4 for its 2 `$request = $request->withHeader(...);`
+    ("run.php", "<?php\nfunction f($r) {\n  $r = $r->withHeader('A', '1');\n"
+     "  throw new E('x');\n}\n", "throw new $E($$$A);", [4]),
+    ("run.php", "<?php\nfunction f($r) {\n  $r = $r->withHeader('A', '1');\n}\n",
+     "$R = $R->withHeader($$$A);", [3]),
+])
+def test_a_statement_s_pattern_counts_each_statement_once(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """A pattern that ends in `;` is read in a function's body as the expression and alone
+    as the statement, and each reading matched every statement: `foo($X);` counted each
+    call twice in JavaScript, TypeScript, Java, C, C++, C#, Rust and PHP (guzzle's
+    `throw new $E($$$A);` 134 for its 67 throws), so a true count failed and a count of
+    twice the code held."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
+
+
 TYPED_PY = "def load(path) -> dict:\n    return {}\n\n\nasync def save(path):\n    pass\n"
 
 
@@ -2130,6 +2157,53 @@ def test_a_function_s_pattern_without_a_return_type_counts_functions_with_one(
     html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\n{pattern}")
     assert errors == [], errors
     assert _linked(html, path) == [str(line) for line in lines]
+
+
+GUZZLE = """\
+<?php
+class StreamHandler
+{
+    public function __invoke($request, array $options)
+    {
+        try {
+            $request = $request->withoutHeader('Expect');
+            $request = $request->withHeader('Content-Length', '0');
+        } catch (\\InvalidArgumentException $e) {
+            throw $e;
+        } catch (\\Exception $e) {
+            $sink = static function ($x) { return $x; };
+            $wrap = function ($value) use ($request): string { return $value; };
+        }
+    }
+
+    private function getDefaultContext($request): array
+    {
+        return ['http' => []];
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(("pattern", "lines"), [
+    ("private function $F($$$A) { $$$B }", [17]),  # it returns an `array`
+    ("public function $F($$$A) { $$$B }", [4]),
+    ("catch ($T $E) { $$$B }", [9, 11]),  # $E: PHP's caught variable
+    ("catch (\\Exception $e) { $$$B }", [11]),
+    ("$R = $R->withHeader($$$A);", [8]),  # a metavariable assigned to
+    ("function ($$$A) use ($$$U) { $$$B }", [13]),  # a closure, with its return type
+    ("static function ($X) { $$$B }", [12]),
+])
+def test_php_patterns_count_what_they_say(tmp_path: Path, pattern: str, lines: list[int]) -> None:
+    """guzzle (PHP): `private function $F($$$A) { $$$B }` counted 8 of its 53 private
+    methods (the others declare what they return), `catch ($T $E) { $$$B }` and
+    `$R = $R->withHeader($$$A);` were no pattern ast-grep reads, and a closure none: PHP
+    writes a variable where the parse that reads a pattern wrote a metavariable as a name,
+    which PHP reads in no variable's place (a parameter, a caught exception, what is
+    assigned to), and a closure stands where an expression does."""
+    html, errors = _claimed(tmp_path, "src/StreamHandler.php", GUZZLE,
+                            f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == [], errors
+    assert _linked(html, "StreamHandler.php") == [str(line) for line in lines]
 
 
 DART_SEND = """\
