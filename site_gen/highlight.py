@@ -43,6 +43,7 @@ def highlight_code(code: str, lang: str, _attrs: str = "") -> str:
     lexer = _fence_lexer(lang) if lang else None
     if lexer is None:
         return ""
+    lexer = read_from_start(lexer, code, lambda: _fence_lexer(lang, inline=True))
     from pygments import format as formatted
 
     body = formatted(fence_tokens(lexer, code), _html_formatter())
@@ -50,17 +51,29 @@ def highlight_code(code: str, lang: str, _attrs: str = "") -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _fence_lexer(lang: str) -> Lexer | None:
+def _fence_lexer(lang: str, inline: bool = False) -> Lexer | None:
     """The lexer a fence of `lang` is highlighted with (None: no lexer has that name), made
     once per process: Pygments' look-up by name passes over its whole list of lexers each
-    time (0.2 ms), and a lexer keeps nothing from one text to the next (as _made)."""
+    time (0.2 ms), and a lexer keeps nothing from one text to the next (as _made). `inline`:
+    one that reads code from the text's start (see read_from_start)."""
     from pygments.lexers import get_lexer_by_name
 
     try:
-        lexer: Lexer = get_lexer_by_name(lang)
+        lexer: Lexer = get_lexer_by_name(lang, **({"startinline": True} if inline else {}))
     except ClassNotFound:
         return None
     return lexer
+
+
+def read_from_start(lexer: Lexer, text: str, inline: Callable[[], Lexer | None]) -> Lexer:
+    """The lexer to read `text` with: `lexer`, or, where `lexer` reads a text as markup
+    until a tag opens its code (Pygments' PHP lexer, until `<?php`) and `text` opens with
+    none, the same lexer reading code from the start (`inline`). PHP's code cited from a
+    file (a hunk, an excerpt, a definition) has no `<?php` before it, and was shown plain,
+    where GitHub's diff colours a PHP hunk."""
+    if getattr(lexer, "startinline", None) is not False or text.lstrip().startswith("<?"):
+        return lexer
+    return inline() or lexer
 
 
 def fence_tokens(lexer: Lexer, code: str) -> Iterator[tuple[_TokenType, str]]:
@@ -127,14 +140,16 @@ _NAMED: weakref.WeakKeyDictionary[Kept, dict[str, str]] = weakref.WeakKeyDiction
 
 
 @functools.lru_cache(maxsize=256)
-def _made(name: str) -> Lexer:
-    """The lexer `name` (see _lexer_name) stands for; plain text when none reads the file."""
+def _made(name: str, inline: bool = False) -> Lexer:
+    """The lexer `name` (see _lexer_name) stands for; plain text when none reads the file.
+    `inline`: one that reads code from the text's start (see read_from_start)."""
     from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
 
     kind, _, value = name.partition(":")
     try:
-        lexer: Lexer = (get_lexer_by_name if kind == "name" else get_lexer_for_filename)(
-            value, stripnl=False, ensurenl=False)
+        options = {"stripnl": False, "ensurenl": False} | ({"startinline": True} if inline else {})
+        lexer: Lexer = (get_lexer_by_name(value, **options) if kind == "name"
+                        else get_lexer_for_filename(value, None, **options))
         return lexer
     except ClassNotFound:
         plain: Lexer = TextLexer(stripnl=False, ensurenl=False)
@@ -162,11 +177,15 @@ class Lexing:
         """The Pygments lexer itself (made once per process)."""
         return _made(self.name)
 
+    def lexer_for(self, text: str) -> Lexer:
+        """The lexer that reads `text` (see read_from_start)."""
+        return read_from_start(self.lexer, text, lambda: _made(self.name, inline=True))
+
     def lex(self, lines: list[str]) -> Tokens:
         """`lines` lexed as one text: tokens per line (see lex_lines)."""
-        if self.store is None:
-            return lex_lines(self.lexer, lines)
         text = "\n".join(lines)
+        if self.store is None:
+            return lex_lines(self.lexer_for(text), lines)
         key = f"{LEXED}{_tokens_kind()}\n{self.name}\n{hashlib.sha256(text.encode()).hexdigest()}"
         held = self.store.get(key)
         if isinstance(held, list) and len(held) == len(lines):
@@ -175,7 +194,7 @@ class Lexing:
                 classes = _classes()  # a class goes into the page as it is: only ours
                 if all(css in classes for line in tokens for css, _ in line):
                     return tokens
-        tokens = lex_lines(self.lexer, lines)
+        tokens = lex_lines(self.lexer_for(text), lines)
         self.store.put(key, tokens)
         return tokens
 
@@ -194,8 +213,8 @@ def comment_lines(path: str, languages: dict[str, str], store: Kept | None = Non
     @param` lines); a preprocessor's line (`#include`, `#define`) and an attribute
     (`#[derive]`) are code. The lexer is made when first needed."""
     @functools.cache
-    def lexer() -> Lexer:
-        return lexing_for(path, languages, store, lines).lexer
+    def lexing() -> Lexing:
+        return lexing_for(path, languages, store, lines)
 
     def flags(block: Sequence[str]) -> list[bool]:
         alone = [False] * len(block)
@@ -203,7 +222,8 @@ def comment_lines(path: str, languages: dict[str, str], store: Kept | None = Non
             return alone  # (no comment can open here: not lexed)
         kinds: list[set[bool]] = [set() for _ in block]
         row = 0
-        for ttype, value in lexer().get_tokens("\n".join(block) + "\n"):
+        text = "\n".join(block) + "\n"
+        for ttype, value in lexing().lexer_for(text).get_tokens(text):
             for k, part in enumerate(value.split("\n")):
                 if k:
                     row += 1
@@ -250,7 +270,7 @@ def _tokens_kind() -> str:
     """What lexed tokens depend on besides the lexer and the text: Pygments' version and
     the classes the site's styles colour (a token of another class is kept as plain)."""
     return (f"{PYGMENTS} {hashlib.sha256(' '.join(sorted(_styled())).encode()).hexdigest()[:16]}"
-            " runs")  # a run of tokens of one class is one token
+            " runs, php from its start")  # a run of tokens of one class is one token
 
 
 _CSS_CLASSES: dict[_TokenType, str] = {}  # _css_class of each token type met so far

@@ -13,7 +13,7 @@ from markdown_it.utils import read_fixture_file
 from site_gen.blocks.proposal import _changed, parse_proposal
 from site_gen.config import default_config
 from site_gen.context import PageContext
-from site_gen.highlight import lexing_for, shared_indent
+from site_gen.highlight import highlight_code, lexing_for, shared_indent
 
 from .blockutil import render, rendered_at
 from .conftest import Project, Run, commit, git
@@ -97,6 +97,40 @@ def test_code_is_highlighted_as_its_language() -> None:
     html, _, _ = render(HUNKS)
     assert '<span class="k">with</span> telemetry(<wbr>carrier' in html  # names: plain text
     assert '<span class="k">try</span>' in html
+
+
+class _Store:
+    """A code store (see code_index.Kept) in memory."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, Any] = {}
+
+    def get(self, key: str) -> Any:
+        return self.held.get(key)
+
+    def put(self, key: str, value: Any) -> None:
+        self.held[key] = value
+
+
+@pytest.mark.parametrize("code", [
+    "if ('' !== $body) {\n    $context['http']['content'] = $body;\n}",
+    "<?php\nif ('' !== $body) {\n    $context['http']['content'] = $body;\n}",
+])
+def test_php_code_without_its_opening_tag_is_highlighted(code: str) -> None:
+    """guzzle's StreamHandler: a PHP hunk, excerpt or definition (lines from inside a file,
+    with no `<?php` before them) and a ```php fence of code alone were shown plain, as
+    Pygments' PHP lexer reads text before a `<?php` as HTML; GitHub's diff colours them."""
+    lines = code.splitlines()
+    store = _Store()
+    for tokens in (lexing_for("src/Handler/StreamHandler.php", {}).lex(lines),
+                   lexing_for("src/Handler/StreamHandler.php", {}, store).lex(lines),
+                   lexing_for("src/Handler/StreamHandler.php", {}, store).lex(lines)):  # kept
+        classes = {css for line in tokens for css, _ in line}
+        assert {"k", "s1"} <= classes, tokens  # `if`, `''` (the site colours no variable)
+    fenced = highlight_code(code, "php")
+    assert '<span class="k">if</span>' in fenced and '<span class="nv">$body</span>' in fenced
+    if code.startswith("<?php"):  # a text that opens with it is read as Pygments reads it
+        assert '<span class="cp">&lt;?php</span>' in fenced
 
 
 def test_language_from_extension_and_override() -> None:
