@@ -43,7 +43,7 @@ from .content import Page, PullRequest
 from .context import PageContext
 from .definitions import Definition, chosen, enclosing, holds, lines_text
 from .git_reader import SourceReader, changes, holds_quote
-from .highlight import comment_lines
+from .highlight import comment_lines, lexing_for, respaced
 from .names import (
     GITLINK,
     Fence,
@@ -595,6 +595,9 @@ class HeadMove:
             return Placed(item, GONE, new_path, old_text=text, quote=_quote(item, text, new_lines),
                           detail="the cited lines were removed" + elsewhere)
         now = tuple(new_lines[approx[0] - 1:approx[1]])
+        if self._respaced(new_path, new_lines, text, now):  # (its blank lines at its ends aside)
+            start, end = _blanks_aside(new_lines, approx, text)
+            return self._moved(item, new_path, start, end, text, tuple(new_lines[start - 1:end]))
         i1, i2, _, _ = changed_part(text, now)
         edited = text[i1:i2] + text[:i1] + text[i2:]
         # where the lines were edited in place and moved, the reference points where they
@@ -692,11 +695,19 @@ class HeadMove:
             return Placed(item, GONE, new_path, old_text=text,
                           detail=f"{item.symbol} is no longer defined in {new_path}")
         now = tuple(new_lines[new.start - 1:new.end])
-        if now != text:
+        if now != text and not self._respaced(new_path, new_lines, text, now):
             return _edited(item, new_path, (old[0].start, text), (new.start, now))
         if new_path == item.file and (new.start, new.end) == (old[0].start, old[0].end):
             return Placed(item, SAME, new_path, new.start, new.end, text, now)  # a name has no lines
         return self._moved(item, new_path, new.start, new.end, text, now)
+
+    def _respaced(self, path: str, lines: list[str], old: tuple[str, ...],
+                  new: tuple[str, ...]) -> bool:
+        """Whether the cited lines `old` stand at the new head as `new` with only the white
+        space between their tokens changed (see highlight.respaced): a formatter's commit
+        (guzzle's php-cs-fixer run, which aligned no more `=>`), after which the page's
+        explanation holds as it did. Such lines are moved, not changed, said so."""
+        return respaced(lexing_for(path, self.config.languages, self.store, lines), old, new)
 
     def _renamed(self, path: str, new_path: str, old: Definition) -> Definition | None:
         """The definition of the new head that holds the lines of `old`'s body (most of
@@ -856,12 +867,14 @@ class HeadMove:
 
     def _moved(self, item: Item, new_path: str, start: int | None, end: int | None,
                old: tuple[str, ...], new: tuple[str, ...], shift: int | None = None) -> Placed:
-        if new_path == item.file and start == item.start and not shift:
+        if new_path == item.file and start == item.start and not shift and \
+                (old == new or end == item.end or item.symbol):
             return Placed(item, SAME, new_path, start, end, old, new)
         shift = shift if shift is not None else (
             (start - item.start) if start is not None and item.start is not None else 0)
+        spaced = ", only the white space between its tokens changed" if old != new else ""
         return Placed(item, MOVED, new_path, start, end, old, new,
-                      detail=_moved_how(item, new_path, start, end), shift=shift)
+                      detail=_moved_how(item, new_path, start, end) + spaced, shift=shift)
 
 
 def _counted_apart(old: list[ClaimSite], new: list[ClaimSite]) -> str:
@@ -938,6 +951,16 @@ def _quote(item: Item, text: tuple[str, ...], new_lines: list[str],
                       if q and "`" not in q and not holds_quote(held, q))
     # one that tells the lines apart (not a `break;` or a `}`) when there is one
     return next((q for q in quotes if len(q) >= QUOTE_TELLS), quotes[0] if quotes else "")
+
+
+def _blanks_aside(lines: list[str], span: tuple[int, int], text: tuple[str, ...]) -> tuple[int, int]:
+    """`span` of `lines` without the blank lines at its ends that `text` has not at its."""
+    start, end = span
+    while start < end and not lines[start - 1].strip() and text[0].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip() and text[-1].strip():
+        end -= 1
+    return start, end
 
 
 def _places(lines: list[str], text: tuple[str, ...]) -> list[int]:

@@ -13,6 +13,7 @@ import contextlib
 import functools
 import hashlib
 import html
+import itertools
 import os
 import re
 import weakref
@@ -233,6 +234,41 @@ def comment_lines(path: str, languages: dict[str, str], store: Kept | None = Non
         return [held == {True} for held in kinds]
 
     return flags
+
+
+# Languages whose indentation is their structure (by the first of their lexer's aliases):
+# a line moved further in or out is another program there. (Scala 3 may indent for braces.)
+OFFSIDE = frozenset({"python", "python2", "cython", "yaml", "haskell", "fsharp", "nimrod",
+                     "coffeescript", "sass", "pug", "haml", "slim", "elm", "purescript", "idris",
+                     "agda", "make", "gdscript", "scala", "boo"})
+
+
+def respaced(lexing: Lexing, old: Sequence[str], new: Sequence[str]) -> bool:
+    """Whether lines `new` read as `old` but for the white space between their tokens and
+    the blank lines among them: what a formatter changes (php-cs-fixer aligning `=>`,
+    gofmt, a line of a call wrapped). A string's text must be as it was (a space in it is
+    the program's), a comment's but at its ends; and in a language whose indentation is
+    its structure (OFFSIDE), each line as far in, from the line before it, as it was."""
+    if _solid(lexing, old) != _solid(lexing, new):
+        return False
+    if lexing.lexer.aliases[:1] and lexing.lexer.aliases[0] in OFFSIDE:
+        return _steps(old) == _steps(new)
+    return True
+
+
+def _solid(lexing: Lexing, lines: Sequence[str]) -> list[tuple[_TokenType, str]]:
+    """The tokens of `lines` but the white space between them (a string's kept whole)."""
+    text = "\n".join(lines) + "\n"
+    return [(ttype, value if _within(ttype, String) else value.strip())
+            for ttype, value in lexing.lexer_for(text).get_tokens(text)
+            if _within(ttype, String) or value.strip()]
+
+
+def _steps(lines: Sequence[str]) -> list[int]:
+    """How each non-blank line of `lines` is indented from the one before it: -1 less, 0
+    as far, 1 further."""
+    depths = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    return [(b > a) - (b < a) for a, b in itertools.pairwise(depths)]
 
 
 def _within(ttype: _TokenType, kind: _TokenType) -> bool:

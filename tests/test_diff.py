@@ -13,7 +13,7 @@ from markdown_it.utils import read_fixture_file
 from site_gen.blocks.proposal import _changed, parse_proposal
 from site_gen.config import default_config
 from site_gen.context import PageContext
-from site_gen.highlight import highlight_code, lexing_for, shared_indent
+from site_gen.highlight import highlight_code, lexing_for, respaced, shared_indent
 
 from .blockutil import render, rendered_at
 from .conftest import Project, Run, commit, git
@@ -131,6 +131,22 @@ def test_php_code_without_its_opening_tag_is_highlighted(code: str) -> None:
     assert '<span class="k">if</span>' in fenced and '<span class="nv">$body</span>' in fenced
     if code.startswith("<?php"):  # a text that opens with it is read as Pygments reads it
         assert '<span class="cp">&lt;?php</span>' in fenced
+
+
+@pytest.mark.parametrize(("path", "old", "new", "same"), [
+    ("a.php", ["'method'           => $m,", "'header'  => $h,"], ["'method' => $m,", "'header' => $h,"],
+     True),  # guzzle's php-cs-fixer commit: alignment
+    ("a.php", ["$m .= \"[$k] $v\" . \\PHP_EOL;"], ["$m .= \"[$k] $v\".\\PHP_EOL;"], True),
+    ("a.php", ["$m = 'a  b';"], ["$m = 'a b';"], False),  # a string's text is the program's
+    ("a.php", ["'line' => $line"], ["'line' => $line,"], False),  # a token added
+    ("a.go", ["x := f(a,", "\tb)"], ["x := f(a, b)"], True),  # a call unwrapped
+    ("a.py", ["if x:", "  y()", "  z()"], ["if x:", "    y()", "", "    z()"], True),
+    ("a.py", ["if x:", "    y()", "    z()"], ["if x:", "    y()", "z()"], False),  # out of the if
+    ("a.js", ["// a  comment", "f()"], ["// a comment", "f()"], False),
+])
+def test_lines_respaced_are_told_from_lines_changed(
+        path: str, old: list[str], new: list[str], same: bool) -> None:
+    assert respaced(lexing_for(path, {}), old, new) is same
 
 
 def test_language_from_extension_and_override() -> None:

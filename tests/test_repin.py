@@ -547,6 +547,41 @@ def test_a_symbol_whose_body_changed_is_changed(
     assert "was: return 1\n    now: return 2\n" in run.out  # what changed, not its first lines
 
 
+REFORMATTED = CORE.replace("    name = user.name\n", "    name  =  user.name\n\n")
+# a formatter's commit: spaces around `=`, a blank line added in make_key (L11-L14 now)
+
+
+def test_a_symbol_reformatted_moves_and_says_only_its_spacing_changed(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
+    """guzzle#3131 repinned over a php-cs-fixer commit: the definition the page cites by
+    name was changed (repin exited 1, the page's notice said so) where only the spaces
+    aligning its `=>` went. The same tokens, strings as they were, are the code the page
+    explained: it is moved, and says so."""
+    repo, _, _ = moved("By name [[core.py::make_key]], named at [[core.py:12]], "
+                       "all of it [[core.py:11-13]].\n", {"src/widgets/core.py": REFORMATTED})
+    out, page = repinned_and_built(cli, repo, project)
+    assert ("moved: src/widgets/core.py · make_key now at L11-L14, only the white space "
+            "between its tokens changed") in out, out
+    assert "moved: src/widgets/core.py L11-L13 now at L11-L14, only the white space" in out
+    assert "[[core.py:11-14]]" in page and "[[core.py:12]]" in page  # L12: the same text
+    assert "3 references: 1 same, 2 moved" in out
+
+
+@pytest.mark.parametrize(("new", "edit"), [
+    (CORE.replace("return hash(name)", "return hash( name, )"), "L13"),  # a token added
+    (CORE.replace("    name = user.name\n", "name = user.name\n"), "L12"),  # out of the def
+])
+def test_a_symbol_whose_tokens_or_structure_changed_with_its_spacing_is_changed(
+        moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI,
+        new: str, edit: str) -> None:
+    """Spacing is all that may change: a trailing comma is a token, and in Python a line
+    moved out of its block is another program (it is no longer make_key's)."""
+    repo, _, _ = moved("By name [[core.py::make_key]].\n", {"src/widgets/core.py": new})
+    run = repin(cli, repo)
+    assert run.code == 1, run.out
+    assert "changed: src/widgets/core.py · make_key" in run.out and edit in run.out
+
+
 def test_a_symbol_is_reported_by_the_lines_that_changed_in_it(
         moved: Callable[..., tuple[Path, str, str]], project: Project, cli: CLI) -> None:
     """Before, the report showed the definition's first lines, the same on both sides."""
