@@ -722,8 +722,8 @@ def readings(language: str, pattern: str) -> tuple[str | dict[str, str], ...]:
     alone = _kind_in(language, "%s", written)
     kinds = {first["selector"] if isinstance(first, dict) else alone}
     out: list[str | dict[str, str]] = [first]
-    if isinstance(first, dict) and alone is not None and alone not in kinds:
-        out.append(pattern)
+    if isinstance(first, dict) and alone is not None and (alone not in kinds or written.endswith(";")):
+        out.append(pattern)  # (a statement read in a function and alone: see query)
         kinds.add(alone)
     body = IN_A_CLASS.get(language)
     member = _kind_in(language, body, written) if body and written else None
@@ -874,12 +874,18 @@ def _kind_in(language: str, body: str, written: str) -> str | None:
     (any number of nodes may be none: `void f() { $$$B }` is read as `void f() {  }`,
     which C-like grammars read where `{ _B }` is no statement; PHP, which asks a `;` of
     each statement, as `{ $__B; }`, where `function () use () {}` is no code)."""
-    for code in (written, _BODY_ALONE.sub(lambda m: m[0][:-1].rstrip() + "; }", written),
-                 _MULTIPLE.sub("", written)):
+    for code in _ways_written(written):
         kind = _kind_spanning(language, *_placed(body, code))
         if kind is not None:
             return kind
     return None
+
+
+def _ways_written(written: str) -> tuple[str, str, str]:
+    """`written`; with each body of a `$$$` metavariable alone written as a statement
+    (`{ $$$B; }`); with what each `$$$` stands for left out (see _kind_in)."""
+    return (written, _BODY_ALONE.sub(lambda m: m[0][:-1].rstrip() + "; }", written),
+            _MULTIPLE.sub("", written))
 
 
 _MULTIPLE = re.compile(r"\$\$\$[A-Z0-9_]*")
@@ -1190,7 +1196,9 @@ def _misnamed(language: str, written: str) -> bool:
     closure alone (guzzle's 33), and matches where an expression stands."""
     names = _METAVARIABLE.sub(lambda m: m[0].replace("$", "_"), written)
     return names != _as_names(language, written) and \
-        _root(language, names).find(kind="ERROR") is not None
+        _root(language, names).find(kind="ERROR") is not None and \
+        any(_root(language, _as_names(language, code)).find(kind="ERROR") is None
+            for code in _ways_written(written))
 
 
 @functools.lru_cache(maxsize=256)
@@ -1207,18 +1215,22 @@ def query(language: str, pattern: str) -> str | dict[str, str]:
     written = pattern.strip()
     alone = _kind_spanning(language, written, 0, len(written))
     bare = written.removesuffix(";").rstrip() if body.count("%s;") else written  # its `;` added
-    inside = _kind_spanning(language, *_placed(body, bare))
-    if inside is None or inside == alone:
+    inside = _kind_spanning(language, *_placed(body, bare), statement=bare != written)
+    if inside is None or inside == alone and bare == written:  # (a statement: where it stands)
         return pattern
     return {"context": _placed(body, bare)[0], "selector": inside}
 
 
-def _kind_spanning(language: str, code: str, at: int, length: int) -> str | None:
+def _kind_spanning(language: str, code: str, at: int, length: int,
+                   statement: bool = False) -> str | None:
     """The kind of the innermost node of `code` (parsed with each metavariable's `$` as
     `_`, which any grammar reads in a name) that spans exactly the `length` characters
     from `at`, or else them and the `;` after them (a statement that ends with it: Dart's
-    `return x;`, Solidity's `revert E();`, which no node spans without it); None when the
-    code does not parse or no node spans them."""
+    `return x;`, Solidity's `revert E();`, which no node spans without it); with
+    `statement`, the one that spans them and the `;` first: a pattern written with its
+    `;` is a statement, as ast-grep reads it alone (`foo($X);` counted the calls of
+    `x = foo(1)` and `bar(foo(2))` too); None when the code does not parse or no node
+    spans them."""
     root = _root(language, _as_names(language, code))
     if root.find(kind="ERROR") is not None:
         return None
@@ -1231,7 +1243,8 @@ def _kind_spanning(language: str, code: str, at: int, length: int) -> str | None
             kinds[span.end.index] = node.kind()
         node = next((child for child in node.children()
                      if child.range().start.index <= at and child.range().end.index >= end), None)
-    return kinds.get(end, kinds.get(end + 1))
+    first, then = (end + 1, end) if statement else (end, end + 1)
+    return kinds.get(first, kinds.get(then))
 
 
 # Languages whose macros' code the grammar keeps as tokens, read again as code here: Rust's

@@ -2102,6 +2102,11 @@ def test_a_clause_of_a_statement_is_read_in_the_statement(
 
 @pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
     ("run.js", "function f() {\n  foo(1);\n  x = 2;\n  foo(3);\n}\n", "foo($X);", [2, 4]),
+    # a statement, as ast-grep reads `foo($X);`: not the calls in `x = foo(2)`, `bar(foo(3))`
+    ("run.js", "function f() {\n  x = foo(2);\n  bar(foo(3));\n  foo(4);\n}\n", "foo($X);", [4]),
+    ("Run.java", "class Run {\n  void f() {\n    x = foo(2);\n    foo(3);\n  }\n}\n",
+     "foo($X);", [4]),
+    ("run.php", "<?php\nfunction f() {\n  $x = foo(2);\n  foo(3);\n}\n", "foo($X);", [4]),
     ("run.ts", "function f() {\n  x = 1;\n  y = 2;\n}\n", "$A = $B;", [2, 3]),
     ("Run.java", "class Run {\n  void f() {\n    foo(1);\n    throw new E(2);\n  }\n}\n",
      "foo($X);", [3]),
@@ -2121,7 +2126,9 @@ def test_a_statement_s_pattern_counts_each_statement_once(
     as the statement, and each reading matched every statement: `foo($X);` counted each
     call twice in JavaScript, TypeScript, Java, C, C++, C#, Rust and PHP (guzzle's
     `throw new $E($$$A);` 134 for its 67 throws), so a true count failed and a count of
-    twice the code held."""
+    twice the code held. And the reading in a function's body picked the expression, so
+    the calls inside other statements counted too: a pattern with its `;` is a statement,
+    as ast-grep reads it alone."""
     html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
     assert errors == [], errors
     assert _linked(html, path) == [str(line) for line in lines]
