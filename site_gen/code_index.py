@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, lexer_alias, shared_ending, written_in
 
-VERSION = "57"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "58"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -410,6 +410,127 @@ def _unparsed_holding(root: Any, unread: frozenset[int], lines: list[str], word:
 _COMMENT_KINDS = ("comment", "line_comment", "block_comment", "multiline_comment")
 
 
+# What is no code where it stands inside a construct (between `catch (...)` and its block,
+# after an `if`'s condition, among a call's arguments): a comment, and C#'s `#pragma`,
+# `#region` and `#nullable` lines, which change no code. ast-grep matches a pattern to the
+# node whole, comments too, so `catch ($T $E) { $$$B }` counted no catch with a `#pragma
+# warning restore CA1031` before its block (10 of Polly's 58) nor `if (a) // why` above
+# one; the code is read with those left out (between statements, a comment is a node of
+# its own, which no pattern of one statement meets).
+_ASIDES = (*_COMMENT_KINDS, "preproc_pragma", "preproc_region", "preproc_endregion",
+           "preproc_nullable")
+_SEQUENCES = re.compile(r"block|body|program|source_file|translation_unit|module|compound|"
+                        r"declaration_list|statements|chunk|suite|compilation_unit|declarations")
+
+
+def _found_aside(language: str, code: str, pattern: str,
+                 inside: str | None) -> tuple[str, Any, list[Any], list[Any] | None]:
+    """The code `pattern` is matched in, its tree, the nodes `pattern` matches there and
+    those `inside` does (see _found): `code` as it is; or, where an aside stands inside a
+    construct of a kind the pattern is read as (see _ASIDES, _written_kinds: a `catch`
+    clause's for `catch ($T $E) { $$$B }`) and no match holds it, `code` with its asides
+    so placed as spaces, every line and column where it was (unless that does not parse
+    where it did). So the code is parsed again only where an aside may have stood in a
+    match's way (a comment among parameters that `$$$A` stands for is in none's)."""
+    root = _root(language, code)
+    found = _found(root, language, pattern)
+    holders = None if inside is None else _found(root, language, inside)
+    kinds = _written_kinds(language, pattern) | (
+        _written_kinds(language, inside) if inside is not None else frozenset())
+    matched = [_span(node) for node in (*found, *(holders or ()))]
+    spans = tuple(aside for aside in _asides(language, code, kinds, literal_of(pattern))
+                  if not any(a <= aside[0] and aside[1] <= b for a, b in matched))
+    quiet = _spaced(language, code, spans) if spans else code
+    if quiet == code:
+        return code, root, found, holders
+    root = _root(language, quiet)
+    return quiet, root, _found(root, language, pattern), (
+        None if inside is None else _found(root, language, inside))
+
+
+@functools.lru_cache(maxsize=512)
+def _asides(language: str, code: str, kinds: frozenset[str],
+            word: str | None) -> tuple[tuple[int, int], ...]:
+    """Where each aside of `code` stands inside a construct (see _inside) of one of
+    `kinds` that holds `word` (a pattern's word: not every call's arguments for one call's
+    pattern), or whose parent does: found by ast-grep, the rest asked only of those."""
+    if not kinds or not _aside_kinds(language):
+        return ()
+    root = _root(language, code)
+    parents = {"any": [{"kind": kind} for kind in sorted(kinds)], "stopBy": "neighbor"}
+    return tuple(_span(node) for kind in _aside_kinds(language)
+                 for node in root.find_all(kind=kind, inside=parents)
+                 if _inside(node) and (word is None or _holds(node.parent(), word)))
+
+
+def _holds(construct: Any, word: str) -> bool:
+    """Whether `construct`, or the node that holds it, holds `word`."""
+    return any(node is not None and word in node.text() for node in (construct, construct.parent()))
+
+
+@functools.lru_cache(maxsize=64)
+def _spaced(language: str, code: str, spans: tuple[tuple[int, int], ...]) -> str:
+    """`code` with `spans` as spaces (see _asides_left_out)."""
+    quiet = code
+    for start, end in spans:
+        quiet = quiet[:start] + _BLANKED.sub(" ", quiet[start:end]) + quiet[end:]
+    if _root(language, quiet).find(kind="ERROR") is not None and \
+            _root(language, code).find(kind="ERROR") is None:
+        return code
+    return quiet
+
+
+@functools.lru_cache(maxsize=256)
+def _written_kinds(language: str, pattern: str) -> frozenset[str]:
+    """The kinds of the nodes `pattern` is read as, each way it is (see readings): not the
+    kinds of the code a reading places it in (a function's body), but the node it picks."""
+    around = frozenset().union(*(_constructs(language, body % "x") for body in
+                                 (IN_A_FUNCTION.get(language), IN_A_CLASS.get(language)) if body))
+    kinds: set[str] = set()
+    for reading in readings(language, _capturing(pattern)[0]):
+        if isinstance(reading, str):
+            kinds |= _constructs(language, reading)
+        else:
+            kinds |= (_constructs(language, reading["context"]) - around) | {reading["selector"]}
+    return frozenset(kinds)
+
+
+@functools.lru_cache(maxsize=256)
+def _constructs(language: str, code: str) -> frozenset[str]:
+    """The kinds of the named nodes of `code` (see _kinds) that hold others, but sequences
+    of statements or declarations (see _SEQUENCES) and errors."""
+    stack, kinds = [_root(language, _as_names(language, code))], set()
+    while stack:
+        node = stack.pop()
+        kids = node.children()
+        if kids and node.is_named() and node.kind() != "ERROR" and not _SEQUENCES.search(node.kind()):
+            kinds.add(node.kind())
+        stack.extend(kids)
+    return frozenset(kinds)
+
+
+@functools.cache
+def _aside_kinds(language: str) -> tuple[str, ...]:
+    """The kinds of _ASIDES the grammar of `language` has (ast-grep refuses another)."""
+    root, kinds = _root(language, ""), []
+    for kind in _ASIDES:
+        with contextlib.suppress(RuntimeError):
+            root.find_all(kind=kind)
+            kinds.append(kind)
+    return tuple(kinds)
+
+
+def _inside(node: Any) -> bool:
+    """Whether `node` stands inside a construct, not among statements or declarations:
+    code that is not an aside before it and after it, in a node that is no sequence."""
+    parent = node.parent()
+    if parent is None or _SEQUENCES.search(parent.kind()):
+        return False
+    start, end = _span(node)
+    others = [_span(kid) for kid in parent.children() if kid.kind() not in _ASIDES]
+    return any(b <= start for _, b in others) and any(a >= end for a, _ in others)
+
+
 def _comments(root: Any) -> list[tuple[int, int, int, int]]:
     """Where each comment of the tree starts and ends: (line, column) twice, 0-based."""
     spans = []
@@ -446,18 +567,16 @@ def matches(language: str, lines: list[str], pattern: str, inside: str | None = 
     written = code_of(lines)
     word = literal_of(pattern)
     code = _parsed(language, written, word)
-    blanked = code != written  # then a match's text is read from the file as written
-    root = _root(language, code)
-    broken = _broken(language, code)
-    if broken is not None and not word:
-        raise ParseError(language, broken)
     try:
-        found = _found(root, language, pattern)
-        holders = None if inside is None else _found(root, language, inside)
+        code, root, found, holders = _found_aside(language, code, pattern, inside)
     except BaseException as exc:  # ast-grep raises a Rust panic for a pattern it cannot read
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         raise ValueError(str(exc)) from None
+    blanked = code != written  # then a match's text is read from the file as written
+    broken = _broken(language, code)
+    if broken is not None and not word:
+        raise ParseError(language, broken)
     declared = _declared_calls(root, language, word) if language in DECLARED_CALLS and word else []
     read = found + [node for node, _ in declared]  # a call read as a declaration is read
     unread = _unread_lines(language, code) if broken is not None and word else frozenset()

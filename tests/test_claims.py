@@ -2166,6 +2166,56 @@ def test_a_function_s_pattern_without_a_return_type_counts_functions_with_one(
     assert _linked(html, path) == [str(line) for line in lines]
 
 
+POLLY_CATCH = """\
+class CacheEngine
+{
+    void Get()
+    {
+        try
+        {
+            Load();
+        }
+#pragma warning disable CA1031
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            Log(ex);
+        }
+        try { Load(); }
+        catch (Exception ex) // logged below
+        {
+            Log(ex);
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("src/CacheEngine.cs", POLLY_CATCH, "catch ($T $E) { $$$B }", [10, 16]),
+    ("src/CacheEngine.cs", POLLY_CATCH, "Log($X)", [13, 18]),  # (no aside in its way)
+    ("run.js", "if (ready) // the cache is warm\n{\n  serve();\n}\n", "if ($C) { $$$B }", [1]),
+    ("run.cpp", "void f() {\n  for (auto x : xs) // each shard\n  {\n    g(x);\n  }\n}\n",
+     "for (auto $X : $XS) { $$$B }", [2]),
+    ("run.py", "def f(x):\n    if x:  # cached\n        return 1\n    return 2\n",
+     "pattern: |\n  if $C:\n      return $X", [2]),
+    ("run.go", "package run\n\nfunc f() {\n\tg(1, /* n */ 2)\n}\n", "g($A, $B)", [4]),
+])
+def test_a_comment_inside_the_code_a_pattern_writes_is_no_part_of_it(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """Polly: `catch ($T $E) { $$$B }` counted 47 of its 58 catches, none of the ten with
+    a `#pragma warning restore CA1031` before their block (ast-grep matches a pattern to
+    the code's nodes whole, a comment among them), nor one with a comment after its
+    `catch (...)`. A comment, and C#'s `#pragma`, `#region` and `#nullable`, inside a
+    construct is read as no part of it."""
+    fields = pattern if pattern.startswith("pattern: ") else f"pattern: {pattern}"
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\n{fields}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
+    if "catch" in pattern:  # each match's line as it is written, its comment too
+        assert "catch (Exception ex) // logged below</code>" in html
+
+
 GUZZLE = """\
 <?php
 class StreamHandler
