@@ -675,7 +675,7 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     ways = readings(language, named)
     more = [(way, _capturing(written)[1])
             for written in (*_emptied(named), *_spelled_out(named), *_typed(language, named),
-                            *_spelled_beside(language, named))
+                            *_spelled_beside(language, named), *_cases(language, named))
             for way in readings(language, written) if way not in ways]
     for reading, held in (*((way, captures) for way in ways), *more):
         try:
@@ -723,6 +723,25 @@ def _emptied(pattern: str) -> tuple[str, ...]:
                 found.append(emptied)
                 todo.append(emptied)
     return tuple(found)
+
+
+_CASE = re.compile(r"^\s*(?:case\b.*|default\s*):(\s+\$\$\$(?:[A-Z_][A-Z0-9_]*)?)?\s*$", re.S)
+
+
+@functools.lru_cache(maxsize=256)
+def _cases(language: str, pattern: str) -> tuple[str, ...]:
+    """A switch's `case` or `default` label written alone, read with the statements after
+    it too (`case $X:` as `case $X: $$$SG_BODY`), and one written with a multiple
+    metavariable after it read without it too: a case holds the statements after its
+    label, and ast-grep matched `case $X:` only to a case that holds none (1 of JavaScript's
+    cases in a switch of four), and `case $X: $$$B` none that holds none, though `$$$B` may
+    stand for nothing."""
+    found = _CASE.match(pattern)
+    if found is None or "case" not in CLAUSES.get(language, {}) or language == "python":
+        return ()
+    if found[1] is None:
+        return (f"{pattern.rstrip()} $$$SG_BODY",)
+    return (pattern[:found.start(1)] + pattern[found.end(1):],)
 
 
 # A multiple metavariable that an item follows in its list, after a comma (`f($$$A, $B)`,

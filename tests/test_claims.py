@@ -2166,6 +2166,29 @@ def test_a_function_s_pattern_without_a_return_type_counts_functions_with_one(
     assert _linked(html, path) == [str(line) for line in lines]
 
 
+SWITCH = ("function f(x) {\n  switch (x) {\n    case 1: a(); break;\n    case 2:\n    case 3: b();\n"
+          "    default: z();\n  }\n}\n")
+
+
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("run.js", SWITCH, "case $X:", [3, 4, 5]),
+    ("run.js", SWITCH, "case $X: $$$B", [3, 4, 5]),
+    ("run.js", SWITCH, "default:", [6]),
+    ("run.c", SWITCH.replace("function f(x)", "void f(int x)"), "case $X:", [3, 4, 5]),
+    ("run.go", "package run\n\nfunc f(x int) {\n\tswitch x {\n\tcase 1:\n\t\ta()\n\tcase 2:\n"
+     "\tdefault:\n\t\tz()\n\t}\n}\n", "case $X:", [5, 7]),
+])
+def test_a_case_s_label_counts_the_case_whatever_it_holds(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """`case $X:` counted only a case that holds no statement (1 of the 3 here; 59 of
+    gin's 66 were counted as `pattern: |` with their statements), and `case $X: $$$B`
+    only those that hold one, though `$$$B` may stand for nothing: a case's label is read
+    with the statements after it, any number of them."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
+
+
 POLLY_CATCH = """\
 class CacheEngine
 {
