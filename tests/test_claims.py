@@ -2153,6 +2153,13 @@ TYPED_PY = "def load(path) -> dict:\n    return {}\n\n\nasync def save(path):\n 
      "  static plain(x) {\n    return x;\n  }\n}\n", "pattern: static $M($$$A) { $$$B }", [2, 5]),
     ("ky.ts", "const f = (x: number): number => x + 1;\nconst g = (x) => x;\n",
      "pattern: ($$$A) => $B", [1, 2]),
+    # plug: a guard stands where a return type would, and ast-grep matches it likewise
+    ("conn.ex", "defmodule Conn do\n  def assign(conn, key, value) when is_atom(key) do\n"
+     "    conn\n  end\n\n  def download(conn) do\n    conn\n  end\n\n"
+     "  def halt(conn) when is_map(conn), do: conn\nend\n",
+     "pattern: def $F($$$A) do $$$B end", [2, 6]),
+    ("conn.ex", "defmodule Conn do\n  def halt(conn) when is_map(conn), do: conn\n"
+     "  def put(conn), do: conn\nend\n", "pattern: def $F($$$A), do: $B", [2, 3]),
 ])
 def test_a_function_s_pattern_without_a_return_type_counts_functions_with_one(
         tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
@@ -2160,7 +2167,8 @@ def test_a_function_s_pattern_without_a_return_type_counts_functions_with_one(
     matches a head that holds a return type only with a pattern that writes one), nor
     TypeScript's, Rust's, Go's or Kotlin's function patterns a function that declares what
     it returns: in a typed code base, most of them. Where the language writes the type
-    after the parameters, the pattern is read with one written in too."""
+    after the parameters, the pattern is read with one written in too; and Elixir's with a
+    guard (`when is_atom(key)`), which stands there (67 of the 259 `def ... do` in plug)."""
     html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\n{pattern}")
     assert errors == [], errors
     assert _linked(html, path) == [str(line) for line in lines]
