@@ -1164,6 +1164,10 @@ def test_definitions_that_share_their_whole_name_are_cited_by_lines(tmp_path: Pa
      "alloc.c holds 'free' at line 1 inside a macro, which the c grammar reads as tokens, not "
      "as code"),  # a body that does not read as code
     ("router.rs", "fn a() {\n    panic!(\"a\");\n    log!(\"panicking\");\n}\n", "panic!($$$A)", None),
+    # reqwest: an attribute's tokens are no code (every file with a `#[cfg(test)]` module
+    # was refused for `#[test]`)
+    ("client.rs", "#![cfg_attr(test, deny(warnings))]\n#[cfg(test)]\nmod tests {\n    #[test]\n"
+                  "    fn a() {}\n}\n", "#[test]", None),
     ("Map.hs", "module M where\n#ifdef ORDERED\nsize = ordered 0\n#else\nsize = hashed 0\n#endif\n",
      "hashed $X", None),  # Haskell's grammar reads the first branch of an #if only
     ("Go.hs", "module M where\ngo n = case n of\n#if NEW\n  1 -> ordered 2\n#else\n"
@@ -2192,6 +2196,24 @@ def test_a_case_s_label_counts_the_case_whatever_it_holds(
     gin's 66 were counted as `pattern: |` with their statements), and `case $X: $$$B`
     only those that hold one, though `$$$B` may stand for nothing: a case's label is read
     with the statements after it, any number of them."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
+
+
+RETURNS_GO = "package run\n\nfunc f() {\n\treturn\n}\n\nfunc g() int {\n\treturn 1\n}\n"
+
+
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("run.go", RETURNS_GO, "return $$$A", [4, 8]),
+    ("run.py", "def f():\n    return\n\n\ndef g():\n    return 1, 2\n", "return $$$A", [2, 6]),
+    ("run.go", RETURNS_GO, "return", [4]),  # a keyword alone, read where it stands
+])
+def test_a_multiple_metavariable_that_ends_the_pattern_may_stand_for_nothing(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """Go's `return $$$A` counted no bare `return` (69 of gin's 872 returns), as ast-grep
+    matches a `$$$` after a keyword only to at least one node; and `return` alone, which
+    ast-grep reads as the name of a kind of node, was no pattern at all."""
     html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
     assert errors == [], errors
     assert _linked(html, path) == [str(line) for line in lines]
