@@ -459,13 +459,41 @@ def _asides(language: str, code: str, kinds: frozenset[str],
     """Where each aside of `code` stands inside a construct (see _inside) of one of
     `kinds` that holds `word` (a pattern's word: not every call's arguments for one call's
     pattern), or whose parent does: found by ast-grep, the rest asked only of those."""
-    if not kinds or not _aside_kinds(language):
+    if not kinds or not (_aside_kinds(language) or language in ANNOTATIONS):
         return ()
     root = _root(language, code)
     parents = {"any": [{"kind": kind} for kind in sorted(kinds)], "stopBy": "neighbor"}
-    return tuple(_span(node) for kind in _aside_kinds(language)
-                 for node in root.find_all(kind=kind, inside=parents)
-                 if _inside(node) and (word is None or _holds(node.parent(), word)))
+    annotations = _held_kinds(language, ANNOTATIONS.get(language, frozenset()))
+    spans = [_span(node) for kind in _aside_kinds(language) if kind not in annotations
+             for node in root.find_all(kind=kind, inside=parents)
+             if _inside(node) and (word is None or _holds(node.parent(), word))]
+    if not kinds & annotations:  # (a pattern that writes one counts by it)
+        spans += [_span(node) for kind in sorted(annotations)
+                  for node in root.find_all(kind=kind)
+                  if (held := _annotated(node)) is not None and held.kind() in kinds
+                  and (word is None or word in held.text())]
+    return tuple(sorted(spans))
+
+
+# An annotation (Java's and Kotlin's `@Test`, C#'s `[Fact]`, PHP's `#[Route]`, Swift's
+# `@discardableResult`) is no part of what a pattern that writes none says: `fun $F($$$A) {
+# $$$B }` counted 42 of okio's functions, none with `@Test` or `@Throws(...)` before it
+# (ast-grep matches the declaration whole, its annotations among its modifiers). A keyword
+# (`public`, `override`) still is: a pattern matches no code with a keyword it does not write.
+# By language: a kind's name means other code in another (Python's `attribute` is `a.b`).
+ANNOTATIONS = {"java": frozenset({"annotation", "marker_annotation"}),
+               "kotlin": frozenset({"annotation"}), "scala": frozenset({"annotation"}),
+               "dart": frozenset({"annotation", "marker_annotation"}),
+               "csharp": frozenset({"attribute_list"}), "php": frozenset({"attribute_list"}),
+               "swift": frozenset({"attribute"})}
+
+
+def _annotated(annotation: Any) -> Any:
+    """What `annotation` annotates: the node that holds it, past its modifiers."""
+    node = annotation.parent()
+    while node is not None and "modifier" in node.kind():
+        node = node.parent()
+    return node
 
 
 def _holds(construct: Any, word: str) -> bool:
@@ -475,7 +503,7 @@ def _holds(construct: Any, word: str) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _spaced(language: str, code: str, spans: tuple[tuple[int, int], ...]) -> str:
-    """`code` with `spans` as spaces (see _asides_left_out)."""
+    """`code` with `spans` as spaces (see _found_aside)."""
     quiet = code
     for start, end in spans:
         quiet = quiet[:start] + _BLANKED.sub(" ", quiet[start:end]) + quiet[end:]
@@ -514,15 +542,20 @@ def _constructs(language: str, code: str) -> frozenset[str]:
     return frozenset(kinds)
 
 
-@functools.cache
 def _aside_kinds(language: str) -> tuple[str, ...]:
-    """The kinds of _ASIDES the grammar of `language` has (ast-grep refuses another)."""
-    root, kinds = _root(language, ""), []
-    for kind in _ASIDES:
+    """The kinds of _ASIDES the grammar of `language` has."""
+    return tuple(sorted(_held_kinds(language, frozenset(_ASIDES))))
+
+
+@functools.cache
+def _held_kinds(language: str, kinds: frozenset[str]) -> frozenset[str]:
+    """Those of `kinds` the grammar of `language` has (ast-grep refuses another)."""
+    root, held = _root(language, ""), set()
+    for kind in kinds:
         with contextlib.suppress(RuntimeError):
             root.find_all(kind=kind)
-            kinds.append(kind)
-    return tuple(kinds)
+            held.add(kind)
+    return frozenset(held)
 
 
 def _inside(node: Any) -> bool:

@@ -2386,21 +2386,64 @@ class T {
 
 
 @pytest.mark.parametrize(("inside", "holds"), [
-    ("public Object read(String in) { $$$B }", False),
+    ("public Object read(String in) { $$$B }", True),  # `@Override` is no part of it
     ("@Override public Object read(String in) { $$$B }", True),
+    ("public static Object read(String in) { $$$B }", False),  # a keyword not there
 ])
 def test_a_claim_nothing_stands_inside_says_how_a_definition_is_matched(
         tmp_path: Path, inside: str, holds: bool) -> None:
     """The gson trial: `inside: public InetAddress read(...) { $$$B }` stood around no
     match, for ast-grep matches a method's pattern only where its modifiers and
-    annotations are as written (`@Override` was not): the error says so, and how to count
-    in a definition by its name."""
+    annotations are as written (`@Override` was not). An annotation the pattern does not
+    write is no part of what it says now; where a modifier differs, the error says that
+    modifiers are matched as written, and how to count in a definition by its name."""
     _, errors = _claimed(tmp_path, "T.java", JAVA_ADAPTER,
                          f"count: 1\npattern: lookup($X)\ninside: {inside}")
     assert errors == [] if holds else errors[0].endswith(
         "; none stands inside it: 'inside:' matches code as it is written (a definition by "
-        "its name, its modifiers and its annotations: Java's '@Override public ...'); to "
-        "count in a definition by its name, write 'in: file::Name'"), errors
+        "its name and each of its modifiers: Java's 'public static ...'); to count in a "
+        "definition by its name, write 'in: file::Name'"), errors
+
+
+OKIO_TESTS = """\
+class ByteStringTest {
+  @Test
+  fun ofCopy() {
+    assertEquals(1, 1)
+  }
+
+  @Test fun ofCopyRange() {
+  }
+
+  @Throws(IOException::class)
+  internal fun resize() {
+  }
+
+  fun helper() {
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("ByteStringTest.kt", OKIO_TESTS, "fun $F($$$A) { $$$B }", [3, 7, 14]),  # not `internal`
+    ("ByteStringTest.kt", OKIO_TESTS, "@Test fun $F($$$A) { $$$B }", [2, 7]),
+    ("T.java", "class T {\n  @Override\n  void a() {}\n  @Deprecated(since = \"2\") void b() {}\n"
+     "  void c() {}\n}\n", "void $M() { $$$B }", [3, 4, 5]),
+    ("T.cs", "class T {\n  [Fact]\n  public void A() {}\n  public void B() {}\n}\n",
+     "public void $M() { $$$B }", [3, 4]),
+    ("Alamofire.swift", "import Dispatch\n@_exported import Foundation\n", "import $X", [1, 2]),
+])
+def test_an_annotation_a_pattern_does_not_write_is_no_part_of_it(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """okio: `fun $F($$$A) { $$$B }` counted 42 of its functions, none with `@Test` or
+    `@Throws(...)` before it: ast-grep matches a declaration whole, its annotations among
+    its modifiers. An annotation is no part of what a pattern that writes none says; a
+    keyword still is (`internal fun` is not `fun`), and a pattern that writes one counts by
+    it."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
 
 
 def test_each_site_marks_its_match_in_its_line(tmp_path: Path) -> None:

@@ -386,8 +386,8 @@ def _none_inside(claim: Claim) -> str:
     if claim.inside is None or not claim.sites or any(s.stands for s in claim.sites):
         return ""
     return ("; none stands inside it: 'inside:' matches code as it is written (a "
-            "definition by its name, its modifiers and its annotations: Java's '@Override "
-            "public ...'); to count in a definition by its name, write 'in: file::Name'")
+            "definition by its name and each of its modifiers: Java's 'public static ...'); "
+            "to count in a definition by its name, write 'in: file::Name'")
 
 
 def _quoted(claim: Claim) -> str:
