@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, lexer_alias, shared_ending, written_in
 
-VERSION = "58"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "59"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -194,12 +194,39 @@ def code_of(lines: list[str]) -> str:
 
 
 def _parsed(language: str, text: str, keep: str | None = None) -> str:
-    """`text` as the grammar of `language` is given it: C and C++ with CUDA's own words
-    blanked out (see CUDA), and, where that does not parse, its macros too (see MACRO; but
-    not a line holding the word `keep`, which a claim counts) when that then parses, or
-    leaves unread only lines it left unread, and fewer (fmt's format.h: as written, one
-    stretch from its include guard to its end; with its macros blanked, 86 lines of
-    4,414); any other as it is."""
+    """`text` as the grammar of `language` is given it (see _macros_read), and where that
+    does not parse, with its comments as spaces when that then leaves unread only lines it
+    left unread, and fewer: a grammar may read no comment where one stands (Kotlin's
+    between a class's name and its constructor, okio's `expect open class ByteString //
+    ... internal constructor(...)`, which left the class's 187 lines unread)."""
+    read = _macros_read(language, text, keep)
+    if _broken(language, read) is None:
+        return read
+    quiet = _comments_blanked(language, read)
+    return quiet if quiet != read and _unread_lines(language, quiet) < _unread_lines(
+        language, read) else read
+
+
+@functools.lru_cache(maxsize=64)
+def _comments_blanked(language: str, text: str) -> str:
+    """`text` with each of its comments as spaces, every line and column where it was."""
+    root = _root(language, text)
+    quiet = text
+    for kind in _COMMENT_KINDS:
+        with contextlib.suppress(RuntimeError):  # (a kind its grammar does not have)
+            for node in root.find_all(kind=kind):
+                start, end = _span(node)
+                quiet = quiet[:start] + _BLANKED.sub(" ", quiet[start:end]) + quiet[end:]
+    return quiet
+
+
+def _macros_read(language: str, text: str, keep: str | None = None) -> str:
+    """`text` as the grammar of `language` is given it before its comments: C and C++ with
+    CUDA's own words blanked out (see CUDA), and, where that does not parse, its macros too
+    (see MACRO; but not a line holding the word `keep`, which a claim counts) when that then
+    parses, or leaves unread only lines it left unread, and fewer (fmt's format.h: as
+    written, one stretch from its include guard to its end; with its macros blanked, 86
+    lines of 4,414); any other as it is."""
     if language not in ("c", "cpp"):
         return text
     if "__" in text or "<<<" in text:

@@ -2405,6 +2405,31 @@ def test_a_claim_nothing_stands_inside_says_how_a_definition_is_matched(
         "definition by its name, write 'in: file::Name'"), errors
 
 
+OKIO_BYTESTRING = """\
+expect open class ByteString
+// Trusted internal constructor doesn't clone data.
+internal constructor(data: ByteArray) : Comparable<ByteString> {
+  fun utf8(): String
+
+  fun base64(): String
+}
+"""
+
+
+def test_a_file_whose_grammar_reads_no_comment_where_one_stands_is_read_without_it(
+        tmp_path: Path) -> None:
+    """okio's ByteString.kt: Kotlin's grammar reads no comment between a class's name and
+    its constructor, so the class's lines were not read at all: its functions were no
+    definitions, and a claim over the file was refused. Where a file does not parse, it is
+    read with its comments as spaces when that leaves fewer lines unread."""
+    checked, _ = _checker(tmp_path, {"ByteString.kt": OKIO_BYTESTRING})
+    html, errors = checked("[[ByteString.kt::ByteString.base64]]\n\n```claim\nsays: x\n"
+                           "count: 2\npattern: fun $F(): String\nin: ByteString.kt\n```\n")
+    assert errors == [], errors
+    assert _linked(html, "ByteString.kt") == ["4", "6"]
+    assert "ByteString.kt#L6" in html  # the definition, by its name
+
+
 OKIO_TESTS = """\
 class ByteStringTest {
   @Test
