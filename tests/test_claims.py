@@ -2201,6 +2201,39 @@ def test_a_case_s_label_counts_the_case_whatever_it_holds(
     assert _linked(html, path) == [str(line) for line in lines]
 
 
+IFS_JAVA = """\
+class FieldNamingPolicy {
+  String upper(String s, int i) {
+    if (i == 0) {
+      return s;
+    } else {
+      return s.substring(i);
+    }
+  }
+
+  void check(int i) {
+    if (i < 0) { throw new IllegalArgumentException(); }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("FieldNamingPolicy.java", IFS_JAVA, "if ($C) { $$$B }", [3, 11]),
+    ("FieldNamingPolicy.java", IFS_JAVA, "if ($C) { $$$B } else { $$$E }", [3]),  # as before
+    ("run.go", "package run\n\nfunc f(a bool) {\n\tif a {\n\t\tx()\n\t} else if b {\n\t\ty()\n"
+     "\t}\n}\n", "if $C { $$$B }", [4, 6]),  # the `else if` is an `if` too
+])
+def test_an_if_s_pattern_that_writes_no_else_counts_an_if_that_has_one(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """gson: `if ($C) { $$$B }` counted 511 of its 637 `if`s, none with an `else` (ast-grep
+    matches an `if` with one only with a pattern that writes one; Python's pattern counted
+    them, its grammar holding the `else` among what `$$$B` stands for)."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
+
+
 RETURNS_GO = "package run\n\nfunc f() {\n\treturn\n}\n\nfunc g() int {\n\treturn 1\n}\n"
 
 
