@@ -731,11 +731,15 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     whole) finds too. Nor does a match hold a keyword the pattern does not write, which
     ast-grep skips as a token: `export function $F($$$A) { $$$B }` matched `export async
     function` (TypeScript's `async` is one), `for (const $A of $B)` a `for await`.
+    A match of another way of writing the pattern (see _emptied and the others) that starts
+    where a longer match does is part of it, not a match: Bash's `nvm_echo $$$A` written
+    without its `$$$A` matched each command's name, and counted each command twice.
     Raises what ast-grep raises when no way reads the pattern."""
     named, captures = _capturing(pattern)
     words = _words_of(pattern)
     ended = open_ended(language, pattern)
     found: dict[tuple[int, int], Any] = {}
+    extra: set[tuple[int, int]] = set()  # found only by a reading of another way of writing it
     failed: list[BaseException] = []
     ways = readings(language, named)
     more = [(way, _capturing(written)[1], _words_of(written))  # (a typed head's `when` too)
@@ -760,9 +764,14 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
             nodes = [n for n in nodes if _span(n) in whole]
         for node in nodes:
             found.setdefault(_statement_span(node), node)
+            if reading not in ways:
+                extra.add(_statement_span(node))
     if len(failed) == len(ways):
         raise failed[0]  # no way reads it
-    return [found[span] for span in sorted(found)]
+    ends: dict[int, int] = {}  # where the longest match that starts at each place ends
+    for start, end in found:
+        ends[start] = max(end, ends.get(start, end))
+    return [found[span] for span in sorted(found) if span not in extra or ends[span[0]] == span[1]]
 
 
 def _words_of(pattern: str) -> Counter[str]:

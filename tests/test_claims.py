@@ -2241,6 +2241,9 @@ RETURNS_GO = "package run\n\nfunc f() {\n\treturn\n}\n\nfunc g() int {\n\treturn
     ("run.go", RETURNS_GO, "return $$$A", [4, 8]),
     ("run.py", "def f():\n    return\n\n\ndef g():\n    return 1, 2\n", "return $$$A", [2, 6]),
     ("run.go", RETURNS_GO, "return", [4]),  # a keyword alone, read where it stands
+    # nvm: written without its `$$$A`, `nvm_echo` matched each command's name as well
+    ("nvm.sh", "nvm_echo \"$1\"\nnvm_echo\nx=$(nvm_echo \"a\" | sed s/a/b/)\n", "nvm_echo $$$A",
+     [1, 2, 3]),
 ])
 def test_a_multiple_metavariable_that_ends_the_pattern_may_stand_for_nothing(
         tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
