@@ -485,7 +485,9 @@ def _asides(language: str, code: str, kinds: frozenset[str],
             word: str | None) -> tuple[tuple[int, int], ...]:
     """Where each aside of `code` stands inside a construct (see _inside) of one of
     `kinds` that holds `word` (a pattern's word: not every call's arguments for one call's
-    pattern), or whose parent does: found by ast-grep, the rest asked only of those."""
+    pattern), or whose parent does: found by ast-grep, the rest asked only of those; and,
+    where `kinds` holds no annotation (see ANNOTATIONS), each annotation of a declaration
+    of one of them that holds `word`."""
     if not kinds or not (_aside_kinds(language) or language in ANNOTATIONS):
         return ()
     root = _root(language, code)
