@@ -397,10 +397,23 @@ def _quoted_at(lines: list[str], quote: str, start: int) -> list[str]:
 
 def holds_quote(lines: Iterable[str], quote: str) -> bool:
     """Whether `lines` hold `quote`, as a reference's quote is checked: white space folded,
-    so a quote matches however the code was indented or wrapped."""
-    return _squash(quote) in _squash("\n".join(lines))
+    so a quote matches however the code was indented or wrapped, and none beside a mark
+    that is no letter or digit, so it matches however a formatter spaced the code
+    (`'[' . $ip . ']'` quoted where php-cs-fixer then wrote `'['.$ip.']'`, a line repin
+    moved as only respaced)."""
+    text = "\n".join(lines)
+    return _squash(quote) in _squash(text) or _tight(quote) in _tight(text)
 
 
 def _squash(text: str) -> str:
     """Whitespace folded, so a quote matches however the code was indented or wrapped."""
     return " ".join(text.split())
+
+
+_LOOSE = re.compile(r"(?<=[^\w\s]) | (?=[^\w\s])")  # a space beside a mark (see _tight)
+
+
+def _tight(text: str) -> str:
+    """`text` with its white space folded (see _squash), and none left beside a mark that
+    is no letter or digit: what spacing a formatter may change without changing code."""
+    return _LOOSE.sub("", _squash(text))

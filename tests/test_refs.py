@@ -90,6 +90,19 @@ def test_a_backslash_of_the_code_in_a_quote_is_its_own(tmp_path: Path) -> None:
     assert len(wrong) == 1 and 'the quote "use GuzzleHttpMiddleware;"' in wrong[0]
 
 
+def test_a_quote_matches_however_a_formatter_spaced_the_code(tmp_path: Path) -> None:
+    """guzzle: php-cs-fixer rewrote `'[' . $records[0]['ipv6'] . ']'` as
+    `'['.$records[0]['ipv6'].']'`; repin moved the line as only respaced, and its quote
+    then stopped the build. A space beside a mark that is no letter or digit is not
+    compared; one between two words is (`returnuri` is not `return $uri`'s)."""
+    _, [(_, errors, _), (_, wrong, _)] = rendered_at(
+        tmp_path, {"src/StreamHandler.php": "<?php\nreturn $uri->withHost('['.$ip.']');\n"},
+        '[[StreamHandler.php:2 "withHost(\'[\' . $ip . \']\')"]]\n',
+        '[[StreamHandler.php:2 "returnuri"]]\n')
+    assert errors == []
+    assert len(wrong) == 1 and 'the quote "returnuri"' in wrong[0]
+
+
 @pytest.mark.parametrize(("path", "code", "name", "line"), [
     ("less.py", "import shlex\n\n#: options of less with a value\n_VALUES = \"bhjk\"\n", "_VALUES", 4),
     ("conf.py", "TIMEOUT: Final = 5\n", "TIMEOUT", 1),
