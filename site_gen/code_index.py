@@ -1142,6 +1142,7 @@ def _ways_written(written: str) -> tuple[str, str, str]:
 
 _MULTIPLE = re.compile(r"\$\$\$[A-Z0-9_]*")
 _BODY_ALONE = re.compile(r"\{\s*\$\$\$[A-Z0-9_]*\s*\}")  # `{ $$$B }`
+_BODY_STATED = re.compile(r"\{\s*\$\$\$[A-Z0-9_]*;\s*\}")  # `{ $$$B; }`
 
 
 def _body_said(language: str, written: str) -> str | None:
@@ -1149,10 +1150,34 @@ def _body_said(language: str, written: str) -> str | None:
     grammar reads that body as another kind of code (see _body_misread); None when not."""
     if not _body_misread(language, written) or not pattern_reads(language, written):
         return None  # (one ast-grep cannot read at all is said so where it is matched)
+    stops = _stops_at(language, _BODY_ALONE.sub(lambda m: m[0][:-1].rstrip() + "; }", written))
+    if stops is not None:  # (not its body, then: C's `for ($$$A) { $$$B }`, a head of one)
+        return (f"matches nothing: {language}'s grammar reads '{stops}' of it as no code, its "
+                "body written as a statement too, where a function's body has one; expected "
+                "code that reads whole there, a pattern of what the bodies hold counted in a "
+                "definition by its name ('in: file::Name'), or 'text:'")
     return ("matches nothing: ast-grep reads its body of a metavariable alone ('{ $$$B }') "
             f"as another kind of code than a body, as {language}'s grammar reads a name alone "
             "in braces; expected what the body holds written out ('{ return $X; }'), or "
             "count in a definition by its name ('in: file::Name')")
+
+
+def _stops_at(language: str, written: str) -> str | None:
+    """Where the grammar of `language` stops reading `written` in a function's body, each
+    metavariable a name, outside its bodies (`{ $$$B; }`): the pattern's text there; None
+    where it reads it whole, or stops inside a body (C#'s reads no name alone there)."""
+    body = IN_A_FUNCTION.get(language)
+    if body is None:
+        return None
+    code, at, length = _placed(body.replace("%s;", "%s"), written)
+    error = _root(language, _as_names(language, code)).find(kind="ERROR")
+    if error is None:
+        return None
+    start, end = _span(error)
+    if any(a < end and start < b for a, b in (m.span() for m in _BODY_STATED.finditer(code))):
+        return None
+    shown = code[max(start, at):min(end, at + length)].strip()
+    return (shown.splitlines() or [written])[0][:40]
 
 
 def _body_misread(language: str, written: str) -> bool:

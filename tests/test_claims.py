@@ -2615,6 +2615,20 @@ class T {
 """
 
 
+@pytest.mark.parametrize("path", ["loop.c", "Loop.java"])
+def test_a_pattern_whose_head_reads_as_no_code_says_so_not_its_body(
+        tmp_path: Path, path: str) -> None:
+    """`for ($$$A) { $$$B }` over hiredis counted none of its 49 `for` loops: a C `for`
+    writes its three parts, and `($$$A)` reads as none. The error blamed the body (`{ $$$B
+    }` read as another kind of code), which is not what stops it."""
+    loop = "for (int i = 0; i < n; i++) {\n    g(i);\n  }\n"
+    code = f"void f(int n) {{\n  {loop}}}\n" if path.endswith(".c") else \
+        f"class Loop {{\n  void f(int n) {{\n  {loop}}}\n}}\n"
+    _, errors = _claimed(tmp_path, path, code, "count: none\npattern: for ($$$A) { $$$B }")
+    assert len(errors) == 1 and "grammar reads 'for ($$$A)' of it as no code" in errors[0] \
+        and "its body of a metavariable" not in errors[0], errors
+
+
 @pytest.mark.parametrize(("fields", "said"), [
     ("count: none\npattern: if ($C) { $$$B }", True),  # counted 0 ifs, and held
     ("count: 1\npattern: Wrap($X)\ninside: foreach (var $I in $X) { $$$B }", True),
