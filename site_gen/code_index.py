@@ -781,8 +781,9 @@ def _words_of(pattern: str) -> Counter[str]:
     return Counter(_WORD.findall(_METAVARIABLE.sub(" ", pattern)))
 
 
-# A multiple metavariable last in a list, after a comma (`f($B, $$$A)`, `def $F(self, $$$A)`).
-_LAST_AFTER_COMMA = re.compile(r"\s*,\s*(\$\$\$(?:[A-Z_][A-Z0-9_]*)?)(?=\s*(?:[)\]}>]|$))"
+# A multiple metavariable last in a list, after a comma (`f($B, $$$A)`, `def $F(self, $$$A)`),
+# or last in the pattern, after a word or a token (`return $$$A`, `case $X: $$$B`).
+_LAST_MULTIPLE = re.compile(r"\s*,\s*(\$\$\$(?:[A-Z_][A-Z0-9_]*)?)(?=\s*(?:[)\]}>]|$))"
                                r"|(?<=[\w:)\]])\s+(\$\$\$(?:[A-Z_][A-Z0-9_]*)?)\s*$")
 
 
@@ -799,7 +800,7 @@ def _emptied(pattern: str) -> tuple[str, ...]:
     found: list[str] = []
     todo = [pattern]
     while todo and len(found) < 8:
-        for last in _LAST_AFTER_COMMA.finditer(todo.pop()):
+        for last in _LAST_MULTIPLE.finditer(todo.pop()):
             text = last.string
             if len(re.findall(re.escape(last[1] or last[2]) + r"(?![A-Z0-9_])", text)) > 1:
                 continue
@@ -827,8 +828,8 @@ def _cases(language: str, pattern: str) -> tuple[str, ...]:
     return (f"{pattern.rstrip()} $$$SG_BODY",)
 
 
-# Languages whose `if` has its body in braces and its `else` after them, and how each
-# writes the `if`'s head (`if ($C)` or `if $C`).
+# Languages whose `if` has its body in braces and its `else` after them (`if ($C) { ... }
+# else ...`; Go's, Rust's and Swift's `if $C { ... } else ...`).
 ELSE_AFTER_BRACES = frozenset({"javascript", "typescript", "tsx", "java", "c", "cpp", "csharp",
                                "php", "dart", "kotlin", "go", "rust", "swift", "scala"})
 _IF_BRACED = re.compile(r"^\s*if\b.*\}\s*$", re.S)
@@ -1430,10 +1431,11 @@ def _span(node: Any) -> tuple[int, int]:
 
 def _statement_span(node: Any) -> tuple[int, int]:
     """The span of `node` without the `;` that ends it: a statement and the expression it
-    is are one match. A pattern that ends in `;` is read in a function's body as the
-    expression (see query) and alone as the statement, and ast-grep matched each in every
-    statement: `foo($X);` counted each call twice in JavaScript, TypeScript, Java, C, C++,
-    C#, Rust and PHP (guzzle's `throw new $E($$$A);`: 134 for 67 throws)."""
+    is are one match, whichever way of reading the pattern met which. A pattern that ends
+    in `;` was read in a function's body as the expression and alone as the statement,
+    and ast-grep matched each in every statement: `foo($X);` counted each call twice in
+    JavaScript, TypeScript, Java, C, C++, C#, Rust and PHP (guzzle's `throw new
+    $E($$$A);`: 134 for 67 throws)."""
     start, end = _span(node)
     text = node.text()
     return start, end - (len(text) - len(text.rstrip().removesuffix(";").rstrip()))
@@ -1442,8 +1444,8 @@ def _statement_span(node: Any) -> tuple[int, int]:
 @functools.lru_cache(maxsize=256)
 def open_ended(language: str, pattern: str) -> bool:
     """Whether `pattern` ends in a named node (a metavariable, a name, a value) rather
-    than a token that closes it (`)`, `end`, `;`): read with each `$` as `_` (see
-    _kind_spanning). A pattern that does not parse so is taken as open."""
+    than a token that closes it (`)`, `end`, `;`): read with each metavariable as a name
+    (see _as_names). A pattern that does not parse so is taken as open."""
     node = _root(language, _as_names(language, pattern.strip()))
     if node.find(kind="ERROR") is not None:
         return True
@@ -1470,7 +1472,7 @@ def _misnamed(language: str, written: str) -> bool:
     """Whether ast-grep, which writes each metavariable as a name (see _as_names), reads
     `written` alone with an error that the same code written as the language writes it
     does not have: PHP's `function ($X) { $$$B }`, whose parameter is no name, matched no
-    closure alone (guzzle's 33), and matches where an expression stands."""
+    closure alone, and matches where an expression stands."""
     names = _METAVARIABLE.sub(lambda m: m[0].replace("$", "_"), written)
     return names != _as_names(language, written) and \
         _root(language, names).find(kind="ERROR") is not None and \
@@ -1493,15 +1495,17 @@ def query(language: str, pattern: str) -> str | dict[str, str]:
     alone = _kind_spanning(language, written, 0, len(written))
     bare = written.removesuffix(";").rstrip() if body.count("%s;") else written  # its `;` added
     inside = _kind_spanning(language, *_placed(body, bare), statement=bare != written)
+    # a statement (its `;` written) and a keyword alone (whose text ast-grep reads as the
+    # name of a kind of node, and refuses) are read where they stand, whatever alone reads
     if inside is None or inside == alone and bare == written and not _WORD.fullmatch(written):
-        return pattern  # (a statement, or a keyword alone, which ast-grep reads as a kind: in place)
+        return pattern
     return {"context": _placed(body, bare)[0], "selector": inside}
 
 
 def _kind_spanning(language: str, code: str, at: int, length: int,
                    statement: bool = False) -> str | None:
-    """The kind of the innermost node of `code` (parsed with each metavariable's `$` as
-    `_`, which any grammar reads in a name) that spans exactly the `length` characters
+    """The kind of the innermost named node of `code` (parsed with each metavariable as a
+    name: see _as_names) that spans exactly the `length` characters
     from `at`, or else them and the `;` after them (a statement that ends with it: Dart's
     `return x;`, Solidity's `revert E();`, which no node spans without it); with
     `statement`, the one that spans them and the `;` first: a pattern written with its
