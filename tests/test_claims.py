@@ -2187,6 +2187,8 @@ SWITCH = ("function f(x) {\n  switch (x) {\n    case 1: a(); break;\n    case 2:
     ("run.js", SWITCH, "case $X: $$$B", [3, 4, 5]),
     ("run.js", SWITCH, "default:", [6]),
     ("run.c", SWITCH.replace("function f(x)", "void f(int x)"), "case $X:", [3, 4, 5]),
+    ("Run.java", "class Run {\n" + SWITCH.replace("function f(x)", "void f(int x)") + "}\n",
+     "case $X:", [4, 5, 6]),
     ("run.go", "package run\n\nfunc f(x int) {\n\tswitch x {\n\tcase 1:\n\t\ta()\n\tcase 2:\n"
      "\tdefault:\n\t\tz()\n\t}\n}\n", "case $X:", [5, 7]),
 ])
