@@ -747,7 +747,7 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     more = [(way, _capturing(written)[1], _words_of(written))  # (a typed head's `when` too)
             for written in (*_emptied(named), *_spelled_out(named), *_typed(language, named),
                             *_spelled_beside(language, named), *_cases(language, named),
-                            *_otherwise(language, named))
+                            *_otherwise(language, named), *_guarded(language, named))
             for way in readings(language, written) if way not in ways]
     for reading, held, words in (*((way, captures, words) for way in ways), *more):
         try:
@@ -826,6 +826,29 @@ def _cases(language: str, pattern: str) -> tuple[str, ...]:
             or language == "python":
         return ()
     return (f"{pattern.rstrip()} $$$SG_BODY",)
+
+
+# Where a case of a `match` writes its guard (`case p if p.isEmpty =>` in Scala, `case [a]
+# if a > 0:` in Python): before the token that ends the case's head.
+GUARDED = {"scala": "=>", "python": ":"}
+
+
+@functools.lru_cache(maxsize=256)
+def _guarded(language: str, pattern: str) -> tuple[str, ...]:
+    """A `case` of a `match` that writes no guard, read with one written in too (`case $X
+    if $SG_GUARD => $Y`): ast-grep matches a guarded case only with a pattern that writes a
+    guard, so Scala's `case $X => $Y` counted none of os-lib's guarded cases."""
+    ends = GUARDED.get(language)
+    if ends is None or not re.match(r"\s*case\b", pattern):
+        return ()
+    depth, at = 0, pattern.index("case") + 4
+    while at < len(pattern) and not (depth == 0 and pattern.startswith(ends, at)):
+        depth += (pattern[at] in "([{") - (pattern[at] in ")]}")
+        at += 1
+    if at >= len(pattern) or re.search(r"\bif\b", pattern[:at]):
+        return ()
+    return (f"{pattern[:at].rstrip()} if $SG_GUARD {pattern[at:].lstrip()}"
+            if ends == "=>" else f"{pattern[:at].rstrip()} if $SG_GUARD{pattern[at:]}",)
 
 
 # Languages whose `if` has its body in braces and its `else` after them (`if ($C) { ... }

@@ -2236,6 +2236,23 @@ def test_an_if_s_pattern_that_writes_no_else_counts_an_if_that_has_one(
     assert _linked(html, path) == [str(line) for line in lines]
 
 
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    ("Path.scala", "object Path {\n  def f(x: Any) = x match {\n    case p: String if p.isEmpty => 1\n"
+     "    case q => 2\n  }\n}\n", "case $X => $Y", [3, 4]),
+    ("run.py", "def f(x):\n    match x:\n        case [a] if a > 0:\n            return a\n"
+     "        case [b]:\n            return b\n", "pattern: |\n  case [$A]:\n      $$$B", [3, 5]),
+])
+def test_a_case_of_a_match_that_writes_no_guard_counts_a_guarded_one(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """os-lib: Scala's `case $X => $Y` counted none of its cases with a guard (`case h :: t
+    if h == ".." =>`), as ast-grep matches one only with a pattern that writes a guard;
+    Python's `case` likewise. Such a pattern is read with a guard written in too."""
+    fields = pattern if pattern.startswith("pattern: ") else f"pattern: {pattern}"
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\n{fields}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
+
+
 RETURNS_GO = "package run\n\nfunc f() {\n\treturn\n}\n\nfunc g() int {\n\treturn 1\n}\n"
 
 
