@@ -829,8 +829,9 @@ def _cases(language: str, pattern: str) -> tuple[str, ...]:
 
 
 # Where a case of a `match` writes its guard (`case p if p.isEmpty =>` in Scala, `case [a]
-# if a > 0:` in Python): before the token that ends the case's head.
-GUARDED = {"scala": "=>", "python": ":"}
+# if a > 0:` in Python, Rust's arm `Some(v) if v > 0 =>`): what begins the case (Rust's
+# arm, its pattern), and the token that ends its head, before which the guard stands.
+GUARDED = {"scala": ("case", "=>"), "python": ("case", ":"), "rust": ("", "=>")}
 
 
 @functools.lru_cache(maxsize=256)
@@ -838,10 +839,11 @@ def _guarded(language: str, pattern: str) -> tuple[str, ...]:
     """A `case` of a `match` that writes no guard, read with one written in too (`case $X
     if $SG_GUARD => $Y`): ast-grep matches a guarded case only with a pattern that writes a
     guard, so Scala's `case $X => $Y` counted none of os-lib's guarded cases."""
-    ends = GUARDED.get(language)
-    if ends is None or not re.match(r"\s*case\b", pattern):
+    begins, ends = GUARDED.get(language, (None, ""))
+    if begins is None or not re.match(rf"\s*{begins}\b" if begins else r"\s*[^|]", pattern) \
+            or ends not in pattern:
         return ()
-    depth, at = 0, pattern.index("case") + 4
+    depth, at = 0, pattern.index(begins) + len(begins)
     while at < len(pattern) and not (depth == 0 and pattern.startswith(ends, at)):
         depth += (pattern[at] in "([{") - (pattern[at] in ")]}")
         at += 1
@@ -1038,6 +1040,11 @@ CLAUSES: dict[str, dict[str, str]] = {
 }
 
 
+# An arm of a `match`, read in one (Rust's `Some($V) => $E` alone is no code: a claim that
+# counted a match's arms was refused).
+ARMS = {"rust": "match x { %s }"}
+
+
 @functools.lru_cache(maxsize=256)
 def as_clause(language: str, written: str) -> dict[str, str] | None:
     """The ast-grep rule for `written`, a clause of a statement by the word it begins with
@@ -1046,6 +1053,8 @@ def as_clause(language: str, written: str) -> dict[str, str] | None:
     does not read as one node."""
     word = _WORD.match(written)
     wrapper = CLAUSES.get(language, {}).get(word[0]) if word else None
+    if wrapper is None and language in ARMS and "=>" in written:
+        wrapper = ARMS[language]  # (an arm begins with its pattern, no word of its own)
     if wrapper is None:
         return None
     body = IN_A_FUNCTION.get(language) if language not in ("python", "ruby") else None

@@ -2241,6 +2241,9 @@ def test_an_if_s_pattern_that_writes_no_else_counts_an_if_that_has_one(
      "    case q => 2\n  }\n}\n", "case $X => $Y", [3, 4]),
     ("run.py", "def f(x):\n    match x:\n        case [a] if a > 0:\n            return a\n"
      "        case [b]:\n            return b\n", "pattern: |\n  case [$A]:\n      $$$B", [3, 5]),
+    # a Rust arm alone was no pattern at all (refused): it is read in a `match`
+    ("run.rs", "fn f(x: Option<i32>) -> i32 {\n    match x {\n        Some(v) if v > 0 => v,\n"
+     "        Some(v) => -v,\n        None => 0,\n    }\n}\n", "Some($V) => $E", [3, 4]),
 ])
 def test_a_case_of_a_match_that_writes_no_guard_counts_a_guarded_one(
         tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
