@@ -1040,9 +1040,11 @@ CLAUSES: dict[str, dict[str, str]] = {
 }
 
 
-# An arm of a `match`, read in one (Rust's `Some($V) => $E` alone is no code: a claim that
-# counted a match's arms was refused).
-ARMS = {"rust": "match x { %s }"}
+# An arm of a `match` (Rust's `Some($V) => $E`), a `when` (Kotlin's `1 -> $Y`) or a `case`
+# (Elixir's `{:ok, $V} -> $E`), by the token that ends its head, read in one: alone it is
+# no code, and a claim that counted a match's arms was refused.
+ARMS = {"rust": ("=>", "match x { %s }"), "kotlin": ("->", "when (x) {\n%s\n}"),
+        "elixir": ("->", "case x do\n%s\nend")}
 
 
 @functools.lru_cache(maxsize=256)
@@ -1052,16 +1054,17 @@ def as_clause(language: str, written: str) -> dict[str, str] | None:
     for one), its node picked by kind; None for another pattern, or one the statement
     does not read as one node."""
     word = _WORD.match(written)
-    wrapper = CLAUSES.get(language, {}).get(word[0]) if word else None
-    if wrapper is None and language in ARMS and "=>" in written:
-        wrapper = ARMS[language]  # (an arm begins with its pattern, no word of its own)
-    if wrapper is None:
-        return None
+    wrappers = [CLAUSES.get(language, {}).get(word[0]) if word else None]
+    if language in ARMS and ARMS[language][0] in written:  # (Kotlin's `else -> $Y` too)
+        wrappers.append(ARMS[language][1])  # (an arm begins with its pattern, no word of its own)
     body = IN_A_FUNCTION.get(language) if language not in ("python", "ruby") else None
-    around = _placed(body.replace("%s;", "%s"), wrapper)[0] if body else wrapper
-    kind = next(filter(None, (_kind_spanning(language, *_placed(around, code)) for code in
-                              (written, _MULTIPLE.sub("", written).rstrip()))), None)
-    return {"context": _placed(around, written)[0], "selector": kind} if kind else None
+    for wrapper in filter(None, wrappers):
+        around = _placed(body.replace("%s;", "%s"), wrapper)[0] if body else wrapper
+        kind = next(filter(None, (_kind_spanning(language, *_placed(around, code)) for code in
+                                  (written, _MULTIPLE.sub("", written).rstrip()))), None)
+        if kind:
+            return {"context": _placed(around, written)[0], "selector": kind}
+    return None
 
 
 def places_read(language: str, pattern: str) -> list[str]:
@@ -1538,8 +1541,9 @@ def _kind_spanning(language: str, code: str, at: int, length: int,
                    statement: bool = False) -> str | None:
     """The kind of the innermost named node of `code` (parsed with each metavariable as a
     name: see _as_names) that spans exactly the `length` characters
-    from `at`, or else them and the `;` after them (a statement that ends with it: Dart's
-    `return x;`, Solidity's `revert E();`, which no node spans without it); with
+    from `at`, or else them and the `;` or line end after them (a statement that ends with
+    it: Dart's `return x;`, Solidity's `revert E();`, Elixir's clause of a `case`, which no
+    node spans without it); with
     `statement`, the one that spans them and the `;` first: a pattern written with its
     `;` is a statement, as ast-grep reads it alone (`foo($X);` counted the calls of
     `x = foo(1)` and `bar(foo(2))` too); None when the code does not parse or no node
@@ -1552,7 +1556,7 @@ def _kind_spanning(language: str, code: str, at: int, length: int,
     while node is not None:
         span = node.range()
         if span.start.index == at and node.is_named() and (span.end.index == end or (
-                span.end.index == end + 1 and code[end:end + 1] == ";")):
+                span.end.index == end + 1 and code[end:end + 1] in (";", "\n"))):
             kinds[span.end.index] = node.kind()  # (a keyword's own token is no reading)
         node = next((child for child in node.children()
                      if child.range().start.index <= at and child.range().end.index >= end), None)

@@ -2244,6 +2244,10 @@ def test_an_if_s_pattern_that_writes_no_else_counts_an_if_that_has_one(
     # a Rust arm alone was no pattern at all (refused): it is read in a `match`
     ("run.rs", "fn f(x: Option<i32>) -> i32 {\n    match x {\n        Some(v) if v > 0 => v,\n"
      "        Some(v) => -v,\n        None => 0,\n    }\n}\n", "Some($V) => $E", [3, 4]),
+    # a `when`'s entry and a `case`'s clause, likewise no code alone
+    ("run.kt", "fun f(x: Int) = when (x) {\n    1 -> \"a\"\n    else -> \"b\"\n}\n", "else -> $Y", [3]),
+    ("run.ex", "defmodule M do\n  def f(x) do\n    case x do\n      {:ok, v} -> v\n"
+     "      :error -> nil\n    end\n  end\nend\n", "{:ok, $V} -> $E", [4]),
 ])
 def test_a_case_of_a_match_that_writes_no_guard_counts_a_guarded_one(
         tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
