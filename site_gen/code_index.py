@@ -1050,9 +1050,10 @@ ARMS = {"rust": ("=>", "match x { %s }"), "kotlin": ("->", "when (x) {\n%s\n}"),
 @functools.lru_cache(maxsize=256)
 def as_clause(language: str, written: str) -> dict[str, str] | None:
     """The ast-grep rule for `written`, a clause of a statement by the word it begins with
-    (see CLAUSES), read in that statement (in a function's body, where the language asks
-    for one), its node picked by kind; None for another pattern, or one the statement
-    does not read as one node."""
+    (see CLAUSES), or an arm of a `match` by the token that ends its head (see ARMS), read
+    in that statement (in a function's body, where the language asks for one), its node
+    picked by kind; None for another pattern, or one the statement does not read as one
+    node."""
     word = _WORD.match(written)
     wrappers = [CLAUSES.get(language, {}).get(word[0]) if word else None]
     if language in ARMS and ARMS[language][0] in written:  # (Kotlin's `else -> $Y` too)
