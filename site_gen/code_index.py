@@ -16,7 +16,7 @@ import functools
 import re
 import weakref
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -211,13 +211,15 @@ def _parsed(language: str, text: str, keep: str | None = None) -> str:
 def _comments_blanked(language: str, text: str) -> str:
     """`text` with each of its comments as spaces, every line and column where it was."""
     root = _root(language, text)
-    quiet = text
-    for kind in _COMMENT_KINDS:
-        with contextlib.suppress(RuntimeError):  # (a kind its grammar does not have)
-            for node in root.find_all(kind=kind):
-                start, end = _span(node)
-                quiet = quiet[:start] + _BLANKED.sub(" ", quiet[start:end]) + quiet[end:]
-    return quiet
+    return _as_spaces(text, [_span(node) for kind in sorted(_held_kinds(
+        language, frozenset(_COMMENT_KINDS))) for node in root.find_all(kind=kind)])
+
+
+def _as_spaces(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """`text` with each of `spans` as spaces, every line and column where it was."""
+    for start, end in spans:
+        text = text[:start] + _BLANKED.sub(" ", text[start:end]) + text[end:]
+    return text
 
 
 def _macros_read(language: str, text: str, keep: str | None = None) -> str:
@@ -533,9 +535,7 @@ def _holds(construct: Any, word: str) -> bool:
 @functools.lru_cache(maxsize=64)
 def _spaced(language: str, code: str, spans: tuple[tuple[int, int], ...]) -> str:
     """`code` with `spans` as spaces (see _found_aside)."""
-    quiet = code
-    for start, end in spans:
-        quiet = quiet[:start] + _BLANKED.sub(" ", quiet[start:end]) + quiet[end:]
+    quiet = _as_spaces(code, spans)
     if _root(language, quiet).find(kind="ERROR") is not None and \
             _root(language, code).find(kind="ERROR") is None:
         return code
@@ -1173,8 +1173,13 @@ def _kind_in(language: str, body: str, written: str) -> str | None:
 def _ways_written(written: str) -> tuple[str, str, str]:
     """`written`; with each body of a `$$$` metavariable alone written as a statement
     (`{ $$$B; }`); with what each `$$$` stands for left out (see _kind_in)."""
-    return (written, _BODY_ALONE.sub(lambda m: m[0][:-1].rstrip() + "; }", written),
-            _MULTIPLE.sub("", written))
+    return written, _body_stated(written), _MULTIPLE.sub("", written)
+
+
+def _body_stated(code: str) -> str:
+    """`code` with each body of a `$$$` metavariable alone written as a statement: `{ $$$B;
+    }` for `{ $$$B }`."""
+    return _BODY_ALONE.sub(lambda m: m[0][:-1].rstrip() + "; }", code)
 
 
 _MULTIPLE = re.compile(r"\$\$\$[A-Z0-9_]*")
@@ -1187,7 +1192,7 @@ def _body_said(language: str, written: str) -> str | None:
     grammar reads that body as another kind of code (see _body_misread); None when not."""
     if not _body_misread(language, written) or not pattern_reads(language, written):
         return None  # (one ast-grep cannot read at all is said so where it is matched)
-    stops = _stops_at(language, _BODY_ALONE.sub(lambda m: m[0][:-1].rstrip() + "; }", written))
+    stops = _stops_at(language, _body_stated(written))
     if stops is not None:  # (not its body, then: C's `for ($$$A) { $$$B }`, a head of one)
         return (f"matches nothing: {language}'s grammar reads '{stops}' of it as no code, its "
                 "body written as a statement too, where a function's body has one; expected "
@@ -1296,8 +1301,7 @@ def misread(language: str, pattern: str) -> str | None:
 # How code written as a pattern is made from it (see unmatched): each metavariable written
 # as a name; then a body of one alone (`{ $$$B }`) holding a statement, then holding none.
 WITNESSES = (("each metavariable written as a name", lambda code: code),
-             ("a body of a metavariable alone written as a statement",
-              lambda code: _BODY_ALONE.sub(lambda m: m[0][:-1].rstrip() + "; }", code)),
+             ("a body of a metavariable alone written as a statement", _body_stated),
              ("a body of a metavariable alone written empty",
               lambda code: _BODY_ALONE.sub("{ }", code)))
 # Languages whose code writes `$NAME` itself (Bash's expansions): a name in a metavariable's
