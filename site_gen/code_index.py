@@ -16,7 +16,7 @@ import functools
 import re
 import weakref
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -405,15 +405,40 @@ def _unread_lines(language: str, text: str) -> frozenset[int]:
                      for n in range(int(node.range().start.line), int(node.range().end.line) + 1))
 
 
-def _naming(language: str, lines: list[str], word: str) -> frozenset[int]:
+def _naming(language: str, lines: list[str], word: str,
+            index: Index | None = None) -> frozenset[int]:
     """The lines (from 0) where a definition named `word` names it: its first line holding
     the word (fmt's `FMT_CONSTEXPR auto write_int_chr(OutputIt out, ...` in code the
-    parser could not read, which the walk still finds a definition in)."""
+    parser could not read, which the walk still finds a definition in). `index`: the
+    definitions of `lines`, when they are known."""
     holds = re.compile(rf"\b{re.escape(word)}\b")
     return frozenset(next((n for n in range(d.start - 1, min(d.end, len(lines)))
                            if holds.search(lines[n])), -1)
-                     for d in definitions(language, lines).definitions
+                     for d in (index or definitions(language, lines)).definitions
                      if d.name.rsplit(".", 1)[-1] == word)
+
+
+def uses(language: str, lines: list[str], words: Sequence[str]) -> frozenset[int]:
+    """The lines (from 1) of the code `lines` of `language` where each of `words` stands as
+    a token of code (a name or a keyword; not in a comment, a string or an import, nor where
+    a definition of that name names it: see _naming). Where a claim's count may have missed
+    a site: Swift's `self.processNext()` for the pattern `processNext()`, a `guard let x =
+    y else` for `guard $C else { $$$B }` (a binding is no one node), a `public func` for
+    `func $F($$$A) { $$$B }`."""
+    root = _root(language, _parsed(language, code_of(lines), max(words, key=len, default="")))
+    index, found = definitions(language, lines), []
+    for word in dict.fromkeys(words):
+        naming = _naming(language, lines, word, index)
+        found.append(frozenset(
+            int(node.range().start.line) + 1 for node in root.find_all(regex=f"^{re.escape(word)}$")
+            if node.is_leaf() and int(node.range().start.line) not in naming
+            and not any(_NOT_A_USE.search(a.kind()) for a in node.ancestors())))
+    return frozenset.intersection(*found) if found else frozenset()
+
+
+# What holds a name that is no use of it (see uses): a string, and an import of it (Python's
+# `import_from_statement`, Rust's `use_declaration`, C#'s `using_directive`).
+_NOT_A_USE = re.compile(r"string|import|use_declaration|using_directive|preproc_include")
 
 
 def _unparsed_holding(root: Any, unread: frozenset[int], lines: list[str], word: str,
@@ -1231,7 +1256,8 @@ def _body_misread(language: str, written: str) -> bool:
     if not _BODY_ALONE.search(written):
         return False
     for code in places_read(language, written):
-        blank = _as_names(language, _MULTIPLE.sub(lambda m: " " * len(m[0]), code))
+        blank = _as_names(language, _BODY_ALONE.sub(  # (each body's; not `guard $$$C else`)
+            lambda m: _MULTIPLE.sub(lambda v: " " * len(v[0]), m[0]), code))
         named = _as_names(language, code)
         if all(_kind_at(language, named, *m.span()) == _kind_at(language, blank, *m.span())
                for m in _BODY_ALONE.finditer(code)):
@@ -1286,7 +1312,8 @@ def misread(language: str, pattern: str) -> str | None:
                 "name is a word there, and a metavariable in its place ('$F() {', '$V=') is "
                 "read as a variable's expansion; expected the name written out "
                 "('nvm_echo() { $$$B; }', 'NVM_DIR=$X'), or 'text:'")
-    if language != "cpp" or _kind_in(language, "%s", written) != "declaration":
+    if language != "cpp" or _kind_in(language, "%s", written) != "declaration" or \
+            as_clause(language, written) is not None:  # (`catch ($C) { $$$B }`, a clause)
         return _body_said(language, written)
     bare = _MULTIPLE.sub("", written)
     if _kind_spanning(language, bare, 0, len(bare)) != "function_definition":

@@ -135,6 +135,51 @@ def test_a_caller_that_does_not_make_the_claim_an_error_at_its_count_line(
         f"{code[1][2][:7]}: 1 of 4 matches does not hold 'wait_fn=': src/train/rm.py:6"]
 
 
+def test_a_count_that_falls_short_names_the_lines_where_its_word_stands_unmatched(
+        tmp_path: Path) -> None:
+    """Alamofire#3999: `processNext()` counted 2 of the 3 places the author saw; the third,
+    `self.processNext()` in a closure, is another pattern. The error names each other line
+    where every word of the pattern's first line stands as code, with its code: not the
+    line that defines it, nor one where it stands in a comment, a string or an import; a
+    keyword too (a modifier the pattern does not write is a usual miss)."""
+    checked, head = _checker(tmp_path, {
+        "Request.swift": ("final class Request {\n    func finish() {\n        processNext()\n"
+                          "    }\n    func append() {\n        queue.async { self.processNext() }\n"
+                          "    }\n    /// Calls processNext() once.\n    func processNext() {\n"
+                          "        log(\"processNext\")\n    }\n    func done() {\n"
+                          "        processNext()\n    }\n    private func helper() -> Int { 1 }\n}\n"),
+        "use.py": ("from request import processNext\n\n\ndef run(r):\n    processNext()\n"
+                   + "".join(f"    r{n}.processNext()\n" for n in range(7)))})
+    claim = "```claim\nsays: x\ncount: {count}\npattern: processNext()\nin: {scope}\n```\n"
+    _, errors = checked(claim.format(count=3, scope="Request.swift"))
+    assert errors == [
+        f"3: the claim 'x' does not hold at {head[:7]}: counted 2, not 3: Request.swift:3, "
+        "Request.swift:13; 1 other line holds 'processNext' as code where the pattern matches "
+        "nothing: Request.swift:6 'queue.async { self.processNext() }'"]
+    _, errors = checked(claim.format(count=9, scope="use.py"))  # the first five, then how many
+    assert errors == [
+        f"3: the claim 'x' does not hold at {head[:7]}: counted 1, not 9: use.py:5; 7 other "
+        "lines hold 'processNext' as code where the pattern matches nothing: use.py:6 "
+        "'r0.processNext()', use.py:7 'r1.processNext()', use.py:8 'r2.processNext()', use.py:9 "
+        "'r3.processNext()', use.py:10 'r4.processNext()' and 2 more"]
+    _, errors = checked(claim.replace("processNext()", "r0.processNext($X)").format(
+        count=1, scope="use.py"))  # where each word stands: not every line of 'processNext'
+    assert errors == [
+        f"3: the claim 'x' does not hold at {head[:7]}: counted 0, not 1; 1 other line holds "
+        "'r0' and 'processNext' as code where the pattern matches nothing: use.py:6 "
+        "'r0.processNext()'"]
+    _, errors = checked(claim.format(count=1, scope="Request.swift"))  # more than it says
+    assert errors == [f"3: the claim 'x' does not hold at {head[:7]}: counted 2, not 1: "
+                      "Request.swift:3, Request.swift:13"]
+    # each word of the pattern's first line, keywords too: where all stand, unmatched
+    _, errors = checked("```claim\nsays: x\ncount: 5\npattern: func $F($$$A) { $$$B }\n"
+                        "in: Request.swift\n```\n")
+    assert errors == [
+        f"3: the claim 'x' does not hold at {head[:7]}: counted 4, not 5: Request.swift:2, "
+        "Request.swift:5, Request.swift:9, Request.swift:12; 1 other line holds 'func' as code "
+        "where the pattern matches nothing: Request.swift:15 'private func helper() -> Int { 1 }'"]
+
+
 @pytest.mark.parametrize(("at", "expected"), [
     ("base", "4: 'at: base' pins the PR's base, but pr.yml has no 'base' commit"),
     ("0123abc", "4: 'at: 0123abc' names no commit of the code here; run 'site-gen fetch' (it "
@@ -1324,6 +1369,25 @@ def test_a_cpp_pattern_of_a_function_definition_is_an_error_not_a_count_of_none(
     _, errors = _claimed(tmp_path / "c", "table.c", code.replace("get()", "get(void)"),
                          "count: 2\npattern: void $F($$$A) { $$$B }")
     assert errors == []  # C reads it as written
+
+
+@pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
+    # a clause is no function's definition, though C++ reads it alone as one
+    ("t.cpp", "void f() {\n  try { g(); }\n  catch (const std::exception& e)\n  { h(); }\n}\n",
+     "catch ($C) { $$$B }", [3]),
+    # a condition of several nodes: only the body's `$$$B` is the body
+    ("R.swift", "func f() {\n    guard let a = b else { return }\n    guard !c, let d else {\n"
+                "        return\n    }\n}\n", "guard $$$C else { $$$B }", [2, 3]),
+])
+def test_a_body_of_a_metavariable_beside_other_multiple_metavariables_is_counted(
+        tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """Alamofire: `guard $$$C else { $$$B }` was refused as reading its body as other code
+    than a body, for the check left out every `$$$` of the pattern, its condition too,
+    where it meant the body's; a C++ `catch ($C) { $$$B }` (6 of the witness corpus's
+    legitimate patterns) as matching no function's definition. Both count what they say."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == []
+    assert _linked(html, path) == [str(n) for n in lines]
 
 
 BASH_NAMED = ("matches no definition or assignment in bash: a function's or a variable's name "

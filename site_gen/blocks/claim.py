@@ -48,6 +48,7 @@ from ..code_index import (
     pattern_reads,
     unmatched,
     unread_at,
+    uses,
 )
 from ..context import PageContext, context_of
 from ..definitions import lines_text
@@ -69,6 +70,7 @@ ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 # reference's does (`Test.kt::`rejects odd length``).
 SCOPES = re.compile(r"(?:`[^`\n]*+`|[^\s,`])++")
 SHOWN_IN_ERRORS = 10  # sites an error lists before "and N more"
+SHOWN_IN_MISSES = 5  # lines, each with its code, a count that fell short lists (see _missed)
 
 
 @dataclass(frozen=True)
@@ -303,7 +305,8 @@ def _count(ctx: PageContext, claim: Claim) -> None:
     problem = _contradiction(claim)
     if problem:
         claim.contradicted = True
-        problem += _quoted(claim) or _none_inside(claim)
+        problem += _quoted(claim) or _none_inside(claim) or _missed(ctx, claim, full, files,
+                                                                     found, spans)
         ctx.error(f"the claim '{claim.says}' does not hold at {full[:7]}: {problem}",
                   claim.lines["count"])
 
@@ -388,6 +391,59 @@ def _none_inside(claim: Claim) -> str:
     return ("; none stands inside it: 'inside:' matches code as it is written (a "
             "definition by its name and each of its modifiers: Java's 'public static ...'); "
             "to count in a definition by its name, write 'in: file::Name'")
+
+
+def _missed(ctx: PageContext, claim: Claim, commit: str, files: list[str],
+            found: list[tuple[str, Match]], spans: Spans) -> str:
+    """A word for a claim whose pattern matched fewer sites than its count: the other lines
+    of its files where each word its first line writes stands as code (see
+    code_index.uses), each with its code: where a site the author counted and the pattern
+    did not match stands (Swift's `self.processNext()` for `processNext()`); '' when there
+    is none."""
+    if not claim.pattern or not claim.count.isdigit() or len(claim.sites) >= int(claim.count):
+        return ""
+    head = next(line for line in claim.pattern.splitlines() if line.strip())
+    words = list(dict.fromkeys(w for w in re.findall(r"\$*[A-Za-z_]\w*", head)
+                               if not w.startswith("$")))
+    if not words:
+        return ""
+    key = "missed\n" + "\n".join([VERSION, commit, claim.pattern, *claim.scopes, *files,
+                                    *map(str, sorted(ctx.config.languages.items()))])
+    digest = hashlib.sha256(key.encode()).hexdigest()
+    missed = ctx.code_store.get(digest) if ctx.code_store is not None else None
+    if not (isinstance(missed, list) and all(isinstance(m, str) for m in missed)):
+        missed = _unmatched_uses(ctx, commit, files, found, spans, words)
+        if ctx.code_store is not None:
+            ctx.code_store.put(digest, missed)
+    if not missed:
+        return ""
+    said = " and ".join(filter(None, [", ".join(f"'{w}'" for w in words[:-1]), f"'{words[-1]}'"]))
+    more = len(missed) - SHOWN_IN_MISSES
+    return (f"; {'1 other line holds' if len(missed) == 1 else f'{len(missed)} other lines hold'}"
+            f" {said} as code where the pattern matches nothing: "
+            + ", ".join(missed[:SHOWN_IN_MISSES]) + (f" and {more} more" if more > 0 else ""))
+
+
+def _unmatched_uses(ctx: PageContext, commit: str, files: list[str],
+                    found: list[tuple[str, Match]], spans: Spans, words: list[str]) -> list[str]:
+    """Each line of `files` (of those `spans` keep) where each of `words` stands as code
+    and no match of `found` stands, as 'path:line 'code''."""
+    assert ctx.source is not None
+    matched = {(path, n) for path, m in found
+               for n in range(m.line, m.line + m.text.count("\n") + 1)}
+    missed = []
+    for path in files:
+        lines = ctx.source.lines(commit, path) or []
+        language, code = grammar_of(path, ctx.config.languages, lines)
+        if language is not None and all(any(w in line for line in code) for w in words):
+            missed += [f"{path}:{n} '{_cut(lines[n - 1].strip())}'"
+                       for n in sorted(uses(language, code, words))
+                       if (path, n) not in matched and _kept(spans, path, n)]
+    return missed
+
+
+def _cut(code: str, width: int = 72) -> str:
+    return code if len(code) <= width else code[:width - 1] + "…"
 
 
 def _quoted(claim: Claim) -> str:
