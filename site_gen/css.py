@@ -17,10 +17,13 @@ from pygments.token import STANDARD_TYPES
 _PIECES = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?\*/|\s+', re.S)
 # Spaces that mean nothing: around braces, after ; , and { and before ; , and }.
 _AROUND = re.compile(r"\s*([{};,])\s*|(:)\s+")
+# A number's leading zero (`0.5rem` is `.5rem`), not a digit of a longer number or a name.
+_LEADING_ZERO = re.compile(r"(?<![\w.#])0(\.\d)")
 
 
 def minify(css: str) -> str:
-    """`css` without comments or needless whitespace; what it styles is the same."""
+    """`css` without comments, needless whitespace or a number's leading zero; what it
+    styles is the same."""
     def piece(m: re.Match[str]) -> str:
         text = m[0]
         if text.startswith(("'", '"')):
@@ -35,7 +38,7 @@ def minify(css: str) -> str:
 
 
 def _squeeze(text: str) -> str:
-    return _AROUND.sub(lambda m: m[1] or m[2], text)
+    return _LEADING_ZERO.sub(r"\1", _AROUND.sub(lambda m: m[1] or m[2], text))
 
 
 def token_rules(style: StyleMeta, scope: str) -> str:

@@ -16,9 +16,11 @@ STRINGS = re.compile(r'("(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\')')
 
 
 def _bare(css: str) -> str:
-    """`css` without comments and without any whitespace outside its strings."""
+    """`css` without comments, without any whitespace outside its strings, and each
+    number without its leading zero (`0.5rem` is `.5rem`)."""
     css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
-    bare = "".join(p if i % 2 else re.sub(r"\s+", "", p) for i, p in enumerate(STRINGS.split(css)))
+    bare = "".join(p if i % 2 else re.sub(r"(?<![\w.#])0(\.\d)", r"\1", re.sub(r"\s+", " ", p))
+                   .replace(" ", "") for i, p in enumerate(STRINGS.split(css)))
     return bare.replace(";}", "}")  # a last ';' in a block says nothing
 
 
@@ -37,6 +39,8 @@ def test_minified_css_keeps_every_rule_and_string() -> None:
     assert _bare(served) == _bare(own)
     assert 'content:" (" attr(href) ")"' in served  # spaces inside strings are kept
     assert "calc(1.5em + 2px)" in served  # and the ones calc() needs
+    assert "padding:0 .5rem" in served and "0.5" not in served  # a leading zero says nothing
+    assert minify("a{margin:10.5px 0.25em;color:#0.5}") == "a{margin:10.5px .25em;color:#0.5}\n"
 
 
 def test_token_colours_come_one_rule_per_look() -> None:

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from site_gen.build import render_site
 from site_gen.config import load_config
+from site_gen.highlight import line_html
 from site_gen.output import write_site
 from site_gen.statuses import DEFAULT_STATUSES
 
@@ -213,6 +214,28 @@ def test_phone_lines_break_between_names_not_inside_them(new_tab: NewTab, base_u
     assert tab.locator("td.diff-code").evaluate_all(SPLIT_WORDS) == []
     assert tab.locator("td.diff-code").first.evaluate("c => getComputedStyle(c).wordBreak") \
         != "break-all"
+
+
+def test_a_long_line_scrolls_on_a_wide_screen_and_wraps_on_a_phone(new_tab: NewTab,
+                                                                  base_url: str) -> None:
+    """Alamofire#3999: on a wide screen a diff's line wrapped at its '[' (a <wbr>, a wrap
+    point meant for a phone, where Chromium breaks even in `white-space: pre`) and not at
+    its spaces, so one line of code read as two. It scrolls sideways, as GitHub's diff
+    does; a phone still wraps it between its names."""
+    line = ("let responseSerializer = isAvailableSerializer ? mutableState.responseSerializers["
+            "responseSerializerIndex] : mutableState.fallbackSerializers[responseSerializerIndex]")
+    html = str(line_html([("", line)], []))
+    assert html.count("<wbr>") >= 3
+    for width, wraps in ((1280, False), (390, True)):
+        tab = new_tab(width, 844)
+        tab.goto(base_url + MODEL)
+        one, long = tab.evaluate("""(html) => {
+            const cell = document.querySelector('figure.hunk td.diff-code');
+            const one = cell.getBoundingClientRect().height;
+            cell.innerHTML = html;
+            return [one, cell.getBoundingClientRect().height];
+        }""", html)
+        assert (long > one * 1.5) == wraps, (width, one, long)
 
 
 # 3, 4, 9: the PR's own change -----------------------------------------------------------
