@@ -24,7 +24,7 @@ from . import components
 from .definitions import Definition, holds, walk
 from .filetypes import configured, ending, lexer_alias, shared_ending, written_in
 
-VERSION = "59"  # of what is kept of a file between builds: a new one parses everything again
+VERSION = "60"  # of what is kept of a file between builds: a new one parses everything again
 # File endings and the ast-grep language that parses them.
 LANGUAGES = {
     "py": "python", "pyi": "python", "js": "javascript", "mjs": "javascript",
@@ -1837,7 +1837,7 @@ def named_holds(code: Code, commit: str, path: str, symbol: str | None,
     if not symbol or "⟨" in symbol:
         return True
     index = index_of(code, commit, path, kept, languages)
-    return index is None or holds(index.definitions, symbol, [span])
+    return index is None or holds(index.definitions, symbol, [span], code.lines(commit, path))
 
 
 # index_of's answers in this process by commit, path and configured language, for each
@@ -1858,8 +1858,9 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
             broken = held["broken"]
             return Index(tuple(Definition(str(n), int(a), int(b), bool(d),
                                           (int(r[0]), int(r[1])) if r else None, bool(c),
-                                          str(t) if t else None)
-                               for n, a, b, d, r, c, t in held["defs"]),
+                                          str(t) if t else None,
+                                          tuple((int(x), int(y)) for x, y in parts))
+                               for n, a, b, d, r, c, t, parts in held["defs"]),
                          ParseError(str(held["language"]), int(broken)) if broken else None)
     lines = code.lines(commit, path)
     if lines is None:
@@ -1870,7 +1871,8 @@ def _index_of(code: Code, commit: str, path: str, languages: dict[str, str] | No
     index = definitions(language, read)
     if kept is not None:
         kept.put(key, {"defs": [[d.name, d.start, d.end, d.declared, d.arity, d.singleton,
-                                 d.receiver] for d in index.definitions],
+                                 d.receiver, [list(p) for p in d.parts]]
+                                for d in index.definitions],
                        "broken": index.broken.line if index.broken else None,
                        "language": language})
     return index

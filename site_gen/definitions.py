@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +122,9 @@ _CONSTANTS = frozenset({"enum_constant", "enum_entry"})
 # Kinds of clauses of one definition, besides the clauses of one kind side by side (a
 # Haskell function's signature, then its equations).
 CLAUSE_OF = {"signature": ("function", "bind")}  # `size :: Int` then `size = 0` too
+# Languages whose definitions of one name side by side are the clauses of one function
+# (`def total(0)`, `def total(n)`), not overloads, each a function of its own.
+CLAUSES_OF_ONE = frozenset({"elixir", "haskell"})
 # A name as written where it is defined: dotted (Lua's `M.run`, `M:method`; a TypeScript
 # namespace `A.B`) or qualified (C++'s `Table::get`), perhaps asking or insisting (Ruby's
 # `valid?`, Elixir's `save!`), a C++ operator (`Vec::operator==`, `operator()`) or
@@ -141,7 +144,9 @@ class Definition:
     method is named as its instance method of the same name is (`Repo.build`), and told
     apart as Ruby's documentation tells them: `Repo.build` the class's, `Repo#build` an
     instance's (see named). A Kotlin extension function is named by its name, and by the
-    type it extends too, as Kotlin's documentation writes it (`ByteString.commonEquals`)."""
+    type it extends too, as Kotlin's documentation writes it (`ByteString.commonEquals`).
+    Overloads side by side are one definition, which keeps each one's lines as a part (a
+    reference tells them apart by their parameters: see overloads)."""
 
     name: str
     start: int
@@ -150,6 +155,7 @@ class Definition:
     arity: tuple[int, int] | None = None
     singleton: bool = False  # a Ruby class method: `def self.build`, or in `class << self`
     receiver: str | None = None  # a Kotlin extension function's type: `fun ByteString.f()`
+    parts: tuple[tuple[int, int], ...] = ()  # each overload's first and last line (see _add)
 
     @property
     def written(self) -> str:
@@ -221,7 +227,7 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
             start = _first_line(node, span, wrapped, leading)
             end = _end_line(node, span, text, trailing)
             _add(found, Definition(prefix, start, end, *_traits(node, kind, language)), kind,
-                 last_kind, held == last_held)
+                 last_kind, held == last_held, language not in CLAUSES_OF_ONE)
             last_kind, last_held = kind, held
             if kind in _DECLARES and (value := _value(node, kind)) is not None \
                     and (value.kind() in HOLDERS or _field_of_a_class_made(node, value)):
@@ -279,18 +285,21 @@ _RECEIVER_TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")  # `okio.ByteStr
 
 
 def _add(found: list[Definition], definition: Definition, kind: str, last_kind: str,
-         beside: bool) -> None:
+         beside: bool, overload: bool) -> None:
     """Add `definition` (a node of `kind`) to `found`; or, when it is one more clause of the
     last (of `last_kind`: see CLAUSE_OF) with a body as it has or none as it has none, make
     that one span it too, where it stands `beside` it (held in the same node: see
-    MEMBERS_HELD_IN)."""
+    MEMBERS_HELD_IN), and, where it is an `overload` (not a clause of one function, as
+    Elixir's and Haskell's are), keep the lines of each as a part."""
     last = found[-1] if found else None
     if last is not None and last.name == definition.name and last.start <= definition.start \
             and kind in CLAUSE_OF.get(last_kind, (last_kind,)) and last.declared == definition.declared \
             and beside and _same_arity(last.arity, definition.arity):
         arity = last.arity and definition.arity and (min(last.arity[0], definition.arity[0]),
                                                      max(last.arity[1], definition.arity[1]))
-        found[-1] = dataclasses.replace(last, end=max(definition.end, last.end), arity=arity)
+        parts = (last.parts or ((last.start, last.end),)) + ((definition.start, definition.end),)
+        found[-1] = dataclasses.replace(last, end=max(definition.end, last.end), arity=arity,
+                                        parts=parts if overload else ())
     else:
         found.append(definition)
 
@@ -798,10 +807,13 @@ def _names(d: Definition) -> tuple[str, ...]:
     return name, ".".join(filter(None, (owner, d.receiver, own)))
 
 
-def holds(defs: Iterable[Definition], symbol: str, spans: Iterable[tuple[int, int]]) -> bool:
-    """Whether a definition `symbol` names (see named) holds one of `spans` (each its first
-    and last line) whole: what a hunk's file line says of the lines it names."""
+def holds(defs: Iterable[Definition], symbol: str, spans: Iterable[tuple[int, int]],
+          lines: Sequence[str] | None = None) -> bool:
+    """Whether a definition `symbol` names (see named; of overloads, with the file's
+    `lines`, the one whose parameters it writes: see overloads) holds one of `spans` (each
+    its first and last line) whole: what a hunk's file line says of the lines it names."""
     found = named(defs, symbol)
+    found = overloads(found, symbol, lines) if lines is not None else found
     return any(d.start <= a and b <= d.end for d in found for a, b in spans)
 
 
@@ -828,17 +840,183 @@ def _arity(symbol: str) -> int | None:
 
 def _wanted(symbol: str) -> str:
     """A name as written on a page, as definitions are named (see named)."""
-    bare = _CALLED.sub("", _GO_METHOD.sub(r"\1", _ARITY.sub("", symbol.strip())))
+    bare = _CALLED.sub("", _GO_METHOD.sub(r"\1", _ARITY.sub("", symbol.strip().strip("`"))))
     return _MEMBER.sub(".", bare).replace("::", ".").replace("`", "")
 
 
-def chosen(defs: Iterable[Definition], symbol: str) -> list[Definition]:
+def chosen(defs: Iterable[Definition], symbol: str,
+           lines: Sequence[str] | None = None) -> list[Definition]:
     """The definitions a reference's `symbol` names (see named), preferred: those it names
     whole, when there are any (`run` names the function run beside the method Job.run,
-    which `Job.run` names), else those it ends."""
+    which `Job.run` names), else those it ends; of several, with the file's `lines`, those
+    that take the parameters it writes (see overloads)."""
     found = named(defs, symbol)
     wanted = _wanted(symbol)
-    return preferred([d for d in found if d.name.replace("::", ".") == wanted] or found)
+    found = preferred([d for d in found if d.name.replace("::", ".") == wanted] or found)
+    return overloads(found, symbol, lines) if lines is not None else found
+
+
+def overloads(found: list[Definition], symbol: str, lines: Sequence[str]) -> list[Definition]:
+    """Of `found`, overloads of one name (several definitions, or the parts of one: see
+    Definition), those that take the parameters `symbol` writes in its parentheses, each
+    with its own lines, as the language's documentation tells overloads apart: Swift's
+    argument labels, `response(queue:completionHandler:)` (`_:` for none), or the
+    parameters' types (or more of each parameter: `send(int,long)`, `put(K key)`; those
+    whose types are written exactly, where some are), `f()` one of none. `found` itself
+    where it writes no parentheses, or is one definition of one part, or writes `()` and
+    none takes no parameters (a name written as a call)."""
+    written = _CALLED.search(symbol.replace("`", "").strip())
+    if written is None or not (len(found) > 1 or any(d.parts for d in found)):
+        return found
+    inner = written[0][1:-1]
+    wanted = inner.replace(" ", "") if _LABELS.fullmatch(inner.replace(" ", "")) else inner
+    each = [(_takes(parameters(c, lines), wanted), c) for c in clauses(found)]
+    best = max((level for level, _ in each), default=0)
+    taking = [c for level, c in each if level == best > 0]
+    return taking if taking or wanted.strip() else found
+
+
+def clauses(found: list[Definition]) -> list[Definition]:
+    """Each overload of `found`: a definition of parts (see Definition) as one of each."""
+    return [dataclasses.replace(d, start=a, end=b, parts=()) if d.parts else d
+            for d in found for a, b in (d.parts or ((d.start, d.end),))]
+
+
+_LABELS = re.compile(r"(?:[A-Za-z_]\w*:)+")  # Swift's `(queue:completionHandler:)`
+
+
+def _takes(declared: list[str] | None, written: str) -> int:
+    """How well a definition that declares the parameters `declared` takes those `written`
+    (see overloads): 2 exactly (each label, or each type as declared), 1 each written
+    parameter's words among its own, 0 not."""
+    if declared is None:
+        return 0  # (no parameter list: a property of the name)
+    if not written.strip():
+        return 2 if not declared else 0
+    if _LABELS.fullmatch(written):
+        return 2 if [label_of(p) for p in declared] == written.split(":")[:-1] else 0
+    parts = split_top(written)
+    if len(parts) != len(declared) or not all(
+            set(_TOKENS.findall(a)) <= set(_TOKENS.findall(b))
+            for a, b in zip(parts, declared, strict=True)):
+        return 0
+    return 2 if all("".join(a.split()) in ("".join(_type_of(b).split()), "".join(b.split()))
+                    for a, b in zip(parts, declared, strict=True)) else 1
+
+
+_TOKENS = re.compile(r"[\w$]+|\[\]|\.\.\.|[*&?]")
+
+
+def label_of(parameter: str) -> str | None:
+    """A Swift parameter's argument label: the first word before its `:` (`from decoder:
+    Decoder` is `from`, `_ x: Int` is `_`); None for a parameter that has no `:`."""
+    head, colon, _ = parameter.partition(":")
+    words = head.split()
+    return words[0] if colon and words else None
+
+
+def signature(d: Definition, lines: Sequence[str], language: str | None,
+              among: list[Definition]) -> str | None:
+    """How a reference writes `d` apart from the other definitions of `among` that share
+    its name (see overloads): by Swift's argument labels where they tell it apart
+    (`DataRequest.response(queue:completionHandler:)`), else by its parameters' types
+    (`Client.send(int,long)`, Swift's `HTTPHeaders.init([HTTPHeader])`; in backticks where
+    one holds a space: `` `Table.put(const K&)` ``); None where neither names it alone, it
+    declares no parameters, or its language tells its functions apart otherwise
+    (Elixir's by their arity, `send_resp/3`)."""
+    declared = parameters(d, lines) if language not in CLAUSES_OF_ONE else None
+    if declared is None:
+        return None
+    labels = [label_of(p) for p in declared] if language == "swift" else [None]
+    forms = [f"{d.written}({''.join(f'{label}:' for label in labels)})"] \
+        if None not in labels else []
+    forms.append(f"{d.written}({','.join(_type_of(p) for p in declared)})")
+    return next((f"`{form}`" if " " in form else form for form in forms
+                 if [(c.start, c.end) for c in overloads(among, form, lines)] == [(d.start, d.end)]),
+                None)
+
+
+def _type_of(parameter: str) -> str:
+    """A parameter's type, as written: after its `:` (Kotlin, Scala, TypeScript, Rust,
+    Swift), else without its name, the last word (Java, C#, C++: `const K& k` is
+    `const K&`)."""
+    head = parameter.partition("=")[0].strip()
+    if ":" in head and "::" not in head:
+        return " ".join(head.partition(":")[2].split())
+    words = head.split()
+    return " ".join(words[:-1]) if len(words) > 1 and _NAME.fullmatch(words[-1]) else " ".join(words)
+
+
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def parameters(d: Definition, lines: Sequence[str]) -> list[str] | None:
+    """The parameters `d` declares, as written, apart at their commas (its first list in
+    parentheses after its own name, generic parameters skipped); None where its name is
+    followed by none (a property, a class)."""
+    own = d.name.replace("::", ".").rsplit(".", 1)[-1]
+    text = "\n".join(lines[d.start - 1:d.end])
+    for found in re.finditer(rf"(?<![\w$]){re.escape(own)}(?![\w$])", text):
+        at = _after_space(text, found.end() + (text[found.end():found.end() + 1] in ("?", "!")))
+        if text.startswith("<", at):
+            at = _after_space(text, _closing(text, at, "<>"))
+        if text.startswith("(", at):
+            inner = text[at + 1:_closing(text, at, "()[]{}") - 1]
+            return split_top(inner) if inner.strip() else []
+    return None
+
+
+def split_top(text: str) -> list[str]:
+    """`text` apart at its commas outside brackets and strings, each part stripped."""
+    parts, start = [], 0
+    for at, depth in _brackets(text, 0, "()[]{}<>"):
+        if text[at] == "," and depth <= 0:
+            parts.append(text[start:at].strip())
+            start = at + 1
+    return parts + [text[start:].strip()]
+
+
+def _closing(text: str, at: int, pairs: str) -> int:
+    """Where the bracket at `at` is closed (after it), brackets of `pairs` nested."""
+    return next((i + 1 for i, depth in _brackets(text, at, pairs) if depth == 0), len(text))
+
+
+def _brackets(text: str, at: int, pairs: str) -> Iterator[tuple[int, int]]:
+    """Each character of `text` from `at` outside its strings, with how deep in the
+    brackets of `pairs` (open, close, ...) it leaves the text: an arrow's `>` closes no
+    `<`, and a `<=` opens none."""
+    depth = 0
+    while at < len(text):
+        char = text[at]
+        end = _string_end(text, at) if char in "\"'" else None
+        if end is not None:
+            at = end
+            continue
+        if char in pairs[0::2] and not text.startswith("<=", at):
+            depth += 1
+        elif char in pairs[1::2] and not (char == ">" and at and text[at - 1] in "-="):
+            depth -= 1
+        yield at, depth
+        at += 1
+
+
+def _after_space(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
+
+
+def _string_end(text: str, at: int) -> int | None:
+    """Where the string that starts at `at` ends (after its closing quote), or None where
+    none does: a `'` opens only a character (`','`, `'\\n'`), not Rust's lifetime `'a`."""
+    quote = text[at]
+    if quote == "'":
+        end = text.find("'", at + 1, at + 4)
+        return end + 1 if end > at + 1 and (end == at + 2 or text[at + 1] == "\\") else None
+    at += 1
+    while at < len(text) and text[at] != quote:
+        at += 2 if text[at] == "\\" else 1
+    return at + 1
 
 
 def preferred(found: list[Definition]) -> list[Definition]:

@@ -667,13 +667,13 @@ class HeadMove:
     def _definitions(self, path: str, name: str) -> list[Definition]:
         """The definitions `name` names (as a reference resolves it) at the new head."""
         index = index_of(self.reader, self.new, path, self.store, languages=self.config.languages)
-        return chosen(index.definitions, name) if index else []
+        return chosen(index.definitions, name, self.reader.lines(self.new, path)) if index else []
 
     def _symbol(self, item: Item, new_path: str, old_lines: list[str],
                 new_lines: list[str]) -> Placed:
         assert item.symbol is not None
         index = index_of(self.reader, self.old, item.file, self.store, languages=self.config.languages)
-        old = chosen(index.definitions, item.symbol) if index else []
+        old = chosen(index.definitions, item.symbol, old_lines) if index else []
         if len(old) != 1:
             return Placed(item, CHANGED, detail=f"{item.symbol} names no one definition at the old head")
         text = tuple(old_lines[old[0].start - 1:old[0].end])
@@ -733,7 +733,8 @@ class HeadMove:
         spans = [(a + shift, b + shift) for a, b in item.spans]
         index = index_of(self.reader, self.new, new_path, self.store, languages=self.config.languages) \
             if item.symbol is not None and spans else None
-        if item.symbol is None or index is None or holds(index.definitions, item.symbol, spans):
+        if item.symbol is None or index is None or holds(
+                index.definitions, item.symbol, spans, self.reader.lines(self.new, new_path)):
             return None
         holder = enclosing(index.definitions, *spans[0])
         return (f"the hunk names {item.symbol}, which holds none of its lines at the new head"
@@ -839,7 +840,8 @@ class HeadMove:
             new_path = self.new_path(paths[0]) if len(paths) == 1 and name else None
             index = index_of(self.reader, self.old, paths[0], self.store,
                              languages=self.config.languages) if new_path else None
-            old = chosen(index.definitions, name.strip("`")) if index else []
+            old = chosen(index.definitions, name.strip("`"),
+                         self.reader.lines(self.old, paths[0])) if index else []
             if new_path is None or len(old) != 1 or self._definitions(new_path, name.strip("`")):
                 continue
             renamed = self._renamed(paths[0], new_path, old[0])

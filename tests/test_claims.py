@@ -1197,6 +1197,113 @@ def test_definitions_that_share_their_whole_name_are_cited_by_lines(tmp_path: Pa
                       "its lines instead, as '[[Pool.kt:2-3]]'"]
 
 
+SWIFT_OVERLOADS = """\
+final class DataRequest {
+    func response(queue: DispatchQueue = .main,
+                  completionHandler: @escaping (Data?) -> Void) -> Self {
+        self
+    }
+
+    var count: Int { 0 }
+
+    func response<S: Serializer>(queue: DispatchQueue = .main, responseSerializer: S,
+                                 completionHandler: @escaping (S.Value) -> Void) -> Self {
+        self
+    }
+}
+"""
+JAVA_OVERLOADS = """\
+class Client {
+  /** Sends one. */
+  void send(int a) {
+    log(a);
+  }
+
+  /** Sends two. */
+  void send(int a, long b) {
+    log(a);
+    log(b);
+  }
+
+  void send(Map<String, Integer> m) { log(m); }
+}
+"""
+
+SWIFT_INITS = ("struct HTTPHeaders {\n    init(_ headers: [HTTPHeader]) {\n    }\n"
+               "    init(_ dictionary: [String: String]) {\n        self.init()\n    }\n}\n")
+CSHARP_GENERICS = ("class P {\n  void Add<T>(Action<Builder<T>> a) { }\n  void Add(Action<Builder> a) { }\n"
+                   "}\n")
+
+
+@pytest.mark.parametrize(("path", "code", "cited", "links"), [
+    # Swift: by its argument labels, as its documentation writes a function
+    ("R.swift", SWIFT_OVERLOADS, "R.swift::DataRequest.response(queue:completionHandler:)", ["L2-L5"]),
+    ("R.swift", SWIFT_OVERLOADS, "R.swift::response(queue:responseSerializer:completionHandler:)",
+     ["L9-L12"]),
+    # overloads side by side are one definition, named whole by the name alone, and
+    # each by its parameters' types (or more of them), as Javadoc writes one
+    ("Client.java", JAVA_OVERLOADS, "Client.java::Client.send", ["L3-L13"]),
+    ("Client.java", JAVA_OVERLOADS, "Client.java::send(int,long)", ["L8-L11"]),
+    ("Client.java", JAVA_OVERLOADS, "Client.java::`send(int a)`", ["L3-L5"]),
+    ("Client.java", JAVA_OVERLOADS, "Client.java::`send(Map<String, Integer>)`", ["L13"]),
+    ("Client.java", JAVA_OVERLOADS, "Client.java::send()", ["L3-L13"]),  # a call: all of them
+    # Swift overloads of one label told apart by their types, as DocC does
+    ("H.swift", SWIFT_INITS, "H.swift::`HTTPHeaders.init([String: String])`", ["L4-L6"]),
+    ("H.swift", SWIFT_INITS, "H.swift::init([HTTPHeader])", ["L2-L3"]),
+    # a type written exactly wins over one it is part of (Polly's AddResiliencePipeline)
+    ("P.cs", CSHARP_GENERICS, "P.cs::Add(Action<Builder>)", ["L3"]),
+    ("P.cs", CSHARP_GENERICS, "P.cs::Add(Action<Builder<T>>)", ["L2"]),
+])
+def test_an_overload_is_cited_by_its_parameters(tmp_path: Path, path: str, code: str, cited: str,
+                                                links: list[str]) -> None:
+    """Alamofire's two `DataRequest.response` could be cited only by their lines, which
+    the error said to do; gson's eight `Gson.toJson`, side by side, were one definition,
+    none of them citable alone. A reference names an overload as the language's
+    documentation does."""
+    checked, head = _checker(tmp_path, {path: code})
+    html, errors = checked(f"See [[{cited}]].\n")
+    assert errors == []
+    assert [m for m in re.findall(rf"/blob/{head}/{path}#(L[\d-]+L?\d*)", html)] == links
+
+
+def test_overloads_are_told_apart_by_their_parameters_in_every_check(tmp_path: Path) -> None:
+    """The error for a name overloads share says how to write one; parameters no overload
+    takes are an error listing what each takes; a hunk's `· send(int)` must hold its
+    lines, and a claim's `in:` counts in that overload alone."""
+    checked, head = _checker(tmp_path, {"R.swift": SWIFT_OVERLOADS, "Client.java": JAVA_OVERLOADS,
+                                        "H.swift": SWIFT_INITS})
+    _, errors = checked("See [[R.swift::response]] and [[H.swift::init(_:)]].\n")
+    assert errors == [
+        "1: ambiguous symbol 'response' in '[[R.swift::response]]': it names "
+        "DataRequest.response(queue:completionHandler:) (L2-L5), "
+        "DataRequest.response(queue:responseSerializer:completionHandler:) (L9-L12); write its "
+        "parameters, as 'DataRequest.response(queue:completionHandler:)'",
+        # labels alike: by their types (the two, side by side, are one definition by name)
+        "1: ambiguous symbol 'init(_:)' in '[[H.swift::init(_:)]]': it names "
+        "HTTPHeaders.init([HTTPHeader]) (L2-L3), `HTTPHeaders.init([String: String])` (L4-L6); "
+        "write its parameters, as 'HTTPHeaders.init([HTTPHeader])'"]
+    _, errors = checked("See [[R.swift::response(completionHandler:)]] and "
+                        "[[Client.java::send(long)]].\n")
+    assert errors == [
+        "1: 'response(completionHandler:)' in '[[R.swift::response(completionHandler:)]]': no "
+        f"definition of that name in R.swift takes those parameters at commit {head[:7]}; "
+        "expected one of: DataRequest.response(queue:completionHandler:) (L2-L5), "
+        "DataRequest.response(queue:responseSerializer:completionHandler:) (L9-L12)",
+        "1: 'send(long)' in '[[Client.java::send(long)]]': no definition of that name in "
+        f"Client.java takes those parameters at commit {head[:7]}; expected one of: "
+        "Client.send(int) (L3-L5), Client.send(int,long) (L8-L11), "
+        "`Client.send(Map<String, Integer>)` (L13)"]
+    hunk = ("```proposal\nfile: Client.java L10 · {symbol}\n@@ -10,1 +10,1 @@\n-    log(b);\n"
+            "+    log(b + 1);\n```\n")
+    _, errors = checked(hunk.format(symbol="send(int,long)"))
+    assert errors == []
+    _, errors = checked(hunk.format(symbol="send(int)"))
+    assert len(errors) == 1 and "'· send(int)' in 'file: Client.java L10' is not a definition " \
+        "that holds L10" in errors[0], errors
+    _, errors = checked("```claim\nsays: x\ncount: 2\ntext: log(\nin: Client.java::send(int,long)\n```\n")
+    assert errors == []
+
+
 @pytest.mark.parametrize(("path", "code", "pattern", "expected"), [
     ("router.rs", "fn a() {\n    panic!(\"a\");\n}\nmacro_rules! b {\n    ($x:expr) => {\n"
                   "        panic!(\"b\")\n    };\n}\n", "panic!($$$A)",

@@ -1048,6 +1048,29 @@ def test_a_symbol_named_with_its_arity_is_found_by_it_at_the_new_head(
     assert "moved: lib/shop.ex · Shop.total/2 now at L5-L6" in out
 
 
+SEND = ("class Client {\n  void send(int a) {\n    log(a);\n  }\n\n  void send(int a, long b) {\n"
+        "    log(b);\n  }\n}\n")
+
+
+@pytest.mark.parametrize(("new", "said"), [
+    # lines above: the overload moves, its sibling's change is no change of it
+    ("// the client\n" + SEND.replace("log(a);", "log(a + 1);"),
+     "moved: src/Client.java · send(int,long) now at L7-L9"),
+    (SEND.replace("log(b);", "log(b + 1);"), "changed: src/Client.java · send(int,long)"),
+])
+def test_an_overload_named_by_its_parameters_is_followed_alone(
+        new: str, said: str, moved: Callable[..., tuple[Path, str, str]], project: Project,
+        cli: CLI) -> None:
+    """An overload cited by its parameters (`send(int,long)`) is one of the overloads side
+    by side that its name alone names: repin followed the whole group, so an edit of its
+    sibling changed it, and it moved with the group's lines."""
+    repo, _, _ = moved("Sent by [[Client.java::send(int,long)]].\n", {"src/Client.java": new},
+                       old={"src/Client.java": SEND})
+    run = repin(cli, repo)
+    assert said in run.out, run.out
+    assert run.code == (1 if said.startswith("changed") else 0)
+
+
 JOBS = "class A:\n    def run(self):\n        return 1\n"
 
 

@@ -67,8 +67,9 @@ LITERAL = {"text", "where"}
 BLOCKS = {"pattern", "inside"}  # the fields that may be written as a block of lines
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 # The scopes of `in:`, apart by spaces or commas; a name in backticks may hold spaces, as a
-# reference's does (`Test.kt::`rejects odd length``).
-SCOPES = re.compile(r"(?:`[^`\n]*+`|[^\s,`])++")
+# reference's does (`Test.kt::`rejects odd length``), and an overload's parameters commas
+# (`Client.java::send(int,long)`).
+SCOPES = re.compile(r"(?:`[^`\n]*+`|\([^()\s`]*+\)|[^\s,`])++")
 SHOWN_IN_ERRORS = 10  # sites an error lists before "and N more"
 SHOWN_IN_MISSES = 5  # lines, each with its code, a count that fell short lists (see _missed)
 

@@ -451,7 +451,7 @@ def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
     if index is None:
         return
     defs = index.definitions
-    if holds(defs, symbol, spans):
+    if holds(defs, symbol, spans, ctx.source.lines(ref.commit, ref.path)):
         return  # it holds lines the hunk names or shows
     start, end = spans[0]
     inner = enclosing(defs, start, end)

@@ -30,7 +30,7 @@ from markupsafe import Markup, escape
 from ..code_host import fill
 from ..code_index import SYMBOL_LANGUAGES, Index, index_of, language_of
 from ..context import PageContext, context_of
-from ..definitions import assigned_at, chosen, nearest_names
+from ..definitions import assigned_at, chosen, clauses, nearest_names, overloads, signature
 from ..errors import UNCHECKED
 from ..highlight import highlighted_lines
 from ..names import REPO_PATH, SHA, SYMLINK, path_written, reference_at
@@ -422,10 +422,18 @@ def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, wha
     index = code_definitions(ctx, full, path, what, line)
     if index is None:
         return None
-    found = chosen(index.definitions, symbol)
+    every = chosen(index.definitions, symbol)
+    lines = ctx.source.lines(full, path) or []
+    found = overloads(every, symbol, lines)
     if len(found) == 1 or (shared and found and len({d.name for d in found}) == 1):
         return [(d.start, d.end) for d in found]
-    if not found:
+    language = language_of(path, ctx.config.languages, lines)
+    if every and not found:
+        taken = ", ".join(f"{signature(d, lines, language, every) or d.shown} ({d.lines})"
+                          for d in clauses(every))
+        ctx.error(f"'{symbol}' in {what}: no definition of that name in {path} takes those "
+                  f"parameters at commit {commit[:7]}; expected one of: {taken}", line)
+    elif not found:
         value = assigned_at(ctx.source.lines(full, path) or (), symbol)
         where = (f": '{symbol.rsplit('.', 1)[-1].strip()}' is a value, given at L{value[0]} "
                  f"('{value[1]}'), and a symbol names a definition (a function, a class, a "
@@ -434,14 +442,19 @@ def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, wha
         ctx.error(f"unknown symbol '{symbol}' in {what}: {path} defines no such name at commit "
                   f"{commit[:7]}{where}{parse_note(index)}{unlisted(ctx, commit)}", line)
     else:
-        listed = ", ".join(f"{d.shown} ({d.lines})" for d in found)
+        told_apart = [signature(d, lines, language, found) for d in found]  # by their parameters
+        if len({d.name for d in found}) > 1 or None in told_apart or len(set(told_apart)) < len(found):
+            told_apart = [d.shown for d in found]
+        listed = ", ".join(f"{told} ({d.lines})" for told, d in zip(told_apart, found, strict=True))
         # no more of a name tells apart what shares it whole (a Kotlin property and a
         # function of one name, overloads apart from each other): their lines do; an
         # Elixir function's arity does (send_resp/3, send_resp/1)
         arity = found[0].arity
+        told = told_apart[0] if told_apart[0] != found[0].shown else None
         hint = "write more of the dotted name" if len({d.name for d in found}) > 1 else (
             f"write its arity, as '{symbol.strip()}/{arity[1]}'"
             if arity is not None and len({d.shown for d in found}) > 1 else
+            f"write its parameters, as '{told}'" if told else
             f"they share the whole name: cite one by its lines instead, as "
             f"'[[{path}:{found[0].start}-{found[0].end}]]'")
         ctx.error(f"ambiguous symbol '{symbol}' in {what}: it names {listed}; {hint}", line)
