@@ -1266,6 +1266,21 @@ def test_an_overload_is_cited_by_its_parameters(tmp_path: Path, path: str, code:
     assert [m for m in re.findall(rf"/blob/{head}/{path}#(L[\d-]+L?\d*)", html)] == links
 
 
+def test_a_hunk_is_named_as_a_reference_names_what_holds_it(tmp_path: Path) -> None:
+    """A hunk (or a pr-diff) with no `· name` is headed by the definition that holds its
+    lines: Plug's `read_part_headers/7` was headed `Plug.Conn.read_part_headers`, which
+    also names its `/2`; an overload of several side by side by its parameters."""
+    checked, _ = _checker(tmp_path, {"Client.java": JAVA_OVERLOADS, "lib/conn.ex": (
+        "defmodule Plug.Conn do\n  def read(conn), do: read(conn, 1, 2)\n\n"
+        "  defp read(conn, a, b) do\n    {conn, a}\n  end\nend\n")})
+    html, errors = checked("```proposal\nfile: Client.java L10\n@@ -10,1 +10,1 @@\n-    log(b);\n"
+                           "+    log(b + 1);\n```\n\n```proposal\nfile: conn.ex L5\n"
+                           "@@ -5,1 +5,1 @@\n-    {conn, a}\n+    {conn, b}\n```\n")
+    assert errors == []
+    assert re.findall(r'<code class="hunk-symbol">([^<]*)</code>', html) == [
+        "Client.send(int,long)", "Plug.Conn.read/3"]
+
+
 def test_overloads_are_told_apart_by_their_parameters_in_every_check(tmp_path: Path) -> None:
     """The error for a name overloads share says how to write one; parameters no overload
     takes are an error listing what each takes; a hunk's `· send(int)` must hold its

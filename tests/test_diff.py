@@ -197,6 +197,23 @@ def test_changed_words_are_marked() -> None:
     assert re.sub(r"<[^>]+>", "", marked[0]) == ", async_save=wait_fn is not None"
 
 
+def test_two_lines_that_became_one_mark_the_one_it_came_from() -> None:
+    """Plug: `{_, next, state} = next_multipart(...)` and `read_part_headers(conn, data <>
+    next, ...)` became `read_part_headers_more(conn, data, ...)`: paired in order, the
+    first removed line was marked against it, word for word, and the line it came from
+    not at all. Runs of unequal length pair the lines most alike, in order."""
+    html, errors, _ = render(
+        "```proposal\nfile: conn.ex\n@@ -1,3 +1,2 @@\n :more ->\n"
+        "-  {_, next, state} = next_multipart(adapter, state, opts)\n"
+        "-  read_part_headers(conn, data <> next, boundary, adapter, state, opts)\n"
+        "+  read_part_headers_more(conn, data, length, boundary, adapter, state, opts)\n```\n",
+        pr=None)  # type: ignore[arg-type]
+    assert errors == []
+    rows = re.findall(r'<tr class="diff-(del|add|ctx)"[^>]*>(.*?)</tr>', html, re.S)
+    marked = [(kind, "<mark>" in row) for kind, row in rows]
+    assert marked == [("ctx", False), ("del", False), ("del", True), ("add", True)]
+
+
 def test_unrelated_lines_are_not_marked_word_by_word() -> None:
     assert _changed("alpha beta gamma", "completely different text") == ([], [])
 

@@ -31,7 +31,7 @@ from markupsafe import Markup, escape
 
 from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
-from ..definitions import assigned_at, chosen, enclosing, holds, lines_text
+from ..definitions import assigned_at, chosen, clauses, enclosing, holds, lines_text, signature
 from ..highlight import Lexing, Tokens, comment_lines, lexing_for, line_html, shared_indent
 from ..names import REPO_PATH, path_writing, path_written
 from ..statuses import find_status
@@ -382,11 +382,20 @@ def _named_by_code(ctx: PageContext, hunk: Hunk) -> None:
 
 def defined_around(ctx: PageContext, ref: CodeRef, start: int, end: int) -> str | None:
     """The name of the innermost definition that holds lines `start`-`end` of `ref`'s file at
-    its commit, if one does (a hunk's, a pr-diff's name on the page)."""
+    its commit, if one does (a hunk's, a pr-diff's name on the page), as a reference writes
+    it: Elixir's with its arity (`read_part_headers/7`, not its `/2`), an overload by its
+    parameters where they tell it apart (`Gson.toJson(Object,Type)`)."""
     assert ctx.source is not None
     index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages)
     holder = enclosing(index.definitions, start, end) if index else None
-    return holder.name if holder else None
+    if holder is None:
+        return None
+    one = enclosing(clauses([holder]), start, end)
+    if one is None or not holder.parts:
+        return holder.shown
+    lines = ctx.source.lines(ref.commit, ref.path) or []
+    told = signature(one, lines, language_of(ref.path, ctx.config.languages, lines), [holder])
+    return told.strip("`") if told else holder.shown
 
 
 def _new_file(ctx: PageContext, hunk: Hunk) -> None:
@@ -718,7 +727,7 @@ def _dedent(lines: list[DiffLine]) -> list[DiffLine]:
 
 
 def _pair_marks(flat: list[DiffLine]) -> dict[int, list[tuple[int, int]]]:
-    """Pair each run of removed lines with the added lines right after it."""
+    """Pair each run of removed lines with the added lines right after it (see _paired)."""
     marks: dict[int, list[tuple[int, int]]] = {}
     i = 0
     while i < len(flat):
@@ -731,10 +740,49 @@ def _pair_marks(flat: list[DiffLine]) -> dict[int, list[tuple[int, int]]]:
         k = j
         while k < len(flat) and flat[k].kind == "+":
             k += 1
-        for removed, added in zip(flat[i:j], flat[j:k], strict=False):  # extra lines: unpaired
-            marks[id(removed)], marks[id(added)] = _changed(removed.text, added.text)
+        for a, b in _paired([dl.text for dl in flat[i:j]], [dl.text for dl in flat[j:k]]):
+            marks[id(flat[i + a])], marks[id(flat[j + b])] = _changed(flat[i + a].text,
+                                                                      flat[j + b].text)
         i = k
     return marks
+
+
+PAIRED_AT_MOST = 400  # removed × added lines a run is paired by likeness within
+
+
+def _paired(old: list[str], new: list[str]) -> list[tuple[int, int]]:
+    """Which removed line (by its index in `old`) each added line replaces, in order: line
+    by line where the runs are as long, as GitHub pairs them; else the pairs most alike
+    in their words (as diff2html's matching by lines), so that two lines that became one
+    mark the one it came from (Plug's `{_, next, state} = next_multipart(...)` and
+    `read_part_headers(conn, data <> next, ...)` became `read_part_headers_more(conn,
+    data, ...)`, marked against the first), the rest unpaired."""
+    if len(old) == len(new) or len(old) * len(new) > PAIRED_AT_MOST:
+        return list(zip(range(len(old)), range(len(new)), strict=False))
+    alike = [[_alike(a, b) for b in new] for a in old]
+    best = [[0.0] * (len(new) + 1) for _ in range(len(old) + 1)]  # of old[i:] and new[j:]
+    for i in range(len(old) - 1, -1, -1):
+        for j in range(len(new) - 1, -1, -1):
+            best[i][j] = max(best[i + 1][j], best[i][j + 1], alike[i][j] + best[i + 1][j + 1])
+    pairs, i, j = [], 0, 0
+    while i < len(old) and j < len(new):
+        if alike[i][j] and best[i][j] == alike[i][j] + best[i + 1][j + 1]:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif best[i][j] == best[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def _alike(old: str, new: str) -> float:
+    """How alike two lines are in their words (0 where _changed would not mark them)."""
+    words = WORD.findall(old), WORD.findall(new)
+    if max(map(len, words)) > MAX_WORDS:
+        return 0.0
+    ratio = difflib.SequenceMatcher(None, *words, autojunk=False).ratio()
+    return ratio if ratio >= 0.5 else 0.0
 
 
 def proposal_plugin(md: MarkdownIt, *, templates: jinja2.Environment) -> None:
