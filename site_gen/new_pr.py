@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .code_index import index_of
+from .code_index import index_of, language_of
 from .config import Config, git_dir
-from .definitions import Definition, chosen, enclosing
+from .definitions import Definition, chosen, enclosing, signature
 from .errors import ContentError, SiteGenError
 from .fetch import local_clone, revisions_of
 from .git_reader import SourceReader
@@ -430,10 +430,11 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
                     break
             number, text, inner = leaf or held or (*quotable[0], None)
             quote = _quote_of(text) or text.strip()
+            language = language_of(path, languages, lines)
             example = Example(path, number, text, shortest_tail(path, files or candidates),
-                              _citable(defs, inner) if inner else None,
+                              _citable(defs, inner, lines, language) if inner else None,
                               next((c for d in [*([inner] if inner else []), *defs]
-                                    if (c := _citable(defs, d))), None),
+                                    if (c := _citable(defs, d, lines, language))), None),
                               sum(quote in line for line in lines), quote)
             if held:
                 return example
@@ -458,12 +459,18 @@ def is_test_or_example(path: str) -> bool:
     return TEST_PATH.search(path) is not None
 
 
-def _citable(defs: Sequence[Definition], definition: Definition) -> str | None:
+def _citable(defs: Sequence[Definition], definition: Definition, lines: Sequence[str],
+             language: str | None) -> str | None:
     """How a reference names `definition` alone among `defs`: its name, else with its
-    arity (Elixir's `read_part_headers/2` beside `read_part_headers/7`); None when no name
-    tells it apart (Java overloads), and a page cites its lines instead."""
-    return next((form for form in dict.fromkeys((definition.written, definition.shown))
+    arity (Elixir's `read_part_headers/2` beside `read_part_headers/7`), else by its
+    parameters (an overload: Java's `send(int,long)`, Swift's `response(queue:...)`);
+    None when nothing tells it apart, and a page cites its lines instead."""
+    form = next((form for form in dict.fromkeys((definition.written, definition.shown))
                  if chosen(defs, form) == [definition]), None)
+    if form is not None:
+        return form
+    told = signature(definition, lines, language, chosen(defs, definition.written))
+    return told if told and " " not in told else None  # (a reference's name holds no space)
 
 
 # A line that reads well quoted: a few words, nothing that ends a reference or a code span

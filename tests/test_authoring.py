@@ -277,7 +277,8 @@ def test_new_names_a_definition_so_that_the_name_finds_it_alone(
         project: Project, cli: CLI, tmp_path: Path) -> None:
     """plug's read_part_headers/2 beside its helper read_part_headers/7: `new` wrote the
     bare name, which a build refuses as ambiguous. It writes the arity where the name alone
-    is shared, and no name where none tells the definition apart (Java overloads)."""
+    is shared, and an overload's parameters (Java's `A.put(int)` apart from `A.put(String)`;
+    before, no name, and the page cited its class)."""
     repo = tmp_path / "code"
     elixir = ("defmodule M do\n  def read(conn, opts \\\\ []) do\n    read(conn, 1, opts)\n  end\n\n"
               "  defp read(conn, n, opts) do\n    {conn, n, opts}\n  end\nend\n")
@@ -288,7 +289,9 @@ def test_new_names_a_definition_so_that_the_name_finds_it_alone(
     commit(repo, {"lib/m.ex": elixir, "A.java": java})
     assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
     page = (project.root / "content/acme/gears/9/one.md").read_text()  # A.java: the first
-    assert "file: A.java L3\n" in page and "[[A.java::A]]" in page  # put: two of them
+    assert "file: A.java L3 · A.put(int)\n" in page and "[[A.java::A.put(int)]]" in page
+    built = cli("build", "--no-search", "--checkout", f"acme/gears={repo}")
+    assert [line for line in built.err.splitlines() if "placeholder" not in line] == [], built.err
     facts = project.root / "content/acme/gears/9/pr.yml"
     facts.write_text(facts.read_text().replace('  - "A.java"\n', ""))
     assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "two").code == 0
