@@ -417,6 +417,8 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
             held = leaf = None  # the first line in a definition; in a function's body
             leaves: dict[Definition, bool] = {}
             for number, text in quotable:
+                if held and held[0] in changed and number not in changed:
+                    break  # a line the PR changes, in a definition, before any it does not
                 inner = enclosing(defs, number, number)
                 if inner is None:
                     continue

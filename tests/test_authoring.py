@@ -220,6 +220,22 @@ def test_new_cites_a_line_of_a_function_when_the_pr_changes_one(
     assert built.code == 0, built.err
 
 
+def test_new_cites_the_changed_line_of_a_function_that_holds_another(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """os-lib#416 changes `watch`, which defines a thread's `run` inside it: the examples
+    cited an unchanged line of `run`, for a line inside a function that holds none was
+    preferred to a line the PR changes. The changed line comes first."""
+    repo = tmp_path / "code"
+    code = ("def watch(roots):\n    def run():\n        return loop()\n"
+            "    sentinels = make(roots)\n    return run\n")
+    commit(repo, {"src/watch.py": code}, "base")
+    commit(repo, {"src/watch.py": code.replace("make(roots)", "make(real(roots))")})
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
+    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    assert '[[watch.py:4 "sentinels = make(real(roots))"]]' in page
+    assert "file: watch.py L4 · watch\n" in page and "[[watch.py::watch]]" in page
+
+
 def test_new_on_a_first_commit_cites_its_files_and_not_where_a_shallow_clone_stops(
         project: Project, cli: CLI, tmp_path: Path) -> None:
     """A PR whose head is a repository's first commit adds every file it has (before, no
