@@ -203,7 +203,8 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
     trailing = TRAILING.get(language, frozenset())
     # where each node that wraps a definition begins, by where the definition begins
     wrapped: dict[tuple[int, int], tuple[int, int]] = {}
-    last_kind, last_held = "", -1  # of the last definition found, where it is held
+    # of the last definition found of each name: its kind, and where it is held
+    lasts: dict[str, tuple[str, int]] = {}
     holders: list[int] = []  # objects named as what names their methods (see below)
     # each node to walk, with the names it is in and where the node holding it as a
     # member begins (see MEMBERS_HELD_IN), -1 for none
@@ -226,12 +227,13 @@ def walk(root: Any, language: str, text: str | None = None) -> list[Definition]:
             span = node.range()
             start = _first_line(node, span, wrapped, leading)
             end = _end_line(node, span, text, trailing)
-            _add(found, Definition(prefix, start, end, *_traits(node, kind, language)), kind,
-                 last_kind, held == last_held, language not in CLAUSES_OF_ONE)
-            last_kind, last_held = kind, held
+            last_kind, last_held = lasts.get(prefix, ("", -2))
+            added = _add(found, Definition(prefix, start, end, *_traits(node, kind, language)),
+                         kind, last_kind, held == last_held, language not in CLAUSES_OF_ONE)
+            lasts[prefix] = (kind, held)
             if kind in _DECLARES and (value := _value(node, kind)) is not None \
                     and (value.kind() in HOLDERS or _field_of_a_class_made(node, value)):
-                holders.append(len(found) - 1)
+                holders.append(added)
             prefix += "."
         for child in reversed(children):
             todo.append((child, prefix, held))
@@ -285,23 +287,28 @@ _RECEIVER_TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")  # `okio.ByteStr
 
 
 def _add(found: list[Definition], definition: Definition, kind: str, last_kind: str,
-         beside: bool, overload: bool) -> None:
+         beside: bool, overload: bool) -> int:
     """Add `definition` (a node of `kind`) to `found`; or, when it is one more clause of the
-    last (of `last_kind`: see CLAUSE_OF) with a body as it has or none as it has none, make
-    that one span it too, where it stands `beside` it (held in the same node: see
+    last of its name (of `last_kind`: see CLAUSE_OF), past what that one holds (a Haskell
+    `where`'s `msg req = ...`), with a body as it has or none as it has none, make that
+    one span it too, where it stands `beside` it (held in the same node: see
     MEMBERS_HELD_IN), and, where it is an `overload` (not a clause of one function, as
-    Elixir's and Haskell's are), keep the lines of each as a part."""
-    last = found[-1] if found else None
+    Elixir's and Haskell's are), keep the lines of each as a part. Where it is in `found`."""
+    at = len(found) - 1  # the last definition, past those it holds (a Haskell `where`'s)
+    while at >= 0 and found[at].name.startswith(definition.name + "."):
+        at -= 1
+    last = found[at] if at >= 0 else None
     if last is not None and last.name == definition.name and last.start <= definition.start \
             and kind in CLAUSE_OF.get(last_kind, (last_kind,)) and last.declared == definition.declared \
             and beside and _same_arity(last.arity, definition.arity):
         arity = last.arity and definition.arity and (min(last.arity[0], definition.arity[0]),
                                                      max(last.arity[1], definition.arity[1]))
         parts = (last.parts or ((last.start, last.end),)) + ((definition.start, definition.end),)
-        found[-1] = dataclasses.replace(last, end=max(definition.end, last.end), arity=arity,
+        found[at] = dataclasses.replace(last, end=max(definition.end, last.end), arity=arity,
                                         parts=parts if overload else ())
-    else:
-        found.append(definition)
+        return at
+    found.append(definition)
+    return len(found) - 1
 
 
 def _same_arity(one: tuple[int, int] | None, other: tuple[int, int] | None) -> bool:

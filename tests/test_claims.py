@@ -792,6 +792,13 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
     ("haskell", "module M where\n\ndata Shape = Circle Float\n\narea :: Shape -> Float\n"
                 "area (Circle r) = r\narea _ = 0\ntype Name = String\n",
      [("Shape", 3, 3), ("area", 5, 7), ("Name", 8, 8)]),  # its signature and equations: one
+    # aeson#42775f4: an equation's `where` that defines a function (`msg req = ...`) no
+    # longer parted it from the next equation (two definitions, and a name ambiguous)
+    ("haskell", "module M where\nbound :: Int -> Int\nbound n =\n    msg \"a\"\n  where\n"
+                "    msg req = req\nbound _ = 0\n",
+     [("bound", 2, 7), ("bound.msg", 6, 6)]),
+    # and side by side still means with nothing but what it holds between: `f`, `g`, `f`
+    ("haskell", "module M where\nf 0 = 1\ng = 2\nf n = n\n", [("f", 2, 2), ("g", 3, 3), ("f", 4, 4)]),
     ("haskell", "module M where\nempty :: Int\nempty = 0\nnull = go . size\n  where\n    go = id\n"
                 "#ifdef ORDERED\nsize = ordered\n#else\nsize :: Int\nsize = hashed\n#endif\n",
      [("empty", 2, 3), ("null", 4, 6), ("size", 8, 8), ("size", 10, 11)]),  # values; #else too
