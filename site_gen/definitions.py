@@ -289,14 +289,14 @@ _RECEIVER_TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")  # `okio.ByteStr
 def _add(found: list[Definition], definition: Definition, kind: str, last_kind: str,
          beside: bool, overload: bool) -> int:
     """Add `definition` (a node of `kind`) to `found`; or, when it is one more clause of the
-    last of its name (of `last_kind`: see CLAUSE_OF), past what that one holds (a Haskell
-    `where`'s `msg req = ...`), with a body as it has or none as it has none, make that
+    last (of `last_kind`: see CLAUSE_OF; of one function's clauses, past what that one
+    holds: a Haskell `where`'s `msg req = ...`), with a body as it has or none as it has none, make that
     one span it too, where it stands `beside` it (held in the same node: see
     MEMBERS_HELD_IN), and, where it is an `overload` (not a clause of one function, as
     Elixir's and Haskell's are), keep the lines of each as a part. Where it is in `found`."""
-    at = len(found) - 1  # the last definition, past those it holds (a Haskell `where`'s)
-    while at >= 0 and found[at].name.startswith(definition.name + "."):
-        at -= 1
+    at = len(found) - 1  # the last definition; of a function's clauses, past what it holds
+    while not overload and at >= 0 and found[at].name.startswith(definition.name + "."):
+        at -= 1  # (not two classes of one name, C#'s `Policy` and `Policy<T>`, nor overloads)
     last = found[at] if at >= 0 else None
     if last is not None and last.name == definition.name and last.start <= definition.start \
             and kind in CLAUSE_OF.get(last_kind, (last_kind,)) and last.declared == definition.declared \
