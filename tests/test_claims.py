@@ -799,6 +799,9 @@ def test_a_go_method_is_named_with_its_type(symbol: str, expected: list[str]) ->
      [("bound", 2, 7), ("bound.msg", 6, 6)]),
     # and side by side still means with nothing but what it holds between: `f`, `g`, `f`
     ("haskell", "module M where\nf 0 = 1\ng = 2\nf n = n\n", [("f", 2, 2), ("g", 3, 3), ("f", 4, 4)]),
+    # two classes of one name, side by side, are two (Polly's `Policy` and `Policy<T>`)
+    ("csharp", "class P {\n  void A() {}\n}\nclass P<T> {\n  void A() {}\n}\n",
+     [("P", 1, 3), ("P.A", 2, 2), ("P", 4, 6), ("P.A", 5, 5)]),
     ("haskell", "module M where\nempty :: Int\nempty = 0\nnull = go . size\n  where\n    go = id\n"
                 "#ifdef ORDERED\nsize = ordered\n#else\nsize :: Int\nsize = hashed\n#endif\n",
      [("empty", 2, 3), ("null", 4, 6), ("size", 8, 8), ("size", 10, 11)]),  # values; #else too
