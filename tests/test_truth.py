@@ -561,6 +561,18 @@ def test_a_pr_diff_shows_the_change_from_base_to_head(code: tuple[Path, list[str
 MODULE = "".join(f"def step_{k}(x):\n    return x + {k}\n\n\n" for k in range(6))
 
 
+def _rendered_on(repo: Path, text: str, head: str, base: str | None,
+                 files: tuple[str, ...]) -> tuple[str, list[str]]:
+    """`text` rendered on a PR of `repo` from `base` to `head` that changes `files`."""
+    reader = SourceReader(repo)
+    try:
+        html, errors, _ = render(text, reader, dataclasses.replace(PR, head=head, base=base,
+                                                                   files=files))
+    finally:
+        reader.close()
+    return html, errors
+
+
 @pytest.mark.parametrize("changed", [True, False])
 def test_a_pr_diff_of_a_renamed_file_shows_the_change_from_its_old_name(
         tmp_path: Path, changed: bool) -> None:
@@ -569,12 +581,8 @@ def test_a_pr_diff_of_a_renamed_file_shows_the_change_from_its_old_name(
     base = commit_files(repo, {"src/old_name.py": MODULE}, "base")
     git(repo, "mv", "src/old_name.py", "src/new_name.py")
     head = commit_files(repo, {"src/new_name.py": MODULE.replace("x + 3", "x * 3") if changed else MODULE})
-    pr = dataclasses.replace(PR, head=head, base=base, files=("src/new_name.py",))
-    reader = SourceReader(repo)
-    try:
-        html, errors, _ = render("```pr-diff\n[[new_name.py]]\n```\n", reader, pr)
-    finally:
-        reader.close()
+    html, errors = _rendered_on(repo, "```pr-diff\n[[new_name.py]]\n```\n", head, base,
+                                ("src/new_name.py",))
     assert errors == []
     said = re.findall(r'<p class="pr-diff-rename">(.*?)</p>', html)
     assert [re.sub("<[^>]+>", "", s) for s in said] == [
@@ -585,6 +593,19 @@ def test_a_pr_diff_of_a_renamed_file_shows_the_change_from_its_old_name(
     if changed:  # the old side's line numbers link the old name at the base
         assert (f'href="https://github.com/acme/widgets/blob/{base}/src/old_name.py#L14" '
                 'aria-label="line 14 at the commit"') in html
+
+
+def test_a_ranged_pr_diff_is_headed_by_the_definition_that_holds_its_change(
+        tmp_path: Path) -> None:
+    """aeson: `[[FromJSON.hs:796-808]]` takes in the blank line after the function it
+    changes, and was headed by no name, for no definition holds the range whole."""
+    repo = tmp_path / "code"
+    module = "def f(x):\n    return x\n\n\ndef g():\n    pass\n"
+    base = commit_files(repo, {"src/m.py": module}, "base")
+    head = commit_files(repo, {"src/m.py": module.replace("return x", "return x + 1")})
+    html, errors = _rendered_on(repo, "```pr-diff\n[[m.py:1-3]]\n```\n", head, base, ("src/m.py",))
+    assert errors == []
+    assert re.findall(r'<code class="hunk-symbol">([^<]*)</code>', html) == ["f"]
 
 
 def test_a_file_in_latin_1_is_text_as_the_code_host_shows_it(tmp_path: Path) -> None:

@@ -159,11 +159,26 @@ def parse_pr_diff(ctx: PageContext, lines: list[str], first: int) -> Proposal | 
         return None
     hunk = Hunk(ref.path, [], None, None, line, sections, file_ref=ref, old_path=renamed,
                 removed=removed, base=base)
-    if ref.start is not None:  # its lines, and the definition that holds them, at the head
+    if ref.start is not None:  # its lines, and the definition that holds their change
         hunk.range_refs = [(ref.lines_text, ref)]
-        hunk.symbol = defined_around(ctx, ref, ref.start, ref.end or ref.start)
+        changed = _changed_lines(sections) or [ref.start, ref.end or ref.start]
+        hunk.symbol = defined_around(ctx, ref, min(changed), max(changed))
     with_context(ctx, hunk, before, after, base)
     return Proposal(line=line, hunks=[hunk])
+
+
+def _changed_lines(sections: list[Section]) -> list[int]:
+    """The lines of the head that `sections` change: each added line, and where a removed
+    one stood (the line above it), so that a range that takes in a blank line after the
+    function it changes is still headed by that function (aeson's `L796-L808`)."""
+    changed: list[int] = []
+    for section in sections:
+        at = section.new_start or 0
+        for dl in section.lines:
+            at = dl.new or at
+            if dl.kind in "-+" and at:
+                changed.append(at)
+    return changed
 
 
 def _changed_at_head(sections: list[Section]) -> str:
