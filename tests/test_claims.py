@@ -1322,9 +1322,10 @@ def test_overloads_are_told_apart_by_their_parameters_in_every_check(tmp_path: P
             "+    log(b + 1);\n```\n")
     _, errors = checked(hunk.format(symbol="send(int,long)"))
     assert errors == []
-    _, errors = checked(hunk.format(symbol="send(int)"))
-    assert len(errors) == 1 and "'· send(int)' in 'file: Client.java L10' is not a definition " \
-        "that holds L10" in errors[0], errors
+    _, errors = checked(hunk.format(symbol="send(int)"))  # the one that holds it, as cited
+    assert errors == [f"2: '· send(int)' in 'file: Client.java L10' is not a definition that "
+                      f"holds L10 at commit {head[:7]}; the definition that holds them is "
+                      "Client.send(int,long) (L8-L11)"]
     _, errors = checked("```claim\nsays: x\ncount: 2\ntext: log(\nin: Client.java::send(int,long)\n```\n")
     assert errors == []
 

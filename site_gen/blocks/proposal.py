@@ -31,7 +31,16 @@ from markupsafe import Markup, escape
 
 from ..code_index import defines_names, index_of, language_of
 from ..context import PageContext, context_of
-from ..definitions import assigned_at, chosen, clauses, enclosing, holds, lines_text, signature
+from ..definitions import (
+    Definition,
+    assigned_at,
+    chosen,
+    clauses,
+    enclosing,
+    holds,
+    lines_text,
+    signature,
+)
 from ..highlight import Lexing, Tokens, comment_lines, lexing_for, line_html, shared_indent
 from ..names import REPO_PATH, path_writing, path_written
 from ..statuses import find_status
@@ -388,14 +397,21 @@ def defined_around(ctx: PageContext, ref: CodeRef, start: int, end: int) -> str 
     assert ctx.source is not None
     index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages)
     holder = enclosing(index.definitions, start, end) if index else None
-    if holder is None:
-        return None
+    return _as_cited(ctx, ref, holder, start, end)[0] if holder else None
+
+
+def _as_cited(ctx: PageContext, ref: CodeRef, holder: Definition, start: int,
+              end: int) -> tuple[str, str]:
+    """`holder`'s name and lines as a reference cites them: of overloads side by side, the
+    one that holds lines `start`-`end`, by its parameters where they tell it apart
+    (`Client.send(int,long)`, L8-L11)."""
+    assert ctx.source is not None
     one = enclosing(clauses([holder]), start, end)
     if one is None or not holder.parts:
-        return holder.shown
+        return holder.shown, holder.lines
     lines = ctx.source.lines(ref.commit, ref.path) or []
     told = signature(one, lines, language_of(ref.path, ctx.config.languages, lines), [holder])
-    return told.strip("`") if told else holder.shown
+    return (told.strip("`"), one.lines) if told else (holder.shown, holder.lines)
 
 
 def _new_file(ctx: PageContext, hunk: Hunk) -> None:
@@ -467,7 +483,8 @@ def _check_symbol(ctx: PageContext, hunk: Hunk) -> None:
     lines = lines_text(start, end)
     value = None if inner or chosen(defs, symbol) else \
         assigned_at(ctx.source.lines(ref.commit, ref.path) or (), symbol)
-    actual = (f"the definition that holds them is {inner.shown} ({inner.lines})" if inner
+    name, held = _as_cited(ctx, ref, inner, start, end) if inner else ("", "")
+    actual = (f"the definition that holds them is {name} ({held})" if inner
               else f"no definition holds them ('{symbol}' is a value, given at L{value[0]}: a "
                    "hunk's symbol names the function, class or type that holds its lines; "
                    f"leave '· {symbol}' out)" if value else "no definition holds them")
