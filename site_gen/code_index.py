@@ -764,7 +764,8 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     Raises what ast-grep raises when no way reads the pattern."""
     named, captures = _capturing(pattern)
     words = _words_of(pattern)
-    ended = open_ended(language, pattern)
+    # (a case's label, its statements after it or none: the case ends where the next begins)
+    ended = open_ended(language, pattern) and not _CASE.match(pattern)
     found: dict[tuple[int, int], Any] = {}
     extra: set[tuple[int, int]] = set()  # found only by a reading of another way of writing it
     failed: list[BaseException] = []

@@ -2388,6 +2388,17 @@ SWITCH = ("function f(x) {\n  switch (x) {\n    case 1: a(); break;\n    case 2:
      "case $X:", [4, 5, 6]),
     ("run.go", "package run\n\nfunc f(x int) {\n\tswitch x {\n\tcase 1:\n\t\ta()\n\tcase 2:\n"
      "\tdefault:\n\t\tz()\n\t}\n}\n", "case $X:", [5, 7]),
+    # C#'s and Dart's counted only the cases that hold nothing, and no `default:` holding
+    # a statement (the check that a match holds no more than the pattern writes, which a
+    # label alone does not parse for, dropped the rest); Java's `case $X: $$$B` too
+    ("Run.java", "class Run {\n" + SWITCH.replace("function f(x)", "void f(int x)") + "}\n",
+     "case $X: $$$B", [4, 5, 6]),
+    ("Run.cs", "class Run {\n" + SWITCH.replace("function f(x)", "void F(int x)") + "}\n",
+     "case $X:", [4, 5, 6]),
+    ("Run.cs", "class Run {\n" + SWITCH.replace("function f(x)", "void F(int x)") + "}\n",
+     "default:", [7]),
+    ("run.dart", SWITCH.replace("function f(x)", "void f(int x)"), "case $X:", [3, 4, 5]),
+    ("run.dart", SWITCH.replace("function f(x)", "void f(int x)"), "case $X: $$$B", [3, 4, 5]),
 ])
 def test_a_case_s_label_counts_the_case_whatever_it_holds(
         tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
