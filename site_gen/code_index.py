@@ -1468,6 +1468,8 @@ def _words_beyond(node: Any, written: tuple[Counter[str], frozenset[str]],
     spans = [_span(n) for name, many in captures
              for n in (node.get_multiple_matches(name) if many else [node.get_match(name)])
              if n is not None]
+    if "else" not in words:  # an `if`'s else, which a pattern that writes none lets be
+        spans += [(_span(token)[0], _span(node)[1]) for token in _else_of(node)]
     text, (begin, _) = node.text(), _span(node)
     outside: Counter[str] = Counter()  # the words outside what the metavariables matched
     at = 0
@@ -1490,6 +1492,18 @@ def _words_beyond(node: Any, written: tuple[Counter[str], frozenset[str]],
             elif parent.kind() in kinds and _WORD.fullmatch(kid.text()):
                 held[kid.text()] += 1
     return bool(held - words)
+
+
+def _else_of(node: Any) -> list[Any]:
+    """The `else` token of `node`, an `if`, as its child or its else clause's (Rust's
+    `else_clause`): an `if` with an `else` is counted by an `if`'s pattern that writes
+    none (see _otherwise), though the `if` of an `else if` is one more word `if`."""
+    for kid in node.children() if "if" in node.kind() else ():
+        if kid.text() == "else" and not kid.children():  # (Swift's is a named node)
+            return [kid]
+        if "else" in kid.kind():
+            return [token for token in kid.children() if token.text() == "else"][:1]
+    return []
 
 
 def _span(node: Any) -> tuple[int, int]:

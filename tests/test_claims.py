@@ -2433,6 +2433,15 @@ class FieldNamingPolicy {
     ("FieldNamingPolicy.java", IFS_JAVA, "if ($C) { $$$B } else { $$$E }", [3]),  # as before
     ("run.go", "package run\n\nfunc f(a bool) {\n\tif a {\n\t\tx()\n\t} else if b {\n\t\ty()\n"
      "\t}\n}\n", "if $C { $$$B }", [4, 6]),  # the `else if` is an `if` too
+    # an `if` whose else is another `if`: Rust's, Swift's and Dart's were not counted (the
+    # `if` of its `else if` one more word `if` than the pattern writes); Dart's else
+    # neither, which its grammar reads after no metavariable alone
+    ("run.rs", "fn f(a: bool) {\n    if a {\n        x();\n    } else if b {\n        y();\n"
+     "    } else {\n        z();\n    }\n}\n", "if $C { $$$B }", [2, 4]),
+    ("Run.swift", "func f(a: Bool) {\n    if a {\n        x()\n    } else if b {\n        y()\n"
+     "    } else {\n        z()\n    }\n}\n", "if $C { $$$B }", [2, 4]),
+    ("run.dart", "void f(bool a) {\n  if (a) {\n    x();\n  } else if (b) {\n    y();\n  } else {\n"
+     "    z();\n  }\n}\n", "if ($C) { $$$B; }", [2, 4]),
 ])
 def test_an_if_s_pattern_that_writes_no_else_counts_an_if_that_has_one(
         tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
