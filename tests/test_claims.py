@@ -1859,6 +1859,14 @@ def _claimed(tmp_path: Path, path: str, code: str, fields: str) -> tuple[str, li
     return checked(f"```claim\nsays: x\n{fields}\nin: {path}\n```\n")
 
 
+def _counts_at(tmp_path: Path, path: str, code: str, pattern: str, lines: list[int]) -> None:
+    """A claim of `pattern` in `path` (holding `code`) holds with a count of `lines`, and
+    links those lines."""
+    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
+    assert errors == [], errors
+    assert _linked(html, path) == [str(line) for line in lines]
+
+
 def _linked(html: str, path: str) -> list[str]:
     """The lines of `path` (by its name) `html` links to, in its order."""
     return re.findall(rf"{re.escape(path.rsplit('/', 1)[-1])}:(\d+)</a>", html)
@@ -2206,9 +2214,7 @@ def test_a_multiple_metavariable_before_an_item_is_read_spelled_out(
     before its last, and `lambda $$$A: $B` no lambda of a parameter: ast-grep ends `$$$A`
     at the first node the node after it matches and tries no other split. Such a pattern
     is read with `$$$A` written as one, two, ... metavariables alone too (up to twelve)."""
-    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
-    assert errors == [], errors
-    assert _linked(html, path) == [str(line) for line in lines]
+    _counts_at(tmp_path, path, code, pattern, lines)
 
 
 CALLS_AND_METHODS = """\
@@ -2330,9 +2336,7 @@ def test_a_statement_s_pattern_counts_each_statement_once(
     twice the code held. And the reading in a function's body picked the expression, so
     the calls inside other statements counted too: a pattern with its `;` is a statement,
     as ast-grep reads it alone."""
-    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
-    assert errors == [], errors
-    assert _linked(html, path) == [str(line) for line in lines]
+    _counts_at(tmp_path, path, code, pattern, lines)
 
 
 TYPED_PY = "def load(path) -> dict:\n    return {}\n\n\nasync def save(path):\n    pass\n"
@@ -2406,9 +2410,7 @@ def test_a_case_s_label_counts_the_case_whatever_it_holds(
     gin's 66 were counted as `pattern: |` with their statements), and `case $X: $$$B`
     only those that hold one, though `$$$B` may stand for nothing: a case's label is read
     with the statements after it, any number of them."""
-    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
-    assert errors == [], errors
-    assert _linked(html, path) == [str(line) for line in lines]
+    _counts_at(tmp_path, path, code, pattern, lines)
 
 
 IFS_JAVA = """\
@@ -2448,9 +2450,7 @@ def test_an_if_s_pattern_that_writes_no_else_counts_an_if_that_has_one(
     """gson: `if ($C) { $$$B }` counted 511 of its 637 `if`s, none with an `else` (ast-grep
     matches an `if` with one only with a pattern that writes one; Python's pattern counted
     them, its grammar holding the `else` among what `$$$B` stands for)."""
-    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
-    assert errors == [], errors
-    assert _linked(html, path) == [str(line) for line in lines]
+    _counts_at(tmp_path, path, code, pattern, lines)
 
 
 @pytest.mark.parametrize(("path", "code", "pattern", "lines"), [
@@ -2493,9 +2493,7 @@ def test_a_multiple_metavariable_that_ends_the_pattern_may_stand_for_nothing(
     """Go's `return $$$A` counted no bare `return` (69 of gin's 872 returns), as ast-grep
     matches a `$$$` after a keyword only to at least one node; and `return` alone, which
     ast-grep reads as the name of a kind of node, was no pattern at all."""
-    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
-    assert errors == [], errors
-    assert _linked(html, path) == [str(line) for line in lines]
+    _counts_at(tmp_path, path, code, pattern, lines)
 
 
 POLLY_CATCH = """\
@@ -2745,9 +2743,7 @@ def test_an_annotation_a_pattern_does_not_write_is_no_part_of_it(
     its modifiers. An annotation is no part of what a pattern that writes none says; a
     keyword still is (`internal fun` is not `fun`), and a pattern that writes one counts by
     it."""
-    html, errors = _claimed(tmp_path, path, code, f"count: {len(lines)}\npattern: {pattern}")
-    assert errors == [], errors
-    assert _linked(html, path) == [str(line) for line in lines]
+    _counts_at(tmp_path, path, code, pattern, lines)
 
 
 def test_each_site_marks_its_match_in_its_line(tmp_path: Path) -> None:
