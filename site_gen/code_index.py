@@ -1215,7 +1215,14 @@ _BODY_STATED = re.compile(r"\{\s*\$\$\$[A-Z0-9_]*;\s*\}")  # `{ $$$B; }`
 
 def _body_said(language: str, written: str) -> str | None:
     """Why a pattern with a body of a metavariable alone matches nothing, where the
-    grammar reads that body as another kind of code (see _body_misread); None when not."""
+    grammar reads that body as another kind of code (see _body_misread), or reads no
+    metavariable alone as a statement (`{ $$$B; }`: see _statement_misread); None when
+    not."""
+    if _BODY_STATED.search(written) and _statement_misread(language):
+        return (f"matches nothing: {language}'s grammar reads no name alone as a statement, "
+                "so ast-grep matches no body written '{ $$$B; }' (nor one of one statement); "
+                "expected what the body holds written out ('{ return $X; }', '{ $F($$$A); "
+                "}'), or count in a definition by its name ('in: file::Name')")
     if not _body_misread(language, written) or not pattern_reads(language, written):
         return None  # (one ast-grep cannot read at all is said so where it is matched)
     stops = _stops_at(language, _body_stated(written))
@@ -1228,6 +1235,14 @@ def _body_said(language: str, written: str) -> str | None:
             f"as another kind of code than a body, as {language}'s grammar reads a name alone "
             "in braces; expected what the body holds written out ('{ return $X; }'), or "
             "count in a definition by its name ('in: file::Name')")
+
+
+@functools.lru_cache(maxsize=64)
+def _statement_misread(language: str) -> bool:
+    """Whether the grammar of `language` reads a name alone as no statement (C#'s: `SG;`
+    is an error and an empty statement), so that `{ $$$B; }` matches nothing at all."""
+    body = IN_A_FUNCTION.get(language)
+    return body is not None and _root(language, body % "{ SG_BODY; }").find(kind="ERROR") is not None
 
 
 def _stops_at(language: str, written: str) -> str | None:
@@ -1577,11 +1592,23 @@ def query(language: str, pattern: str) -> str | dict[str, str]:
     alone = _kind_spanning(language, written, 0, len(written))
     bare = written.removesuffix(";").rstrip() if body.count("%s;") else written  # its `;` added
     inside = _kind_spanning(language, *_placed(body, bare), statement=bare != written)
+    if inside is None and language in _BODIES_CALLED and _BODY_ALONE.search(bare):
+        body = body.replace("%s;", "%s")  # (a block's statement, no `;` after it: see below)
+        inside = _kind_spanning(language, *_placed(body, _BODY_ALONE.sub(
+            lambda m: m[0][:-1].rstrip() + "(); }", bare)))
     # a statement (its `;` written) and a keyword alone (whose text ast-grep reads as the
     # name of a kind of node, and refuses) are read where they stand, whatever alone reads
     if inside is None or inside == alone and bare == written and not _WORD.fullmatch(written):
         return pattern
     return {"context": _placed(body, bare)[0], "selector": inside}
+
+
+# Grammars that read a name alone in braces as no statement, with its `;` or without, and
+# read no statement outside a function: a pattern with a body of a metavariable alone
+# (`if ($C) { $$$B }`) is placed in a function by its kind read with the body as a call,
+# `{ $$$B(); }`, and matched as written, which ast-grep reads as a body (Solidity's matched
+# only the Yul `if`s of an `assembly` block, none of the contract's own).
+_BODIES_CALLED = frozenset({"solidity"})
 
 
 def _kind_spanning(language: str, code: str, at: int, length: int,

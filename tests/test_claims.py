@@ -1407,6 +1407,21 @@ def test_a_csharp_throw_counts_where_it_is_an_expression_too(tmp_path: Path) -> 
     assert all(f"A.cs:{line}</a>" in html for line in (3, 5, 7))
 
 
+@pytest.mark.parametrize(("pattern", "lines"), [
+    ("if ($C) { $$$B }", [3]),  # not the Yul `if` of its `assembly`, which has no parentheses
+    ("while ($C) { $$$B }", [7]),
+])
+def test_a_solidity_statement_with_a_body_of_a_metavariable_counts(
+        tmp_path: Path, pattern: str, lines: list[int]) -> None:
+    """OpenZeppelin: `if ($C) { $$$B }` counted none of a contract's `if`s, only Yul's in
+    an `assembly` block (Solidity reads no statement outside a function, nor a name alone
+    in braces in one, so the pattern was not read in a function's body): of 1,330 patterns
+    made from OpenZeppelin's code, 10 such ones matched not even their own `if`."""
+    _counts_at(tmp_path, "A.sol", "contract A {\n  function f(uint x) public {\n    if (x > 1) {\n"
+               "      a();\n      b();\n    }\n    while (x > 0) { x--; }\n"
+               "    assembly { if lt(x, 1) { revert(0, 0) } }\n  }\n}\n", pattern, lines)
+
+
 def test_a_solidity_call_counts_in_inline_assembly_too(tmp_path: Path) -> None:
     """OpenZeppelin's EIP7702Utils: `extcodecopy(account, 0x00, 0x00, 0x20)` inside an
     `assembly { }` block is a Yul call, which a pattern read as Solidity's call did not
@@ -2852,6 +2867,20 @@ class T {
   }
 }
 """
+
+
+@pytest.mark.parametrize("pattern", ["if ($C) { $$$B; }", "try { $$$B; } catch ($T $E) { $$$C; }"])
+def test_a_csharp_body_written_as_a_statement_is_an_error_not_a_count(
+        tmp_path: Path, pattern: str) -> None:
+    """C# reads no name alone as a statement, `$$$B;` included: ast-grep matched no body
+    written `{ $$$B; }`, not even one of one statement, and `count: none` held of a file
+    of `if`s."""
+    _, errors = _claimed(tmp_path, "T.cs", CSHARP_IFS, f"count: none\npattern: {pattern}")
+    assert errors == [f"4: 'pattern: {pattern}' matches nothing: csharp's grammar reads no name "
+                      "alone as a statement, so ast-grep matches no body written '{ $$$B; }' (nor "
+                      "one of one statement); expected what the body holds written out ('{ return "
+                      "$X; }', '{ $F($$$A); }'), or count in a definition by its name ('in: "
+                      "file::Name')"]
 
 
 @pytest.mark.parametrize("path", ["loop.c", "Loop.java"])
