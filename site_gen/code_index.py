@@ -1542,7 +1542,10 @@ def _statement_span(node: Any) -> tuple[int, int]:
 def open_ended(language: str, pattern: str) -> bool:
     """Whether `pattern` ends in a named node (a metavariable, a name, a value) rather
     than a token that closes it (`)`, `end`, `;`): read with each metavariable as a name
-    (see _as_names). A pattern that does not parse so is taken as open."""
+    (see _as_names). A pattern that does not parse so is taken as open, unless it ends
+    with a bracket or a `;`."""
+    if pattern.rstrip().endswith(("}", ")", "]", ";")):
+        return False  # (whether or not it reads alone: Solidity's `if ($C) { $$$B }` does not)
     node = _root(language, _as_names(language, pattern.strip()))
     if node.find(kind="ERROR") is not None:
         return True

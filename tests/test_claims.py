@@ -1408,7 +1408,9 @@ def test_a_csharp_throw_counts_where_it_is_an_expression_too(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(("pattern", "lines"), [
-    ("if ($C) { $$$B }", [3]),  # not the Yul `if` of its `assembly`, which has no parentheses
+    # not the Yul `if` of its `assembly`, which has no parentheses; with an `else` too (a
+    # pattern that ends with its `}` is no open end, though it does not read alone)
+    ("if ($C) { $$$B }", [3, 9]),
     ("while ($C) { $$$B }", [7]),
 ])
 def test_a_solidity_statement_with_a_body_of_a_metavariable_counts(
@@ -1419,7 +1421,8 @@ def test_a_solidity_statement_with_a_body_of_a_metavariable_counts(
     made from OpenZeppelin's code, 10 such ones matched not even their own `if`."""
     _counts_at(tmp_path, "A.sol", "contract A {\n  function f(uint x) public {\n    if (x > 1) {\n"
                "      a();\n      b();\n    }\n    while (x > 0) { x--; }\n"
-               "    assembly { if lt(x, 1) { revert(0, 0) } }\n  }\n}\n", pattern, lines)
+               "    assembly { if lt(x, 1) { revert(0, 0) } }\n    if (x == 0) { c(); } else { d(); }\n"
+               "  }\n}\n", pattern, lines)
 
 
 def test_a_solidity_call_counts_in_inline_assembly_too(tmp_path: Path) -> None:
