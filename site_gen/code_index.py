@@ -1219,10 +1219,11 @@ def _body_said(language: str, written: str) -> str | None:
     metavariable alone as a statement (`{ $$$B; }`: see _statement_misread); None when
     not."""
     if _BODY_STATED.search(written) and _statement_misread(language):
-        return (f"matches nothing: {language}'s grammar reads no name alone as a statement, "
-                "so ast-grep matches no body written '{ $$$B; }' (nor one of one statement); "
-                "expected what the body holds written out ('{ return $X; }', '{ $F($$$A); "
-                "}'), or count in a definition by its name ('in: file::Name')")
+        return (f"matches nothing: {language}'s grammar reads '{{ $$$B; }}' as no block of "
+                "statements (C# reads no name alone as a statement; Ruby reads the braces as a "
+                "hash), so ast-grep matches no code with it; expected what the body holds "
+                "written out ('{ return $X; }', '{ $F($$$A); }'), or count in a definition by "
+                "its name ('in: file::Name')")
     if not _body_misread(language, written) or not pattern_reads(language, written):
         return None  # (one ast-grep cannot read at all is said so where it is matched)
     stops = _stops_at(language, _body_stated(written))
@@ -1239,8 +1240,9 @@ def _body_said(language: str, written: str) -> str | None:
 
 @functools.lru_cache(maxsize=64)
 def _statement_misread(language: str) -> bool:
-    """Whether the grammar of `language` reads a name alone as no statement (C#'s: `SG;`
-    is an error and an empty statement), so that `{ $$$B; }` matches nothing at all."""
+    """Whether the grammar of `language` reads `{ SG; }` in a function's body with an error
+    (C#'s reads no name alone as a statement: an error and an empty statement; Ruby's
+    braces are a hash), so that `{ $$$B; }` matches nothing at all."""
     body = IN_A_FUNCTION.get(language)
     return body is not None and _root(language, body % "{ SG_BODY; }").find(kind="ERROR") is not None
 

@@ -2879,11 +2879,11 @@ def test_a_csharp_body_written_as_a_statement_is_an_error_not_a_count(
     written `{ $$$B; }`, not even one of one statement, and `count: none` held of a file
     of `if`s."""
     _, errors = _claimed(tmp_path, "T.cs", CSHARP_IFS, f"count: none\npattern: {pattern}")
-    assert errors == [f"4: 'pattern: {pattern}' matches nothing: csharp's grammar reads no name "
-                      "alone as a statement, so ast-grep matches no body written '{ $$$B; }' (nor "
-                      "one of one statement); expected what the body holds written out ('{ return "
-                      "$X; }', '{ $F($$$A); }'), or count in a definition by its name ('in: "
-                      "file::Name')"]
+    assert errors == [f"4: 'pattern: {pattern}' matches nothing: csharp's grammar reads '{{ $$$B; "
+                      "}' as no block of statements (C# reads no name alone as a statement; Ruby "
+                      "reads the braces as a hash), so ast-grep matches no code with it; expected "
+                      "what the body holds written out ('{ return $X; }', '{ $F($$$A); }'), or "
+                      "count in a definition by its name ('in: file::Name')"]
 
 
 @pytest.mark.parametrize("path", ["loop.c", "Loop.java"])
