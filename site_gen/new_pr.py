@@ -433,10 +433,15 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
             number, text, inner = leaf or held or (*quotable[0], None)
             quote = _quote_of(text) or text.strip()
             language = language_of(path, languages, lines)
+            # what holds the line, innermost first: one its name finds alone (not HCL's
+            # `dynamic "statement"`'s `content`, one of three, but the `data` block)
+            holding = sorted((d for d in defs if d.start <= number <= d.end),
+                             key=lambda d: (d.end - d.start, -d.start))
+            named = next((c for d in holding if (c := _citable(defs, d, lines, language))), None)
             example = Example(path, number, text, shortest_tail(path, files or candidates),
-                              _citable(defs, inner, lines, language) if inner else None,
-                              next((c for d in [*([inner] if inner else []), *defs]
-                                    if (c := _citable(defs, d, lines, language))), None),
+                              named,
+                              named or next((c for d in defs
+                                             if (c := _citable(defs, d, lines, language))), None),
                               sum(quote in line for line in lines), quote)
             if held:
                 return example

@@ -236,6 +236,25 @@ def test_new_cites_the_changed_line_of_a_function_that_holds_another(
     assert "file: watch.py L4 · watch\n" in page and "[[watch.py::watch]]" in page
 
 
+def test_new_names_the_innermost_definition_that_its_name_finds_alone(
+        project: Project, cli: CLI, tmp_path: Path) -> None:
+    """terraform-aws-vpc#1264 changes a line of a `dynamic "statement"`'s `content`, one of
+    two of that name in its `data` block: the examples named the file's first definition
+    (`data.aws_region.current`) and headed the hunk with none. What holds the line and its
+    name finds alone, innermost first: the `data` block."""
+    repo = tmp_path / "code"
+    code = ('data "aws_region" "current" {}\n\ndata "aws_iam_policy_document" "this" {\n'
+            '  dynamic "statement" {\n    for_each = [1]\n    content {\n'
+            '      resources = var.a\n    }\n  }\n  dynamic "statement" {\n'
+            '    for_each = [2]\n    content {\n      resources = var.b\n    }\n  }\n}\n')
+    commit(repo, {"main.tf": code}, "base")
+    commit(repo, {"main.tf": code.replace("var.a", "var.c")})
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
+    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    assert "[[main.tf::data.aws_iam_policy_document.this]]" in page
+    assert "file: main.tf L7 · data.aws_iam_policy_document.this\n" in page
+
+
 def test_new_on_a_first_commit_cites_its_files_and_not_where_a_shallow_clone_stops(
         project: Project, cli: CLI, tmp_path: Path) -> None:
     """A PR whose head is a repository's first commit adds every file it has (before, no
