@@ -432,16 +432,9 @@ def find_example(code: Path, head: str, candidates: list[str], files: list[str] 
                     break
             number, text, inner = leaf or held or (*quotable[0], None)
             quote = _quote_of(text) or text.strip()
-            language = language_of(path, languages, lines)
-            # what holds the line, innermost first: one its name finds alone (not HCL's
-            # `dynamic "statement"`'s `content`, one of three, but the `data` block)
-            holding = sorted((d for d in defs if d.start <= number <= d.end),
-                             key=lambda d: (d.end - d.start, -d.start))
-            named = next((c for d in holding if (c := _citable(defs, d, lines, language))), None)
+            named, any_named = _names_near(defs, number, lines, language_of(path, languages, lines))
             example = Example(path, number, text, shortest_tail(path, files or candidates),
-                              named,
-                              named or next((c for d in defs
-                                             if (c := _citable(defs, d, lines, language))), None),
+                              named, any_named,
                               sum(quote in line for line in lines), quote)
             if held:
                 return example
@@ -464,6 +457,19 @@ def is_test_or_example(path: str) -> bool:
     PR changes before them (retrofit's RetrofitTest.java sorts before Retrofit.java,
     terraform-aws-vpc's examples/complete/main.tf before main.tf)."""
     return TEST_PATH.search(path) is not None
+
+
+def _names_near(defs: Sequence[Definition], number: int, lines: Sequence[str],
+                language: str | None) -> tuple[str | None, str | None]:
+    """How the examples name what holds line `number`: the innermost definition holding
+    it that its name finds alone (not HCL's `content` of a `dynamic "statement"`, one of
+    three of that name, but the `data` block around them); and a definition of the file
+    to cite by name, that one where there is one."""
+    holding = sorted((d for d in defs if d.start <= number <= d.end),
+                     key=lambda d: (d.end - d.start, -d.start))
+    named = next((c for d in holding if (c := _citable(defs, d, lines, language))), None)
+    return named, named or next((c for d in defs if (c := _citable(defs, d, lines, language))),
+                                None)
 
 
 def _citable(defs: Sequence[Definition], definition: Definition, lines: Sequence[str],

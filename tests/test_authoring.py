@@ -220,18 +220,25 @@ def test_new_cites_a_line_of_a_function_when_the_pr_changes_one(
     assert built.code == 0, built.err
 
 
+def _new_page_on(project: Project, cli: CLI, tmp_path: Path, path: str, base: str,
+                 head: str) -> str:
+    """The page `new` writes for a PR that changes `path` from `base` to `head`."""
+    repo = tmp_path / "code"
+    commit(repo, {path: base}, "base")
+    commit(repo, {path: head})
+    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
+    return (project.root / "content/acme/gears/9/one.md").read_text()
+
+
 def test_new_cites_the_changed_line_of_a_function_that_holds_another(
         project: Project, cli: CLI, tmp_path: Path) -> None:
     """os-lib#416 changes `watch`, which defines a thread's `run` inside it: the examples
     cited an unchanged line of `run`, for a line inside a function that holds none was
     preferred to a line the PR changes. The changed line comes first."""
-    repo = tmp_path / "code"
     code = ("def watch(roots):\n    def run():\n        return loop()\n"
             "    sentinels = make(roots)\n    return run\n")
-    commit(repo, {"src/watch.py": code}, "base")
-    commit(repo, {"src/watch.py": code.replace("make(roots)", "make(real(roots))")})
-    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
-    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    page = _new_page_on(project, cli, tmp_path, "src/watch.py", code,
+                        code.replace("make(roots)", "make(real(roots))"))
     assert '[[watch.py:4 "sentinels = make(real(roots))"]]' in page
     assert "file: watch.py L4 · watch\n" in page and "[[watch.py::watch]]" in page
 
@@ -242,15 +249,11 @@ def test_new_names_the_innermost_definition_that_its_name_finds_alone(
     two of that name in its `data` block: the examples named the file's first definition
     (`data.aws_region.current`) and headed the hunk with none. What holds the line and its
     name finds alone, innermost first: the `data` block."""
-    repo = tmp_path / "code"
     code = ('data "aws_region" "current" {}\n\ndata "aws_iam_policy_document" "this" {\n'
             '  dynamic "statement" {\n    for_each = [1]\n    content {\n'
             '      resources = var.a\n    }\n  }\n  dynamic "statement" {\n'
             '    for_each = [2]\n    content {\n      resources = var.b\n    }\n  }\n}\n')
-    commit(repo, {"main.tf": code}, "base")
-    commit(repo, {"main.tf": code.replace("var.a", "var.c")})
-    assert cli("new", "acme/gears#9", "--checkout", str(repo), "--question", "one").code == 0
-    page = (project.root / "content/acme/gears/9/one.md").read_text()
+    page = _new_page_on(project, cli, tmp_path, "main.tf", code, code.replace("var.a", "var.c"))
     assert "[[main.tf::data.aws_iam_policy_document.this]]" in page
     assert "file: main.tf L7 · data.aws_iam_policy_document.this\n" in page
 
