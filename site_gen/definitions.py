@@ -943,6 +943,30 @@ def signature(d: Definition, lines: Sequence[str], language: str | None,
                 None)
 
 
+def citable(defs: Sequence[Definition], definition: Definition, lines: Sequence[str],
+            language: str | None) -> str | None:
+    """How a reference names `definition` alone among `defs`: its name, else with its
+    arity (Elixir's `read_part_headers/2` beside `read_part_headers/7`), else by its
+    parameters (an overload: Java's `send(int,long)`, Swift's `response(queue:...)`);
+    None when nothing tells it apart, and a page cites its lines instead."""
+    form = next((form for form in dict.fromkeys((definition.written, definition.shown))
+                 if chosen(defs, form) == [definition]), None)
+    if form is not None:
+        return form
+    told = signature(definition, lines, language, chosen(defs, definition.written))
+    return told if told and " " not in told else None  # (a reference's name holds no space)
+
+
+def named_around(defs: Sequence[Definition], start: int, end: int, lines: Sequence[str],
+                 language: str | None) -> str | None:
+    """The name of the innermost definition that holds lines `start` to `end` and that its
+    name finds alone (see citable): not HCL's `content` of a `dynamic "statement"`, one
+    of three of that name, but the `data` block around them; None where none does."""
+    holding = sorted((d for d in defs if d.start <= start and end <= d.end),
+                     key=lambda d: (d.end - d.start, -d.start))
+    return next((c for d in holding if (c := citable(defs, d, lines, language))), None)
+
+
 def _type_of(parameter: str) -> str:
     """A parameter's type, as written: after its `:` (Kotlin, Scala, TypeScript, Rust,
     Swift), else without its name, the last word (Java, C#, C++: `const K& k` is

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .code_index import index_of, language_of
 from .config import Config, git_dir
-from .definitions import Definition, chosen, enclosing, signature
+from .definitions import Definition, citable, enclosing, named_around
 from .errors import ContentError, SiteGenError
 from .fetch import local_clone, revisions_of
 from .git_reader import SourceReader
@@ -461,29 +461,11 @@ def is_test_or_example(path: str) -> bool:
 
 def _names_near(defs: Sequence[Definition], number: int, lines: Sequence[str],
                 language: str | None) -> tuple[str | None, str | None]:
-    """How the examples name what holds line `number`: the innermost definition holding
-    it that its name finds alone (not HCL's `content` of a `dynamic "statement"`, one of
-    three of that name, but the `data` block around them); and a definition of the file
-    to cite by name, that one where there is one."""
-    holding = sorted((d for d in defs if d.start <= number <= d.end),
-                     key=lambda d: (d.end - d.start, -d.start))
-    named = next((c for d in holding if (c := _citable(defs, d, lines, language))), None)
-    return named, named or next((c for d in defs if (c := _citable(defs, d, lines, language))),
+    """How the examples name what holds line `number` (see definitions.named_around); and
+    a definition of the file to cite by name, that one where there is one."""
+    named = named_around(defs, number, number, lines, language)
+    return named, named or next((c for d in defs if (c := citable(defs, d, lines, language))),
                                 None)
-
-
-def _citable(defs: Sequence[Definition], definition: Definition, lines: Sequence[str],
-             language: str | None) -> str | None:
-    """How a reference names `definition` alone among `defs`: its name, else with its
-    arity (Elixir's `read_part_headers/2` beside `read_part_headers/7`), else by its
-    parameters (an overload: Java's `send(int,long)`, Swift's `response(queue:...)`);
-    None when nothing tells it apart, and a page cites its lines instead."""
-    form = next((form for form in dict.fromkeys((definition.written, definition.shown))
-                 if chosen(defs, form) == [definition]), None)
-    if form is not None:
-        return form
-    told = signature(definition, lines, language, chosen(defs, definition.written))
-    return told if told and " " not in told else None  # (a reference's name holds no space)
 
 
 # A line that reads well quoted: a few words, nothing that ends a reference or a code span

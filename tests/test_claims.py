@@ -1279,16 +1279,24 @@ def test_an_overload_is_cited_by_its_parameters(tmp_path: Path, path: str, code:
 def test_a_hunk_is_named_as_a_reference_names_what_holds_it(tmp_path: Path) -> None:
     """A hunk (or a pr-diff) with no `· name` is headed by the definition that holds its
     lines: Plug's `read_part_headers/7` was headed `Plug.Conn.read_part_headers`, which
-    also names its `/2`; an overload of several side by side by its parameters."""
+    also names its `/2`; an overload of several side by side by its parameters; and where
+    the innermost's name finds others too (HCL's `content` of one of two `dynamic
+    "statement"` blocks), the innermost around it that its name finds alone."""
     checked, _ = _checker(tmp_path, {"Client.java": JAVA_OVERLOADS, "lib/conn.ex": (
         "defmodule Plug.Conn do\n  def read(conn), do: read(conn, 1, 2)\n\n"
-        "  defp read(conn, a, b) do\n    {conn, a}\n  end\nend\n")})
+        "  defp read(conn, a, b) do\n    {conn, a}\n  end\nend\n"), "main.tf": (
+        'data "aws_iam_policy_document" "this" {\n  dynamic "statement" {\n    content {\n'
+        '      resources = var.a\n    }\n  }\n  dynamic "statement" {\n    content {\n'
+        '      resources = var.b\n    }\n  }\n}\n')})
     html, errors = checked("```proposal\nfile: Client.java L10\n@@ -10,1 +10,1 @@\n-    log(b);\n"
                            "+    log(b + 1);\n```\n\n```proposal\nfile: conn.ex L5\n"
-                           "@@ -5,1 +5,1 @@\n-    {conn, a}\n+    {conn, b}\n```\n")
+                           "@@ -5,1 +5,1 @@\n-    {conn, a}\n+    {conn, b}\n```\n\n```proposal\n"
+                           "file: main.tf L4\n@@ -4,1 +4,1 @@\n-      resources = var.a\n"
+                           "+      resources = var.c\n```\n")
     assert errors == []
     assert re.findall(r'<code class="hunk-symbol">([^<]*)</code>', html) == [
-        "Client.send(int,long)", "Plug.Conn.read/3"]
+        "Client.send(int,long)", "Plug.Conn.read/3",
+        "data.aws_iam_policy_document.this"]  # (its `content`, one of two of that name)
 
 
 def test_overloads_are_told_apart_by_their_parameters_in_every_check(tmp_path: Path) -> None:

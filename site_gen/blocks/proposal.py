@@ -39,6 +39,7 @@ from ..definitions import (
     enclosing,
     holds,
     lines_text,
+    named_around,
     signature,
 )
 from ..highlight import Lexing, Tokens, comment_lines, lexing_for, line_html, shared_indent
@@ -393,11 +394,16 @@ def defined_around(ctx: PageContext, ref: CodeRef, start: int, end: int) -> str 
     """The name of the innermost definition that holds lines `start`-`end` of `ref`'s file at
     its commit, if one does (a hunk's, a pr-diff's name on the page), as a reference writes
     it: Elixir's with its arity (`read_part_headers/7`, not its `/2`), an overload by its
-    parameters where they tell it apart (`Gson.toJson(Object,Type)`)."""
+    parameters where they tell it apart (`Gson.toJson(Object,Type)`); where its name finds
+    others too, the innermost around it that its name finds alone (see named_around)."""
     assert ctx.source is not None
     index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages)
     holder = enclosing(index.definitions, start, end) if index else None
-    return _as_cited(ctx, ref, holder, start, end)[0] if holder else None
+    if index is None or holder is None or holder.parts:
+        return _as_cited(ctx, ref, holder, start, end)[0] if holder else None
+    lines = ctx.source.lines(ref.commit, ref.path) or []
+    return named_around(index.definitions, start, end, lines,
+                        language_of(ref.path, ctx.config.languages, lines)) or holder.shown
 
 
 def _as_cited(ctx: PageContext, ref: CodeRef, holder: Definition, start: int,
