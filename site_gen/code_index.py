@@ -774,7 +774,8 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
             for written in (*_emptied(named), *_spelled_out(named), *_typed(language, named),
                             *_spelled_beside(language, named), *_cases(language, named),
                             *_otherwise(language, named), *_guarded(language, named))
-            for way in readings(language, written) if way not in ways]
+            for way in map(functools.partial(_as_in, language, named), readings(language, written))
+            if way not in ways]
     for reading, held, words in (*((way, captures, words) for way in ways), *more):
         try:
             nodes = list(root.find_all(pattern=reading))
@@ -800,6 +801,25 @@ def _found(root: Any, language: str, pattern: str) -> list[Any]:
     for start, end in found:
         ends[start] = max(end, ends.get(start, end))
     return [found[span] for span in sorted(found) if span not in extra or ends[span[0]] == span[1]]
+
+
+def _as_in(language: str, pattern: str, way: str | dict[str, str]) -> str | dict[str, str]:
+    """`way`, a reading of `pattern` written without its end (see _emptied), picking the
+    node that text is in `pattern`, where alone it reads as a node of another kind: Bash's
+    `nvm_download $$$A` without its `$$$A` reads alone as a word, which matched the name of
+    `nvm_download() {`; in the pattern it is a command's name (`>&2 nvm_echo "$@"` too)."""
+    if not isinstance(way, str) or not way.strip() or not pattern.strip().startswith(way.strip()):
+        return way
+    written = way.strip()
+    node, outer = _root(language, _as_names(language, pattern.strip())), None
+    while node is not None:  # the outermost named node that spans exactly `written`
+        span = node.range()
+        if span.start.index == 0 and span.end.index == len(written) and node.is_named():
+            outer = outer or node.kind()
+        node = next((kid for kid in node.children()
+                     if kid.range().start.index == 0 and kid.range().end.index >= len(written)), None)
+    alone = _kind_spanning(language, written, 0, len(written))
+    return way if outer in (alone, None) or alone is None else {"context": way, "selector": outer}
 
 
 def _words_of(pattern: str) -> Counter[str]:

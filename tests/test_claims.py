@@ -1549,6 +1549,15 @@ def test_a_body_of_a_metavariable_beside_other_multiple_metavariables_is_counted
     assert _linked(html, path) == [str(n) for n in lines]
 
 
+def test_a_bash_command_s_pattern_counts_no_definition_of_its_name(tmp_path: Path) -> None:
+    """nvm's install.sh: `nvm_download $$$A` counted the line `nvm_download() {` among its 4
+    calls (written without its `$$$A`, the pattern read alone as a word, which the
+    function's name is too); a call after a redirect (`>&2 nvm_echo "$@"`) still counts."""
+    _counts_at(tmp_path, "install.sh", "nvm_download() {\n  command curl \"$@\"\n}\n"
+               "nvm_download -s a -o b\n>&2 nvm_download \"$x\"\nnvm_download\n", "nvm_download $$$A",
+               [4, 5, 6])
+
+
 BASH_NAMED = ("matches no definition or assignment in bash: a function's or a variable's name "
               "is a word there, and a metavariable in its place ('$F() {', '$V=') is read as a "
               "variable's expansion; expected the name written out ('nvm_echo() { $$$B; }', "
