@@ -399,8 +399,10 @@ def defined_around(ctx: PageContext, ref: CodeRef, start: int, end: int) -> str 
     assert ctx.source is not None
     index = index_of(ctx.source, ref.commit, ref.path, ctx.code_store, ctx.config.languages)
     holder = enclosing(index.definitions, start, end) if index else None
-    if index is None or holder is None or holder.parts:
-        return _as_cited(ctx, ref, holder, start, end)[0] if holder else None
+    if index is None or holder is None:
+        return None
+    if holder.parts:  # overloads side by side: the one that holds the lines
+        return _as_cited(ctx, ref, holder, start, end)[0]
     lines = ctx.source.lines(ref.commit, ref.path) or []
     return named_around(index.definitions, start, end, lines,
                         language_of(ref.path, ctx.config.languages, lines)) or holder.shown

@@ -434,7 +434,7 @@ def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, wha
         ctx.error(f"'{symbol}' in {what}: no definition of that name in {path} takes those "
                   f"parameters at commit {commit[:7]}; expected one of: {taken}", line)
     elif not found:
-        value = assigned_at(ctx.source.lines(full, path) or (), symbol)
+        value = assigned_at(lines, symbol)
         where = (f": '{symbol.rsplit('.', 1)[-1].strip()}' is a value, given at L{value[0]} "
                  f"('{value[1]}'), and a symbol names a definition (a function, a class, a "
                  f"type); {instead.format(path=path, line=value[0])}" if value else
@@ -442,8 +442,9 @@ def definitions_named(ctx: PageContext, path: str, commit: str, symbol: str, wha
         ctx.error(f"unknown symbol '{symbol}' in {what}: {path} defines no such name at commit "
                   f"{commit[:7]}{where}{parse_note(index)}{unlisted(ctx, commit)}", line)
     else:
-        told_apart = [signature(d, lines, language, found) for d in found]  # by their parameters
-        if len({d.name for d in found}) > 1 or None in told_apart or len(set(told_apart)) < len(found):
+        # by their parameters, each form naming its own alone (see signature)
+        told_apart = [signature(d, lines, language, found) for d in found]
+        if len({d.name for d in found}) > 1 or None in told_apart:
             told_apart = [d.shown for d in found]
         listed = ", ".join(f"{told} ({d.lines})" for told, d in zip(told_apart, found, strict=True))
         # no more of a name tells apart what shares it whole (a Kotlin property and a
